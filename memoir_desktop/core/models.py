@@ -1,0 +1,125 @@
+"""SQLite tables. SQLite is the system of record; Qdrant is derived from these rows.
+
+Times are naive local wall-clock datetimes: a journal is about the writer's own days, and
+"yesterday" must mean the writer's yesterday, not UTC's.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import JSON, Column, Index
+from sqlmodel import Field, SQLModel
+
+
+def now() -> datetime:
+    return datetime.now().replace(microsecond=0)
+
+
+class Entry(SQLModel, table=True):
+    """One journal message (user or assistant), committed before anything else happens."""
+
+    __table_args__ = (Index("ix_entry_user_time", "user_id", "created_at"),)
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: str = Field(index=True)
+    role: str  # user | assistant
+    content: str
+    created_at: datetime = Field(default_factory=now)
+    source: str = "journal"  # journal | chat | api | import
+
+
+class Memory(SQLModel, table=True):
+    __table_args__ = (Index("ix_memory_user_state", "user_id", "state"),)
+    id: str = Field(primary_key=True)
+    user_id: str
+    text: str
+    hash: str = Field(index=True)
+    state: str = "active"  # active | invalid
+    memory_type: str = "semantic"  # semantic | procedural
+    created_at: datetime = Field(default_factory=now)  # when the fact was recorded
+    updated_at: datetime = Field(default_factory=now)
+    # The span the fact is about, where the text says (from the temporal module).
+    about_start: datetime | None = None
+    about_end: datetime | None = None
+    source_entry_id: int | None = Field(default=None, foreign_key="entry.id")
+    user_edited: bool = False
+    meta: dict = Field(default_factory=dict, sa_column=Column(JSON))
+
+
+class History(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    memory_id: str = Field(foreign_key="memory.id", index=True)
+    event: str  # ADD | UPDATE | DELETE | RESTORE | CONSOLIDATE
+    old_memory: str | None = None
+    new_memory: str | None = None
+    actor: str = "llm"  # llm | user | system
+    created_at: datetime = Field(default_factory=now)
+    entry_id: int | None = None
+    job_id: int | None = None
+    note: str | None = None
+
+
+class Summary(SQLModel, table=True):
+    """The running conversation summary S of Mem0, one row per refresh (latest wins)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: str = Field(index=True)
+    text: str
+    upto_entry_id: int | None = None
+    created_at: datetime = Field(default_factory=now)
+
+
+class Job(SQLModel, table=True):
+    """A durable unit of background work. States: pending, running, done, failed, waiting."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    kind: str  # memorize | summary | consolidate
+    user_id: str
+    state: str = Field(default="pending", index=True)
+    payload: dict = Field(default_factory=dict, sa_column=Column(JSON))
+    result: dict = Field(default_factory=dict, sa_column=Column(JSON))
+    attempts: int = 0
+    error: str | None = None
+    raw_reply: str | None = None
+    created_at: datetime = Field(default_factory=now)
+    updated_at: datetime = Field(default_factory=now)
+
+
+class Proposal(SQLModel, table=True):
+    """An LLM change held back for the user's confirmation (protected or over the limit)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: str = Field(index=True)
+    memory_id: str = Field(foreign_key="memory.id")
+    event: str  # UPDATE | DELETE
+    new_text: str | None = None
+    reason: str = ""
+    state: str = "pending"  # pending | accepted | rejected
+    job_id: int | None = None
+    created_at: datetime = Field(default_factory=now)
+
+
+class Metric(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    stage: str = Field(index=True)  # extraction | update | search | answer | embedding | summary
+    ms: float
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    job_id: int | None = None
+    created_at: datetime = Field(default_factory=now)
+
+
+class IndexState(SQLModel, table=True):
+    """What the derived vector index was built with, to detect a stale or foreign index."""
+
+    name: str = Field(primary_key=True)  # collection name
+    user_id: str
+    kind: str  # memory | entry
+    model: str
+    dim: int
+    built_at: datetime = Field(default_factory=now)
+
+
+class Meta(SQLModel, table=True):
+    key: str = Field(primary_key=True)
+    value: str

@@ -1,0 +1,18 @@
+"""Shared test setup: offscreen Qt, offline models, an in-memory keyring, temp homes."""
+
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ["TRANSFORMERS_OFFLINE"] = "1"
+os.environ["PYTHON_KEYRING_BACKEND"] = "tests.fakes.memory_keyring.MemoryKeyring"
+for var in ("MEMOIR_LLM_API_KEY", "MEMOIR_LLM_BASE_URL", "MEMOIR_LLM_MODEL", "MEMOIR_HOME"):
+    os.environ.pop(var, None)
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+SHARED_DATA = ROOT.parent / "shared" / "data"
