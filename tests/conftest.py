@@ -16,3 +16,25 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 SHARED_DATA = ROOT.parent / "shared" / "data"
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def fake_llm():
+    from tests.fakes.fake_llm import FakeLLM
+
+    server = FakeLLM()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def mem(tmp_path, fake_llm):
+    """A Memoir on a temporary home, wired to the fake LLM server (fast retries)."""
+    from memoir_desktop.core import Memoir
+
+    m = Memoir.open(tmp_path / "home", llm_base_url=fake_llm.url, llm_model="fake-model", llm_max_retries=2)
+    m.llm.backoff_base = 0.01
+    yield m
+    m.close()

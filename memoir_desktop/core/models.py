@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from pydantic import NaiveDatetime
 from sqlalchemy import JSON, Column, Index
 from sqlmodel import Field, SQLModel
 
@@ -24,7 +25,7 @@ class Entry(SQLModel, table=True):
     user_id: str = Field(index=True)
     role: str  # user | assistant
     content: str
-    created_at: datetime = Field(default_factory=now)
+    created_at: NaiveDatetime = Field(default_factory=now)
     source: str = "journal"  # journal | chat | api | import
 
 
@@ -36,11 +37,11 @@ class Memory(SQLModel, table=True):
     hash: str = Field(index=True)
     state: str = "active"  # active | invalid
     memory_type: str = "semantic"  # semantic | procedural
-    created_at: datetime = Field(default_factory=now)  # when the fact was recorded
-    updated_at: datetime = Field(default_factory=now)
+    created_at: NaiveDatetime = Field(default_factory=now)  # when the fact was recorded
+    updated_at: NaiveDatetime = Field(default_factory=now)
     # The span the fact is about, where the text says (from the temporal module).
-    about_start: datetime | None = None
-    about_end: datetime | None = None
+    about_start: NaiveDatetime | None = None
+    about_end: NaiveDatetime | None = None
     source_entry_id: int | None = Field(default=None, foreign_key="entry.id")
     user_edited: bool = False
     meta: dict = Field(default_factory=dict, sa_column=Column(JSON))
@@ -53,7 +54,7 @@ class History(SQLModel, table=True):
     old_memory: str | None = None
     new_memory: str | None = None
     actor: str = "llm"  # llm | user | system
-    created_at: datetime = Field(default_factory=now)
+    created_at: NaiveDatetime = Field(default_factory=now)
     entry_id: int | None = None
     job_id: int | None = None
     note: str | None = None
@@ -66,7 +67,7 @@ class Summary(SQLModel, table=True):
     user_id: str = Field(index=True)
     text: str
     upto_entry_id: int | None = None
-    created_at: datetime = Field(default_factory=now)
+    created_at: NaiveDatetime = Field(default_factory=now)
 
 
 class Job(SQLModel, table=True):
@@ -81,8 +82,8 @@ class Job(SQLModel, table=True):
     attempts: int = 0
     error: str | None = None
     raw_reply: str | None = None
-    created_at: datetime = Field(default_factory=now)
-    updated_at: datetime = Field(default_factory=now)
+    created_at: NaiveDatetime = Field(default_factory=now)
+    updated_at: NaiveDatetime = Field(default_factory=now)
 
 
 class Proposal(SQLModel, table=True):
@@ -96,7 +97,7 @@ class Proposal(SQLModel, table=True):
     reason: str = ""
     state: str = "pending"  # pending | accepted | rejected
     job_id: int | None = None
-    created_at: datetime = Field(default_factory=now)
+    created_at: NaiveDatetime = Field(default_factory=now)
 
 
 class Metric(SQLModel, table=True):
@@ -106,7 +107,7 @@ class Metric(SQLModel, table=True):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     job_id: int | None = None
-    created_at: datetime = Field(default_factory=now)
+    created_at: NaiveDatetime = Field(default_factory=now)
 
 
 class IndexState(SQLModel, table=True):
@@ -117,7 +118,7 @@ class IndexState(SQLModel, table=True):
     kind: str  # memory | entry
     model: str
     dim: int
-    built_at: datetime = Field(default_factory=now)
+    built_at: NaiveDatetime = Field(default_factory=now)
 
 
 class Meta(SQLModel, table=True):

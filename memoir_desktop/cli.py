@@ -1,0 +1,204 @@
+"""memoir-cli: the headless way in. Same `Memoir` facade as the app.
+
+Exit status: 0 success, 2 bad usage or input, 3 the entry was saved but the LLM was
+unavailable (its job waits), 1 any other error. Errors are one line, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_LLM = 0, 1, 2, 3
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # argparse's default exit code is 2 as well; keep one line
+        self.print_usage(sys.stderr)
+        print(f"memoir-cli: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="memoir-cli", description="memoir desktop, headless.")
+    p.add_argument("--home", help="data directory (default: MEMOIR_HOME or the platform app-data dir)")
+    p.add_argument("--user", default="me", help="user id (default: me)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
+    j = sub.add_parser("journal", help="save a journal entry and memorise it")
+    j.add_argument("text")
+    j.add_argument("--date", help="back-date the entry (YYYY-MM-DD or ISO time)")
+    j.add_argument("--no-process", action="store_true", help="only save; leave the job queued")
+    c = sub.add_parser("chat", help="talk to the companion (no text: interactive)")
+    c.add_argument("text", nargs="?")
+    s = sub.add_parser("search", help="search memories")
+    s.add_argument("query")
+    s.add_argument("--limit", type=int, default=10)
+    m = sub.add_parser("memories", help="list memories")
+    m.add_argument("--all", action="store_true", help="include forgotten (invalid) memories")
+    for name, helptext in (("history", "a memory's history"), ("forget", "forget a memory (soft)"),
+                           ("restore", "restore a forgotten memory")):
+        sub.add_parser(name, help=helptext).add_argument("id")
+    e = sub.add_parser("edit", help="edit a memory's text (a user edit)")
+    e.add_argument("id")
+    e.add_argument("text")
+    jb = sub.add_parser("jobs", help="list background jobs")
+    jb.add_argument("--state", choices=["pending", "running", "done", "failed"])
+    r = sub.add_parser("retry", help="retry a failed job")
+    r.add_argument("id", type=int)
+    sub.add_parser("process", help="run pending background jobs now")
+    sub.add_parser("reindex", help="rebuild the vector index from the database")
+    sub.add_parser("status", help="show data dir, LLM and embedding model state")
+    ex = sub.add_parser("export", help="export entries, memories and history as JSON (never the key)")
+    ex.add_argument("file")
+    im = sub.add_parser("import", help="import an export file")
+    im.add_argument("file")
+    return p
+
+
+def _print(args, data, text: str) -> None:
+    print(json.dumps(data, ensure_ascii=False, indent=1) if args.json else text)
+
+
+def _progress(done: int, total: int) -> None:
+    if total:
+        print(f"\rindexing {done}/{total}", end="" if done < total else "\n", file=sys.stderr, flush=True)
+
+
+def run(args) -> int:
+    from memoir_desktop.core import Memoir
+
+    mem = Memoir.open(args.home, reconcile=args.cmd != "reindex")
+    try:
+        return _dispatch(mem, args)
+    finally:
+        mem.close()
+
+
+def _process(mem, args) -> int:
+    results = mem.process_jobs()
+    code = EXIT_OK
+    for r in results:
+        if r["state"] == "done":
+            for op in r["result"].get("results", []):
+                print(f"  {op['event']:<6} {op['memory']}", file=sys.stderr)
+        elif r["state"] == "pending":
+            print(f"memoir-cli: {r['error']}", file=sys.stderr)
+            code = EXIT_LLM
+        else:
+            print(f"memoir-cli: job {r['id']} failed: {r['error']} (retry with: memoir-cli retry {r['id']})",
+                  file=sys.stderr)
+            code = EXIT_ERROR
+    return code
+
+
+def _dispatch(mem, args) -> int:  # noqa: C901 - a flat command table reads best
+    u = args.user
+    if args.cmd == "journal":
+        eid = mem.journal(args.text, user_id=u, timestamp=args.date)
+        _print(args, {"entry_id": eid}, f"saved entry {eid}")
+        return EXIT_OK if args.no_process else _process(mem, args)
+    if args.cmd == "chat":
+        texts = [args.text] if args.text else _interactive()
+        code = EXIT_OK
+        for text in texts:
+            out = mem.chat(text, user_id=u)
+            if out["error"]:
+                print(f"memoir-cli: {out['error']}", file=sys.stderr)
+                code = EXIT_LLM
+            else:
+                _print(args, out, out["reply"])
+                code = max(code, _process(mem, args))
+        return code
+    if args.cmd == "search":
+        res = mem.search(args.query, user_id=u, limit=args.limit)["results"]
+        _print(args, res, "\n".join(f"{r['score']:.4f}  {r['created_at'][:10]}  {r['id']}  {r['memory']}"
+                                    for r in res) or "(no memories found)")
+        return EXIT_OK
+    if args.cmd == "memories":
+        res = mem.get_all(user_id=u, include_invalid=args.all)["results"]
+        _print(args, res, "\n".join(f"{r['id']}  {r['created_at'][:10]}  {'' if r['state'] == 'active' else '[forgotten] '}"
+                                    f"{r['memory']}" for r in res) or "(no memories yet)")
+        return EXIT_OK
+    if args.cmd == "history":
+        res = mem.history(args.id)
+        _print(args, res, "\n".join(
+            f"{h['created_at']}  {h['event']:<8} {h['actor']:<6} {h['old_memory'] or ''} -> {h['new_memory'] or ''}"
+            for h in res))
+        return EXIT_OK
+    if args.cmd in ("forget", "restore"):
+        res = (mem.delete if args.cmd == "forget" else mem.restore)(args.id)
+        _print(args, res, f"{args.cmd}: {res['memory']} ({res['state']})")
+        return EXIT_OK
+    if args.cmd == "edit":
+        res = mem.update(args.id, args.text)
+        _print(args, res, f"edited: {res['previous_memory']} -> {res['memory']}")
+        return EXIT_OK
+    if args.cmd == "jobs":
+        res = mem.jobs(args.state, user_id=u)
+        _print(args, res, "\n".join(f"{j['id']:>5}  {j['kind']:<10} {j['state']:<8} {j['error'] or ''}"
+                                    for j in res) or "(no jobs)")
+        return EXIT_OK
+    if args.cmd == "retry":
+        ok = mem.retry_job(args.id)
+        if not ok:
+            print(f"memoir-cli: job {args.id} is not a failed job", file=sys.stderr)
+            return EXIT_USAGE
+        return _process(mem, args)
+    if args.cmd == "process":
+        return _process(mem, args)
+    if args.cmd == "reindex":
+        rep = mem.reconcile(progress=_progress, force=True)
+        _print(args, rep, f"rebuilt the vector index for {len(rep['rebuilt'])} user(s)")
+        return EXIT_OK
+    if args.cmd == "status":
+        st = mem.status()
+        _print(args, st, "\n".join(f"{k}: {v}" for k, v in st.items()))
+        return EXIT_OK
+    if args.cmd == "export":
+        counts = mem.export(args.file)
+        _print(args, counts, "exported " + ", ".join(f"{v} {k}" for k, v in counts.items()))
+        return EXIT_OK
+    if args.cmd == "import":
+        counts = mem.import_(args.file)
+        _print(args, counts, "imported " + ", ".join(f"{v} {k}" for k, v in counts.items()))
+        return EXIT_OK
+    raise AssertionError(args.cmd)
+
+
+def _interactive():
+    while True:
+        try:
+            line = input("you> ").strip()
+        except EOFError:
+            return
+        if line in ("", "/quit", "/exit"):
+            return
+        yield line
+
+
+def main(argv: list[str] | None = None) -> int:
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    args = build_parser().parse_args(argv)
+    from memoir_desktop.core.db import DatabaseCorrupt
+    from memoir_desktop.core.memory import InvalidInput, NotFound
+
+    try:
+        return run(args)
+    except (InvalidInput, NotFound) as exc:
+        print(f"memoir-cli: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except DatabaseCorrupt as exc:
+        print(f"memoir-cli: {exc}. The damaged file was left untouched.", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return EXIT_ERROR
+    except Exception as exc:  # noqa: BLE001 - one clear line, never a traceback
+        print(f"memoir-cli: {exc.__class__.__name__}: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

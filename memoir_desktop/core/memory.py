@@ -1,0 +1,558 @@
+"""`Memoir`: the facade the GUI, the CLI and the tests all drive (mem0-compatible names).
+
+Threading rule: reads (search, get, history, chat's retrieval) may run on any thread;
+writes that change memories go through `process_jobs`, which one writer at a time drains
+(a lock enforces it). `journal()` only commits an entry and a job row: it never waits
+on the LLM or the embedder.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import threading
+from datetime import date, datetime
+from pathlib import Path
+
+from sqlmodel import Session, select
+
+from memoir_desktop.core import config, prompts, secrets
+from memoir_desktop.core.context import assemble
+from memoir_desktop.core.db import open_database
+from memoir_desktop.core.embedder import Embedder
+from memoir_desktop.core.jobs import JobQueue, job_dict
+from memoir_desktop.core.llm import LLMBadReply, LLMClient, LLMError, LLMUnavailable
+from memoir_desktop.core.metrics import MetricsRecorder
+from memoir_desktop.core.models import Entry, History, Job, Memory, Proposal, Summary, now
+from memoir_desktop.core.pipeline.extraction import fact_span
+from memoir_desktop.core.pipeline.memorize import WriteContext, latest_summary, recent_entries, run_memorize
+from memoir_desktop.core.pipeline.summary import refresh_summary
+from memoir_desktop.core.retrieval import Retriever
+from memoir_desktop.core.store import Change, MemoryStore, memory_dict
+from memoir_desktop.core.vectors import VectorIndex
+
+log = logging.getLogger(__name__)
+
+MAX_ENTRY_CHARS = 200_000
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+class InvalidInput(ValueError):
+    """Input refused with a message fit to show the user; nothing was stored."""
+
+
+class NotFound(KeyError):
+    def __str__(self) -> str:
+        return f"no memory with id {self.args[0]!r}"
+
+
+def clean_text(text) -> str:
+    if not isinstance(text, str):
+        raise InvalidInput("an entry must be text")
+    text = _CONTROL.sub("", text).strip()
+    if not text:
+        raise InvalidInput("the entry is empty: nothing to save")
+    if len(text) > MAX_ENTRY_CHARS:
+        raise InvalidInput(
+            f"the entry is {len(text):,} characters; the limit is {MAX_ENTRY_CHARS:,}. "
+            "Split it into several entries."
+        )
+    return text
+
+
+def parse_time(value) -> datetime:
+    if value is None:
+        return now()
+    if isinstance(value, datetime):
+        return value.replace(tzinfo=None) if value.tzinfo is None else value.astimezone().replace(tzinfo=None)
+    if isinstance(value, date):
+        return datetime(value.year, value.month, value.day, 12)
+    if isinstance(value, (int, float)):
+        return datetime.fromtimestamp(value)
+    try:
+        return parse_time(datetime.fromisoformat(str(value).strip()))
+    except ValueError as exc:
+        raise InvalidInput(f"not a date or time: {value!r} (use YYYY-MM-DD or YYYY-MM-DDTHH:MM)") from exc
+
+
+class Memoir:
+    def __init__(self, home: Path, settings: config.Settings, *, reconcile: bool = True):
+        self.home = home
+        self.settings = settings
+        self.engine = open_database(home / "memoir.db")
+        self.metrics = MetricsRecorder(self.engine)
+        self.vectors = VectorIndex(home / "qdrant")
+        self.embedder = Embedder(settings.embed_model, metric_sink=self.metrics.record)
+        self.store = MemoryStore(self.engine, self.vectors, self.embedder)
+        self.retriever = Retriever(self.engine, self.store)
+        self.jobs_queue = JobQueue(self.engine)
+        self.llm = self._make_llm()
+        self._writer_lock = threading.Lock()
+        self.resumed_jobs = self.jobs_queue.resume_interrupted()
+        self.index_report: dict | None = None
+        if reconcile:
+            self.reconcile()
+
+    # -- lifecycle --------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, home=None, *, reconcile: bool = True, **overrides) -> Memoir:
+        path = config.resolve_home(home)
+        settings = config.load_settings(path)
+        for key, value in overrides.items():
+            if not hasattr(settings, key):
+                raise TypeError(f"unknown setting {key!r}")
+            setattr(settings, key, value)
+        return cls(path, settings, reconcile=reconcile)
+
+    def close(self) -> None:
+        self.metrics.flush()
+        self.vectors.close()
+        self.engine.dispose()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _make_llm(self) -> LLMClient:
+        st = self.settings
+        return LLMClient(base_url=st.llm_base_url or None, api_key=secrets.get_api_key(), model=st.llm_model,
+                         timeout=st.llm_timeout_s, max_retries=st.llm_max_retries,
+                         metric_sink=self.metrics.record)
+
+    def reconfigure(self, settings: config.Settings) -> None:
+        """Apply new settings; a changed embedding model rebuilds the vector index."""
+        model_changed = settings.embed_model != self.settings.embed_model
+        self.settings = settings
+        self.llm = self._make_llm()
+        if model_changed:
+            self.embedder = Embedder(settings.embed_model, metric_sink=self.metrics.record)
+            self.store.embedder = self.embedder
+            self.store._ready.clear()
+            self.reconcile()
+
+    def reconcile(self, progress=None, force: bool = False) -> dict:
+        """Bring the derived vector index in line with SQLite (rebuild if missing/stale/foreign)."""
+        self.index_report = self.store.reconcile(progress=progress, force=force)
+        return self.index_report
+
+    def status(self) -> dict:
+        es = self.embedder.status
+        return {
+            "home": str(self.home),
+            "pending_jobs": self.jobs_queue.count("pending"),
+            "failed_jobs": self.jobs_queue.count("failed"),
+            "llm": {"configured": self.llm.configured, "model": self.settings.llm_model,
+                    "base_url": self.settings.llm_base_url or "(OpenAI default)"},
+            "embedder": {"state": es.state, "requested": es.requested, "active": es.active,
+                         "message": es.message},
+        }
+
+    # -- journal ------------------------------------------------------------------------
+
+    def journal(self, text: str, *, user_id: str = "me", timestamp=None, role: str = "user",
+                source: str = "journal") -> int:
+        """Commit the entry (first, before anything else) and queue its memorize job."""
+        text = clean_text(text)
+        with Session(self.engine) as s:
+            e = Entry(user_id=user_id, role=role, content=text, created_at=parse_time(timestamp), source=source)
+            s.add(e)
+            s.flush()
+            self.jobs_queue.enqueue(s, "memorize", user_id, {"entry_ids": [e.id]})
+            s.commit()
+            return e.id
+
+    def entries(self, *, user_id: str = "me", day: date | None = None, limit: int | None = None) -> list[dict]:
+        with Session(self.engine) as s:
+            q = select(Entry).where(Entry.user_id == user_id)
+            if day:
+                start = datetime(day.year, day.month, day.day)
+                q = q.where(Entry.created_at >= start,
+                            Entry.created_at < start.replace(hour=23, minute=59, second=59))
+            q = q.order_by(Entry.created_at, Entry.id)
+            rows = list(s.exec(q))
+        if limit:
+            rows = rows[-limit:]
+        return [{"id": e.id, "role": e.role, "content": e.content, "created_at": e.created_at.isoformat(),
+                 "source": e.source} for e in rows]
+
+    def days(self, *, user_id: str = "me") -> list[date]:
+        with Session(self.engine) as s:
+            rows = s.exec(select(Entry.created_at).where(Entry.user_id == user_id)).all()
+        return sorted({r.date() for r in rows}, reverse=True)
+
+    def chat(self, text: str, *, user_id: str = "me", timestamp=None) -> dict:
+        """Journal the message, answer from memory, journal the answer, queue the exchange."""
+        text = clean_text(text)
+        when = parse_time(timestamp)
+        with Session(self.engine) as s:
+            user_entry = Entry(user_id=user_id, role="user", content=text, created_at=when, source="chat")
+            s.add(user_entry)
+            s.commit()
+            s.refresh(user_entry)
+        out = {"reply": None, "entry_id": user_entry.id, "reply_entry_id": None, "job_id": None,
+               "memories": [], "error": None}
+        try:
+            ctx = self.context_for(text, user_id=user_id, now=when)
+            out["memories"] = ctx.memories + ctx.profile
+            out["context_tokens"] = ctx.tokens
+            system = prompts.ANSWER_SYSTEM.format(today=when.date().isoformat(),
+                                                  weekday=_WEEKDAYS[when.weekday()], context=ctx.render())
+            with Session(self.engine) as s:
+                recent = recent_entries(s, user_id, user_entry.id, self.settings.recent_messages)
+            msgs = [{"role": "system", "content": system}]
+            msgs += [{"role": e.role, "content": e.content} for e in recent]
+            msgs.append({"role": "user", "content": text})
+            out["reply"] = self.llm.complete("answer", msgs, temperature=0.5)
+        except LLMError as exc:
+            out["error"] = _llm_message(exc)
+        ids = [user_entry.id]
+        with Session(self.engine) as s:
+            if out["reply"]:
+                reply = Entry(user_id=user_id, role="assistant", content=out["reply"], created_at=now()
+                              if timestamp is None else when, source="chat")
+                s.add(reply)
+                s.flush()
+                ids.append(reply.id)
+                out["reply_entry_id"] = reply.id
+            job = self.jobs_queue.enqueue(s, "memorize", user_id, {"entry_ids": ids})
+            s.commit()
+            out["job_id"] = job.id
+        return out
+
+    def context_for(self, query: str, *, user_id: str = "me", now: datetime | None = None):
+        retrieved = self.search(query, user_id=user_id, limit=self.settings.similar_memories, now=now)["results"]
+        with Session(self.engine) as s:
+            summ = latest_summary(s, user_id)
+            profile_rows = s.exec(
+                select(Memory).where(Memory.user_id == user_id, Memory.state == "active")
+                .order_by(Memory.updated_at.desc()).limit(8)
+            ).all()
+        return assemble(summary=summ.text if summ else "", profile=[memory_dict(m) for m in profile_rows],
+                        retrieved=retrieved, budget=self.settings.context_token_budget)
+
+    # -- mem0-style API ---------------------------------------------------------------
+
+    def add(self, messages, *, user_id: str = "me", metadata: dict | None = None, infer: bool = True,
+            timestamp=None, memory_type: str | None = None) -> dict:
+        msgs = _as_messages(messages)
+        when = parse_time(timestamp)
+        if not infer:
+            return self._add_verbatim(msgs, user_id, metadata, when)
+        if memory_type == "procedural":
+            return self._add_procedural(msgs, user_id, metadata, when)
+        with Session(self.engine) as s:
+            ids = []
+            for m in msgs:
+                e = Entry(user_id=user_id, role=m["role"], content=m["content"], created_at=when, source="api")
+                s.add(e)
+                s.flush()
+                ids.append(e.id)
+            job = self.jobs_queue.enqueue(s, "memorize", user_id, {"entry_ids": ids, "metadata": metadata or {}})
+            s.commit()
+            job_id = job.id
+        done = self._run_job(job_id)
+        if done["state"] != "done":
+            raise (LLMUnavailable if done["state"] == "pending" else LLMBadReply)(done.get("error") or "failed")
+        return {"results": done["result"]["results"],
+                "pending_confirmation": done["result"].get("pending_confirmation", [])}
+
+    def _add_verbatim(self, msgs, user_id, metadata, when) -> dict:
+        change = Change()
+        results = []
+        with Session(self.engine) as s:
+            for m in msgs:
+                row = self.store.stage_add(s, change, user_id=user_id, text=m["content"], actor="user",
+                                           created_at=when, about=fact_span(m["content"], when),
+                                           meta=metadata)
+                results.append({"id": row.id, "memory": row.text, "event": "ADD"})
+            s.commit()
+        self.store.apply_index(user_id, change)
+        return {"results": results}
+
+    def _add_procedural(self, msgs, user_id, metadata, when) -> dict:
+        text = self.llm.complete("extraction", [{"role": "system", "content": prompts.PROCEDURAL_SYSTEM},
+                                                {"role": "user", "content": prompts.format_messages(msgs)}])
+        if not text.strip():
+            raise LLMBadReply("procedural summary came back empty")
+        change = Change()
+        with Session(self.engine) as s:
+            row = self.store.stage_add(s, change, user_id=user_id, text=text.strip(), actor="llm",
+                                       created_at=when, memory_type="procedural", meta=metadata)
+            s.commit()
+            result = {"id": row.id, "memory": row.text, "event": "ADD"}
+        self.store.apply_index(user_id, change)
+        return {"results": [result]}
+
+    def search(self, query: str, *, user_id: str = "me", limit: int = 10, filters: dict | None = None,
+               now: datetime | None = None) -> dict:
+        import time
+
+        start = time.perf_counter()
+        results = self.retriever.search(user_id, query, limit=limit, filters=filters, now=now)
+        self.metrics.record("search", (time.perf_counter() - start) * 1000)
+        return {"results": results}
+
+    def get(self, memory_id: str) -> dict:
+        m = self.store.get(memory_id)
+        if m is None:
+            raise NotFound(memory_id)
+        return memory_dict(m)
+
+    def get_all(self, *, user_id: str = "me", include_invalid: bool = False) -> dict:
+        return {"results": [memory_dict(m) for m in self.store.all(user_id, include_invalid)]}
+
+    def update(self, memory_id: str, text: str) -> dict:
+        """A user edit: recorded in history with actor "user"; the memory becomes protected."""
+        text = clean_text(text)
+        change = Change()
+        with self._writer_lock, Session(self.engine) as s:
+            m = s.get(Memory, memory_id)
+            if m is None:
+                raise NotFound(memory_id)
+            old = self.store.stage_update(s, change, m, text, actor="user", about=fact_span(text, m.created_at))
+            s.commit()
+            s.refresh(m)
+            user_id, result = m.user_id, memory_dict(m, previous_memory=old)
+        self.store.apply_index(user_id, change)
+        return result
+
+    def delete(self, memory_id: str) -> dict:
+        return self._set_state(memory_id, "invalid")
+
+    def restore(self, memory_id: str) -> dict:
+        return self._set_state(memory_id, "active")
+
+    def _set_state(self, memory_id: str, state: str, actor: str = "user") -> dict:
+        change = Change()
+        with self._writer_lock, Session(self.engine) as s:
+            m = s.get(Memory, memory_id)
+            if m is None:
+                raise NotFound(memory_id)
+            if m.state != state:
+                self.store.stage_state(s, change, m, state, actor=actor)
+                s.commit()
+                s.refresh(m)
+            user_id, result = m.user_id, memory_dict(m)
+        self.store.apply_index(user_id, change)
+        return result
+
+    def history(self, memory_id: str) -> list[dict]:
+        if self.store.get(memory_id) is None:
+            raise NotFound(memory_id)
+        return [
+            {"id": h.id, "memory_id": h.memory_id, "event": h.event, "old_memory": h.old_memory,
+             "new_memory": h.new_memory, "actor": h.actor, "created_at": h.created_at.isoformat(),
+             "entry_id": h.entry_id, "job_id": h.job_id, "note": h.note}
+            for h in self.store.history(memory_id)
+        ]
+
+    # -- proposals held for the user ------------------------------------------------------
+
+    def proposals(self, *, user_id: str = "me") -> list[dict]:
+        with Session(self.engine) as s:
+            rows = s.exec(select(Proposal).where(Proposal.user_id == user_id, Proposal.state == "pending")
+                          .order_by(Proposal.id)).all()
+            mems = self.store.get_many([p.memory_id for p in rows])
+        return [{"id": p.id, "memory_id": p.memory_id, "event": p.event, "memory": mems[p.memory_id].text,
+                 "proposed": p.new_text, "reason": p.reason, "job_id": p.job_id} for p in rows]
+
+    def resolve_proposal(self, proposal_id: int, accept: bool) -> dict:
+        change = Change()
+        with self._writer_lock, Session(self.engine) as s:
+            p = s.get(Proposal, proposal_id)
+            if p is None or p.state != "pending":
+                raise NotFound(proposal_id)
+            p.state = "accepted" if accept else "rejected"
+            s.add(p)
+            m = s.get(Memory, p.memory_id)
+            if accept and m.state == "active":
+                if p.event == "UPDATE" and p.new_text:
+                    self.store.stage_update(s, change, m, p.new_text, actor="user")
+                elif p.event == "DELETE":
+                    self.store.stage_state(s, change, m, "invalid", actor="user", note="confirmed LLM proposal")
+            s.commit()
+            user_id, result = m.user_id, memory_dict(m)
+        self.store.apply_index(user_id, change)
+        return result
+
+    # -- background work ----------------------------------------------------------------
+
+    def jobs(self, state: str | None = None, *, user_id: str | None = None) -> list[dict]:
+        return [job_dict(j) for j in self.jobs_queue.list(state, user_id)]
+
+    def retry_job(self, job_id: int) -> bool:
+        return self.jobs_queue.retry(job_id)
+
+    def process_jobs(self, limit: int | None = None) -> list[dict]:
+        """Drain pending jobs in order. Stops early when the LLM is unreachable (the job stays
+        pending). Returns one dict per job attempted: id, kind, state, result or error."""
+        out: list[dict] = []
+        last = 0
+        while limit is None or len(out) < limit:
+            job = self.jobs_queue.next_pending(after_id=last)
+            if job is None:
+                break
+            last = job.id
+            res = self._run_job(job.id)
+            out.append(res)
+            if res["state"] == "pending":
+                break
+        self.metrics.flush()
+        return out
+
+    def _run_job(self, job_id: int) -> dict:
+        with self._writer_lock:
+            with Session(self.engine) as s:
+                job = s.get(Job, job_id)
+                s.expunge(job)
+            if job.state not in ("pending",):
+                return {"id": job.id, "kind": job.kind, "state": job.state, "result": job.result}
+            self.jobs_queue.mark(job.id, "running", bump_attempts=True)
+            self.metrics.job_id = job.id
+            try:
+                result = self._dispatch(job)
+            except LLMUnavailable as exc:
+                self.jobs_queue.mark(job.id, "pending", error=_llm_message(exc))
+                return {"id": job.id, "kind": job.kind, "state": "pending", "error": _llm_message(exc)}
+            except LLMBadReply as exc:
+                self.jobs_queue.mark(job.id, "failed", error=str(exc), raw=exc.raw)
+                return {"id": job.id, "kind": job.kind, "state": "failed", "error": str(exc)}
+            except Exception as exc:  # noqa: BLE001 - a job must fail visibly, never take the app down
+                log.exception("job %s failed", job.id)
+                self.jobs_queue.mark(job.id, "failed", error=f"{exc.__class__.__name__}: {exc}")
+                return {"id": job.id, "kind": job.kind, "state": "failed", "error": str(exc)}
+            finally:
+                self.metrics.job_id = None
+            return {"id": job.id, "kind": job.kind, "state": "done", "result": result}
+
+    def _dispatch(self, job: Job) -> dict:
+        if job.kind == "memorize":
+            ctx = WriteContext(self.engine, self.store, self.llm, self.settings)
+            return run_memorize(ctx, job)
+        if job.kind == "summary":
+            return self._run_summary(job)
+        raise ValueError(f"unknown job kind {job.kind!r}")
+
+    def _run_summary(self, job: Job) -> dict:
+        with Session(self.engine) as s:
+            prev = latest_summary(s, job.user_id)
+            after = prev.upto_entry_id if prev and prev.upto_entry_id else 0
+            new = list(s.exec(select(Entry).where(Entry.user_id == job.user_id, Entry.id > after)
+                              .order_by(Entry.id).limit(60)))
+        if not new:
+            result = {"summary": prev.text if prev else ""}
+        else:
+            text = refresh_summary(self.llm, prev.text if prev else "", new, new[-1].created_at)
+            result = {"summary": text}
+        with Session(self.engine) as s:
+            if new:
+                s.add(Summary(user_id=job.user_id, text=result["summary"], upto_entry_id=new[-1].id))
+            row = s.get(Job, job.id)
+            row.state, row.result, row.updated_at = "done", result, now()
+            s.add(row)
+            s.commit()
+        return result
+
+    def summary(self, *, user_id: str = "me") -> str:
+        with Session(self.engine) as s:
+            row = latest_summary(s, user_id)
+        return row.text if row else ""
+
+    # -- export / import ----------------------------------------------------------------
+
+    def export(self, path) -> dict:
+        """Write entries, memories, history and summaries as JSON (never the API key)."""
+        with Session(self.engine) as s:
+            data = {
+                "format": "memoir-export", "version": 1, "exported_at": now().isoformat(),
+                "entries": [_row(e) for e in s.exec(select(Entry).order_by(Entry.id))],
+                "memories": [_row(m) for m in s.exec(select(Memory))],
+                "history": [_row(h) for h in s.exec(select(History).order_by(History.id))],
+                "summaries": [_row(x) for x in s.exec(select(Summary).order_by(Summary.id))],
+            }
+        tmp = Path(str(path) + ".tmp")
+        tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), "utf-8")
+        tmp.replace(path)
+        return {k: len(v) for k, v in data.items() if isinstance(v, list)}
+
+    def import_(self, path) -> dict:
+        """Merge an export: existing memories (same id) are kept; entries get new ids."""
+        try:
+            data = json.loads(Path(path).read_text("utf-8"))
+        except (OSError, ValueError) as exc:
+            raise InvalidInput(f"cannot read {Path(path).name}: {exc}") from exc
+        if not isinstance(data, dict) or data.get("format") != "memoir-export":
+            raise InvalidInput(f"{Path(path).name} is not a memoir export")
+        counts = {"entries": 0, "memories": 0, "history": 0, "summaries": 0}
+        entry_map: dict[int, int] = {}
+        users: set[str] = set()
+        with Session(self.engine) as s:
+            for e in data.get("entries", []):
+                row = Entry(user_id=e["user_id"], role=e["role"], content=e["content"],
+                            created_at=datetime.fromisoformat(e["created_at"]), source="import")
+                s.add(row)
+                s.flush()
+                entry_map[e["id"]] = row.id
+                counts["entries"] += 1
+            new_ids = set()
+            for m in data.get("memories", []):
+                if s.get(Memory, m["id"]) is not None:
+                    continue
+                row = Memory(**{**m, "source_entry_id": entry_map.get(m.get("source_entry_id"))})
+                for key in ("created_at", "updated_at", "about_start", "about_end"):
+                    if getattr(row, key):
+                        setattr(row, key, datetime.fromisoformat(getattr(row, key)))
+                s.add(row)
+                new_ids.add(row.id)
+                users.add(row.user_id)
+                counts["memories"] += 1
+            s.flush()
+            for h in data.get("history", []):
+                if h["memory_id"] not in new_ids:
+                    continue
+                h = {k: v for k, v in h.items() if k != "id"}
+                h["created_at"] = datetime.fromisoformat(h["created_at"])
+                h["entry_id"] = entry_map.get(h.get("entry_id"))
+                s.add(History(**h))
+                counts["history"] += 1
+            for x in data.get("summaries", []):
+                s.add(Summary(user_id=x["user_id"], text=x["text"], upto_entry_id=entry_map.get(x["upto_entry_id"]),
+                              created_at=datetime.fromisoformat(x["created_at"])))
+                counts["summaries"] += 1
+            s.commit()
+        self.reconcile()
+        return counts
+
+
+def _row(obj) -> dict:
+    d = obj.model_dump()
+    for k, v in d.items():
+        if isinstance(v, datetime):
+            d[k] = v.isoformat()
+    return d
+
+
+def _as_messages(messages) -> list[dict]:
+    if isinstance(messages, str):
+        return [{"role": "user", "content": clean_text(messages)}]
+    if not isinstance(messages, list) or not messages:
+        raise InvalidInput("messages must be a string or a non-empty list of {role, content}")
+    out = []
+    for m in messages:
+        if isinstance(m, str):
+            m = {"role": "user", "content": m}
+        if not isinstance(m, dict) or "content" not in m:
+            raise InvalidInput("each message needs a 'content'")
+        out.append({"role": m.get("role", "user"), "content": clean_text(m["content"])})
+    return out
+
+
+def _llm_message(exc: Exception) -> str:
+    if isinstance(exc, LLMUnavailable):
+        return f"LLM unavailable: {exc}. The entry is saved; its memories will be made when the LLM is back."
+    return f"LLM reply unusable: {exc}"

@@ -1,0 +1,92 @@
+"""Per-stage timings and token usage -> p50 / p95 and tokens per turn.
+
+Samples are buffered in memory and written in batches: a metric row per query would cost a
+SQLite commit on the hot search path.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import defaultdict
+from datetime import datetime
+
+from sqlmodel import Session, select
+
+from memoir_desktop.core.models import Metric
+
+STAGES = ("extraction", "update", "summary", "search", "answer", "embedding", "graph")
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return 0.0
+    xs = sorted(values)
+    k = (len(xs) - 1) * p / 100
+    lo = int(k)
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)
+
+
+class MetricsRecorder:
+    def __init__(self, engine, flush_every: int = 50):
+        self._engine = engine
+        self._buf: list[Metric] = []
+        self._lock = threading.Lock()
+        self._flush_every = flush_every
+        self.job_id: int | None = None  # set by the writer while a job runs
+
+    def record(self, stage: str, ms: float, prompt_tokens: int = 0, completion_tokens: int = 0) -> None:
+        with self._lock:
+            self._buf.append(
+                Metric(stage=stage, ms=ms, prompt_tokens=prompt_tokens,
+                       completion_tokens=completion_tokens, job_id=self.job_id)
+            )
+            full = len(self._buf) >= self._flush_every
+        if full:
+            self.flush()
+
+    def flush(self) -> None:
+        with self._lock:
+            buf, self._buf = self._buf, []
+        if buf:
+            with Session(self._engine) as s:
+                s.add_all(buf)
+                s.commit()
+
+    def rows(self, since: datetime | None = None) -> list[Metric]:
+        self.flush()
+        with Session(self._engine) as s:
+            q = select(Metric)
+            if since:
+                q = q.where(Metric.created_at >= since)
+            return list(s.exec(q.order_by(Metric.id)))
+
+    def summary(self, since: datetime | None = None) -> dict:
+        """{stage: {count, p50_ms, p95_ms, tokens}} plus LLM calls and tokens per write job."""
+        by_stage: dict[str, list[Metric]] = defaultdict(list)
+        per_job: dict[int, list[Metric]] = defaultdict(list)
+        for m in self.rows(since):
+            by_stage[m.stage].append(m)
+            if m.job_id is not None:
+                per_job[m.job_id].append(m)
+        out = {
+            stage: {
+                "count": len(ms),
+                "p50_ms": percentile([m.ms for m in ms], 50),
+                "p95_ms": percentile([m.ms for m in ms], 95),
+                "tokens": sum(m.prompt_tokens + m.completion_tokens for m in ms),
+            }
+            for stage, ms in by_stage.items()
+        }
+        llm_jobs = [
+            [m for m in ms if m.stage not in ("embedding", "search")] for ms in per_job.values()
+        ]
+        llm_jobs = [ms for ms in llm_jobs if ms]
+        if llm_jobs:
+            out["per_turn"] = {
+                "turns": len(llm_jobs),
+                "llm_calls": sum(len(ms) for ms in llm_jobs) / len(llm_jobs),
+                "tokens": sum(m.prompt_tokens + m.completion_tokens for ms in llm_jobs for m in ms)
+                / len(llm_jobs),
+            }
+        return out

@@ -1,0 +1,1 @@
+"""The write path: extraction -> update (Mem0 Algorithm 1) -> summary -> graph."""

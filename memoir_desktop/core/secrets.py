@@ -1,0 +1,72 @@
+"""The API key: OS keyring first, environment for headless use, a session-only fallback.
+
+Never written to settings, logs or exports. Where no keyring backend exists (keyring then
+raises NoKeyringError) the key can still be used for this session only, and callers are
+told so in words they can show the user.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+
+import keyring
+from keyring.errors import KeyringError, NoKeyringError, PasswordDeleteError
+
+log = logging.getLogger(__name__)
+
+SERVICE = "memoir-desktop"
+ACCOUNT = "llm-api-key"
+ENV_KEY = "MEMOIR_LLM_API_KEY"
+
+_session_key: str | None = None
+
+
+class KeyStorage:
+    """Result of a save: where the key went, and a sentence for the user."""
+
+    def __init__(self, where: str, message: str):
+        self.where, self.message = where, message
+
+
+def get_api_key() -> str | None:
+    if os.environ.get(ENV_KEY):
+        return os.environ[ENV_KEY]
+    if _session_key:
+        return _session_key
+    try:
+        return keyring.get_password(SERVICE, ACCOUNT)
+    except (NoKeyringError, KeyringError, RuntimeError) as exc:
+        log.info("no keyring available (%s)", exc.__class__.__name__)
+        return None
+
+
+def set_api_key(key: str | None) -> KeyStorage:
+    global _session_key
+    key = (key or "").strip() or None
+    try:
+        if key is None:
+            try:
+                keyring.delete_password(SERVICE, ACCOUNT)
+            except PasswordDeleteError:
+                pass
+            _session_key = None
+            return KeyStorage("keyring", "API key removed.")
+        keyring.set_password(SERVICE, ACCOUNT, key)
+        _session_key = None
+        return KeyStorage("keyring", "API key saved in the system keyring.")
+    except (NoKeyringError, KeyringError, RuntimeError):
+        _session_key = key
+        return KeyStorage(
+            "session",
+            "No system keyring is available, so the key is kept for this session only. "
+            f"To keep it across restarts, set the {ENV_KEY} environment variable.",
+        )
+
+
+def keyring_available() -> bool:
+    try:
+        backend = keyring.get_keyring()
+    except Exception:  # noqa: BLE001
+        return False
+    return getattr(backend, "priority", 0) > 0 and "fail" not in type(backend).__module__

