@@ -21,7 +21,10 @@ from memoir_desktop.core.store import MemoryStore, memory_dict
 log = logging.getLogger(__name__)
 
 RRF_K = 60
-TIME_BOOST = 1.0 / (RRF_K + 1)  # a time match weighs like one extra first-place ranking
+# A memory in the query's time span has its content score multiplied: strong enough that
+# "지난달에 뭐 했지" lists last month first, gentle enough that "요즘 커피 뭐 마셔?" still
+# finds the coffee memory recorded before the last 30 days ahead of unrelated recent ones.
+TIME_FACTOR = 2.0
 
 
 @dataclass
@@ -63,7 +66,7 @@ class Retriever:
         bm = self.store.bm25(user_id)
         lexical = bm.search(query, depth)
         fuse(lexical, "lexical")
-        span = temporal.query_span(query, now) if hasattr(temporal, "query_span") else None
+        span = temporal.query_span(query, now)
         if span:
             lo = datetime(span[0].year, span[0].month, span[0].day)
             hi = datetime(span[1].year, span[1].month, span[1].day, 23, 59, 59)
@@ -76,11 +79,11 @@ class Retriever:
             m = rows.get(h.id)
             if m is None or m.user_id != user_id or m.state != "active":
                 continue
-            if span and "time" in h.signals:
-                h.score += TIME_BOOST
-                if "dense" not in h.signals and "lexical" not in h.signals:
-                    # Only in the span: rank these by time match alone, below the others' mix.
-                    h.score = TIME_BOOST * 0.5
+            if "time" in h.signals:
+                if not h.score:
+                    # Found by its time alone: as if it ranked just past the content depth.
+                    h.score = 1.0 / (RRF_K + depth + 1)
+                h.score *= TIME_FACTOR
             if not _passes(m, filters):
                 continue
             if "lexical" in h.signals:
