@@ -51,6 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("process", help="run pending background jobs now")
     sub.add_parser("reindex", help="rebuild the vector index from the database")
     sub.add_parser("status", help="show data dir, LLM and embedding model state")
+    sub.add_parser("backups", help="list database backups (newest first)")
+    rb = sub.add_parser("restore-backup", help="replace the database with a backup (the current file is kept)")
+    rb.add_argument("file")
     ex = sub.add_parser("export", help="export entries, memories and history as JSON (never the key)")
     ex.add_argument("file")
     im = sub.add_parser("import", help="import an export file")
@@ -68,8 +71,17 @@ def _progress(done: int, total: int) -> None:
 
 
 def run(args) -> int:
-    from memoir_desktop.core import Memoir
+    from memoir_desktop.core import Memoir, backup, config
 
+    if args.cmd in ("backups", "restore-backup"):
+        home = config.resolve_home(args.home)
+        if args.cmd == "backups":
+            items = [str(p) for p in backup.list_backups(home)]
+            _print(args, items, "\n".join(items) or "(no backups yet)")
+            return EXIT_OK
+        kept = backup.restore_backup(home, args.file)
+        _print(args, {"kept": str(kept)}, f"restored {args.file}; the replaced database was kept as {kept.name}")
+        return EXIT_OK
     mem = Memoir.open(args.home, reconcile=args.cmd != "reindex")
     try:
         return _dispatch(mem, args)
@@ -180,8 +192,13 @@ def _interactive():
 
 
 def main(argv: list[str] | None = None) -> int:
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     args = build_parser().parse_args(argv)
+    from memoir_desktop.core.logs import setup_logging
+
+    try:
+        setup_logging()
+    except OSError:
+        logging.basicConfig(level=logging.WARNING)
     from memoir_desktop.core.db import DatabaseCorrupt
     from memoir_desktop.core.memory import InvalidInput, NotFound
 
@@ -191,8 +208,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"memoir-cli: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except DatabaseCorrupt as exc:
-        print(f"memoir-cli: {exc}. The damaged file was left untouched.", file=sys.stderr)
+        from memoir_desktop.core import backup, config
+
+        last = next(iter(backup.list_backups(config.resolve_home(args.home))), None)
+        hint = f" Restore the last backup with: memoir-cli restore-backup {last}" if last else ""
+        print(f"memoir-cli: {exc}. The damaged file was left untouched.{hint}", file=sys.stderr)
         return EXIT_ERROR
+    except ValueError as exc:
+        print(f"memoir-cli: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     except KeyboardInterrupt:
         return EXIT_ERROR
     except Exception as exc:  # noqa: BLE001 - one clear line, never a traceback

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from sqlmodel import Session, select
 
-from memoir_desktop.core import config, prompts, secrets
+from memoir_desktop.core import backup, config, prompts, secrets
 from memoir_desktop.core.context import assemble
 from memoir_desktop.core.db import open_database
 from memoir_desktop.core.embedder import Embedder
@@ -82,6 +82,7 @@ class Memoir:
         self.home = home
         self.settings = settings
         self.engine = open_database(home / "memoir.db")
+        self.last_backup = backup.backup_if_due(home, settings.backups_keep)
         self.metrics = MetricsRecorder(self.engine)
         self.vectors = VectorIndex(home / "qdrant")
         self.embedder = Embedder(settings.embed_model, metric_sink=self.metrics.record)
