@@ -1,6 +1,11 @@
-"""Context assembly for the companion's answer: a hot path always present (profile,
-running summary, recent messages) and a cold path of retrieved memories, cut to a token
-budget. Every memory carries its date, and the prompt carries today's date."""
+"""Context assembly for the companion's answer.
+
+Hot path, always present: a short profile (the most important active memories), the
+running summary S, and the recent messages (sent as chat turns by the caller).
+Cold path, on demand: retrieved facts, relations and past journal messages, fused,
+de-duplicated and cut to a token budget. Every memory carries its date; the prompt
+carries today's date.
+"""
 
 from __future__ import annotations
 
@@ -14,54 +19,78 @@ class Context:
     profile: list[dict] = field(default_factory=list)
     summary: str = ""
     memories: list[dict] = field(default_factory=list)
+    relations: list[dict] = field(default_factory=list)
+    episodes: list[dict] = field(default_factory=list)
     tokens: int = 0
+    budget: int = 0
 
     def render(self) -> str:
         parts = []
         if self.summary:
             parts.append("What you know of the user so far (summary):\n" + self.summary)
         if self.profile:
-            parts.append("Profile (always true unless contradicted):\n" + "\n".join(
-                _line(m) for m in self.profile))
-        if self.memories:
-            parts.append("Memories relevant to this message:\n" + "\n".join(_line(m) for m in self.memories))
-        else:
-            parts.append("Memories relevant to this message: (none found)")
+            parts.append("Profile:\n" + "\n".join(memory_line(m) for m in self.profile))
+        parts.append("Memories relevant to this message:\n" + (
+            "\n".join(memory_line(m) for m in self.memories) if self.memories else "(none found)"))
+        if self.relations:
+            parts.append("Related facts from the memory graph:\n" + "\n".join(
+                relation_line(r) for r in self.relations))
+        if self.episodes:
+            parts.append("Past journal messages that may help:\n" + "\n".join(
+                episode_line(e) for e in self.episodes))
         return "\n\n".join(parts)
 
+    @property
+    def all_items(self) -> list[dict]:
+        return self.memories + self.relations + self.episodes + self.profile
 
-def _line(m: dict) -> str:
-    about = f", about {m['about'][0]}" + (f"~{m['about'][1]}" if m["about"][1] != m["about"][0] else "") \
-        if m.get("about") else ""
+
+def memory_line(m: dict) -> str:
+    about = ""
+    if m.get("about"):
+        lo, hi = m["about"]
+        about = f", about {lo}" + (f"~{hi}" if hi != lo else "")
     return f"- [{m['created_at'][:10]}{about}] {m['memory']}"
 
 
-def assemble(*, summary: str, profile: list[dict], retrieved: list[dict], budget: int) -> Context:
-    """Fill the budget in priority order: retrieved memories first, then profile, then summary.
+def relation_line(r: dict) -> str:
+    when = (r.get("valid_from") or r.get("recorded_at") or "")[:10]
+    return f"- [{when}] {r['triplet']}" if when else f"- {r['triplet']}"
 
-    Retrieved memories answer the question at hand; the profile and summary are background.
+
+def episode_line(e: dict) -> str:
+    text = e["memory"] if len(e["memory"]) <= 300 else e["memory"][:300] + "…"
+    return f"- [{e['created_at'][:10]}] {e['role']}: {text}"
+
+
+def assemble(*, summary: str, profile: list[dict], retrieved: list[dict], budget: int,
+             relations: list[dict] = (), episodes: list[dict] = ()) -> Context:
+    """Fill the budget in priority order: retrieved facts, relations, profile, summary, episodes.
+
+    Facts answer the question at hand; relations connect them; the profile and summary are
+    background; raw episodes are the most verbose, so they take what is left.
     """
-    ctx = Context()
+    ctx = Context(budget=budget)
     used = 0
-    seen = set()
-    for m in retrieved:
-        cost = count_tokens(_line(m)) + 1
-        if m["id"] in seen or used + cost > budget:
-            continue
-        seen.add(m["id"])
-        ctx.memories.append(m)
-        used += cost
-    for m in profile:
-        cost = count_tokens(_line(m)) + 1
-        if m["id"] in seen or used + cost > budget:
-            continue
-        seen.add(m["id"])
-        ctx.profile.append(m)
-        used += cost
-    if summary:
-        cost = count_tokens(summary)
-        if used + cost <= budget:
-            ctx.summary = summary
+    seen: set[str] = set()
+
+    def take(items, line, target: list) -> None:
+        nonlocal used
+        for it in items:
+            key = str(it.get("id"))
+            cost = count_tokens(line(it)) + 1
+            if key in seen or used + cost > budget:
+                continue
+            seen.add(key)
+            target.append(it)
             used += cost
+
+    take(retrieved, memory_line, ctx.memories)
+    take(relations, relation_line, ctx.relations)
+    take(profile, memory_line, ctx.profile)
+    if summary and used + count_tokens(summary) <= budget:
+        ctx.summary = summary
+        used += count_tokens(summary)
+    take(episodes, episode_line, ctx.episodes)
     ctx.tokens = used
     return ctx

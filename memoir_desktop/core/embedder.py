@@ -59,7 +59,8 @@ class _SentenceTransformer:
         from sentence_transformers import SentenceTransformer
 
         self._m = SentenceTransformer(_resolve_st_path(name_or_path), device="cpu")
-        self.dim = int(self._m.get_sentence_embedding_dimension())
+        get_dim = getattr(self._m, "get_embedding_dimension", None) or self._m.get_sentence_embedding_dimension
+        self.dim = int(get_dim())
 
     def docs(self, texts: list[str]) -> np.ndarray:
         return self._m.encode(texts, batch_size=32, normalize_embeddings=True, convert_to_numpy=True)

@@ -12,6 +12,7 @@ import json
 import logging
 import re
 import threading
+import time
 from datetime import date, datetime
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from memoir_desktop.core import backup, config, prompts, secrets
 from memoir_desktop.core.context import assemble
 from memoir_desktop.core.db import open_database
 from memoir_desktop.core.embedder import Embedder
+from memoir_desktop.core.episodes import EpisodeIndex
 from memoir_desktop.core.jobs import JobQueue, job_dict
 from memoir_desktop.core.llm import LLMBadReply, LLMClient, LLMError, LLMUnavailable
 from memoir_desktop.core.metrics import MetricsRecorder
@@ -29,12 +31,14 @@ from memoir_desktop.core.pipeline.extraction import fact_span
 from memoir_desktop.core.pipeline.memorize import WriteContext, latest_summary, recent_entries, run_memorize
 from memoir_desktop.core.pipeline.summary import refresh_summary
 from memoir_desktop.core.retrieval import Retriever
+from memoir_desktop.core.router import route
 from memoir_desktop.core.store import Change, MemoryStore, memory_dict
 from memoir_desktop.core.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
 
 MAX_ENTRY_CHARS = 200_000
+PROFILE_SIZE = 8  # hot-path memories always in context: user-typed/edited first, then the freshest
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
@@ -87,7 +91,8 @@ class Memoir:
         self.vectors = VectorIndex(home / "qdrant")
         self.embedder = Embedder(settings.embed_model, metric_sink=self.metrics.record)
         self.store = MemoryStore(self.engine, self.vectors, self.embedder)
-        self.retriever = Retriever(self.engine, self.store)
+        self.episodes = EpisodeIndex(self.engine, self.vectors, self.store.collections)
+        self.retriever = Retriever(self.engine, self.store, self.episodes)
         self.jobs_queue = JobQueue(self.engine)
         self.llm = self._make_llm()
         self._writer_lock = threading.Lock()
@@ -109,6 +114,7 @@ class Memoir:
         return cls(path, settings, reconcile=reconcile)
 
     def close(self) -> None:
+        self.retriever.close()
         self.metrics.flush()
         self.vectors.close()
         self.engine.dispose()
@@ -132,13 +138,13 @@ class Memoir:
         self.llm = self._make_llm()
         if model_changed:
             self.embedder = Embedder(settings.embed_model, metric_sink=self.metrics.record)
-            self.store.embedder = self.embedder
-            self.store._ready.clear()
+            self.store.set_embedder(self.embedder)
             self.reconcile()
 
     def reconcile(self, progress=None, force: bool = False) -> dict:
         """Bring the derived vector index in line with SQLite (rebuild if missing/stale/foreign)."""
         self.index_report = self.store.reconcile(progress=progress, force=force)
+        self.index_report["episodes"] = self.episodes.reconcile(force=force)
         return self.index_report
 
     def status(self) -> dict:
@@ -199,8 +205,9 @@ class Memoir:
                "memories": [], "error": None}
         try:
             ctx = self.context_for(text, user_id=user_id, now=when)
-            out["memories"] = ctx.memories + ctx.profile
+            out["memories"] = ctx.all_items
             out["context_tokens"] = ctx.tokens
+            out["route"] = ctx.route.reason
             system = prompts.ANSWER_SYSTEM.format(today=when.date().isoformat(),
                                                   weekday=_WEEKDAYS[when.weekday()], context=ctx.render())
             with Session(self.engine) as s:
@@ -226,15 +233,24 @@ class Memoir:
         return out
 
     def context_for(self, query: str, *, user_id: str = "me", now: datetime | None = None):
-        retrieved = self.search(query, user_id=user_id, limit=self.settings.similar_memories, now=now)["results"]
+        """Hot path (profile, summary) + routed cold path, within the token budget."""
+        now = now or datetime.now()
+        r = route(query, graph_enabled=self.settings.graph_enabled)
+        start = time.perf_counter()
+        cold = self.retriever.cold_path(user_id, query, r, limit=self.settings.similar_memories, now=now)
+        if r.retrieve:
+            self.metrics.record("search", (time.perf_counter() - start) * 1000)
         with Session(self.engine) as s:
             summ = latest_summary(s, user_id)
             profile_rows = s.exec(
                 select(Memory).where(Memory.user_id == user_id, Memory.state == "active")
-                .order_by(Memory.updated_at.desc()).limit(8)
+                .order_by(Memory.user_edited.desc(), Memory.updated_at.desc()).limit(PROFILE_SIZE)
             ).all()
-        return assemble(summary=summ.text if summ else "", profile=[memory_dict(m) for m in profile_rows],
-                        retrieved=retrieved, budget=self.settings.context_token_budget)
+        ctx = assemble(summary=summ.text if summ else "", profile=[memory_dict(m) for m in profile_rows],
+                       retrieved=cold.memories, relations=cold.relations, episodes=cold.episodes,
+                       budget=self.settings.context_token_budget)
+        ctx.route, ctx.skipped = r, cold.skipped
+        return ctx
 
     # -- mem0-style API ---------------------------------------------------------------
 
@@ -291,8 +307,6 @@ class Memoir:
 
     def search(self, query: str, *, user_id: str = "me", limit: int = 10, filters: dict | None = None,
                now: datetime | None = None) -> dict:
-        import time
-
         start = time.perf_counter()
         results = self.retriever.search(user_id, query, limit=limit, filters=filters, now=now)
         self.metrics.record("search", (time.perf_counter() - start) * 1000)
@@ -433,11 +447,21 @@ class Memoir:
 
     def _dispatch(self, job: Job) -> dict:
         if job.kind == "memorize":
+            self._index_episodes(job)
             ctx = WriteContext(self.engine, self.store, self.llm, self.settings)
             return run_memorize(ctx, job)
         if job.kind == "summary":
             return self._run_summary(job)
         raise ValueError(f"unknown job kind {job.kind!r}")
+
+    def _index_episodes(self, job: Job) -> None:
+        """Index the job's entries for episodic search first: it needs no LLM."""
+        with Session(self.engine) as s:
+            rows = list(s.exec(select(Entry).where(Entry.id.in_(job.payload.get("entry_ids", [])))))
+        try:
+            self.episodes.index(job.user_id, rows)
+        except Exception:  # noqa: BLE001 - the episodic index is derived; reconcile repairs it
+            log.exception("episodic indexing failed for job %s", job.id)
 
     def _run_summary(self, job: Job) -> dict:
         with Session(self.engine) as s:

@@ -1,22 +1,29 @@
-"""The read path: hybrid search over memories and the companion's context.
+"""The read path: hybrid search over memories and the cold path of the companion's context.
 
 Dense (embedded Qdrant) and lexical (BM25 over Korean morphemes / English words) rankings
 are fused with reciprocal rank fusion, so Korean search keeps working when the only
 embedding model is English-only. A time expression in the query ("작년 이맘때",
 "last month") pulls in memories recorded in, or about, that span and boosts them.
+The cold path adds episodic (raw journal) and graph results, fetched in parallel; a
+source that fails is skipped, never fatal.
 """
 
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlmodel import Session, or_, select
 
 from memoir_desktop.core import temporal
-from memoir_desktop.core.models import Memory
-from memoir_desktop.core.store import MemoryStore, memory_dict
+from memoir_desktop.core.episodes import EpisodeIndex, entry_dict
+from memoir_desktop.core.models import Entry, Memory
+from memoir_desktop.core.router import Route
+from memoir_desktop.core.store import MemoryStore, memory_dict, text_hash
 
 log = logging.getLogger(__name__)
 
@@ -27,68 +34,74 @@ RRF_K = 60
 TIME_FACTOR = 2.0
 
 
+def rrf(ranked: dict[str, list[tuple]]) -> list[tuple]:
+    """Reciprocal rank fusion: [(id, score, {signal: {rank, score}})] best first."""
+    fused: dict = {}
+    for signal, items in ranked.items():
+        for rank, (item_id, score) in enumerate(items):
+            entry = fused.setdefault(item_id, [0.0, {}])
+            entry[0] += 1.0 / (RRF_K + rank + 1)
+            entry[1][signal] = {"rank": rank + 1, "score": round(float(score), 4)}
+    return sorted(((i, s, sig) for i, (s, sig) in fused.items()), key=lambda t: -t[1])
+
+
 @dataclass
-class Hit:
-    id: str
-    score: float = 0.0
-    signals: dict = field(default_factory=dict)
-
-
-def _overlaps(m: Memory, lo: datetime, hi: datetime) -> bool:
-    if lo <= m.created_at <= hi:
-        return True
-    return bool(m.about_start and m.about_end and m.about_start <= hi and m.about_end >= lo)
+class ColdPath:
+    memories: list[dict] = field(default_factory=list)
+    episodes: list[dict] = field(default_factory=list)
+    relations: list[dict] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)  # source -> why
+    ms: dict[str, float] = field(default_factory=dict)
 
 
 class Retriever:
-    def __init__(self, engine, store: MemoryStore):
+    def __init__(self, engine, store: MemoryStore, episodes: EpisodeIndex):
         self.engine = engine
         self.store = store
+        self.episodes = episodes
+        self.graph_search: Callable[[str, str, int, datetime], list[dict]] | None = None
+        self._pool = ThreadPoolExecutor(max_workers=3, thread_name_prefix="memoir-read")
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    # -- facts ------------------------------------------------------------------------
 
     def search(self, user_id: str, query: str, *, limit: int = 10, filters: dict | None = None,
-               now: datetime | None = None) -> list[dict]:
+               now: datetime | None = None, qvec=None) -> list[dict]:
         now = now or datetime.now()
         depth = max(limit * 3, 30)
-        hits: dict[str, Hit] = {}
-
-        def fuse(ranked: list[tuple[str, float]], signal: str) -> None:
-            for rank, (mid, score) in enumerate(ranked):
-                h = hits.setdefault(str(mid), Hit(str(mid)))
-                h.score += 1.0 / (RRF_K + rank + 1)
-                h.signals[signal] = {"rank": rank + 1, "score": round(float(score), 4)}
-
-        qvec = None
+        ranked: dict[str, list] = {}
         try:
-            qvec = self.store.embedder.embed_query(query)
-            fuse(self.store.vectors.search(self.store.collection(user_id), qvec, depth), "dense")
+            if qvec is None:
+                qvec = self.store.embedder.embed_query(query)
+            ranked["dense"] = self.store.vectors.search(self.store.collection(user_id), qvec, depth)
         except Exception as exc:  # noqa: BLE001 - a failing source is skipped, not fatal
-            log.warning("dense search unavailable: %s", exc)
+            log.warning("dense search unavailable: %s", exc.__class__.__name__)
         bm = self.store.bm25(user_id)
-        lexical = bm.search(query, depth)
-        fuse(lexical, "lexical")
+        ranked["lexical"] = bm.search(query, depth)
+        hits = {str(i): [s, sig] for i, s, sig in rrf(ranked)}
         span = temporal.query_span(query, now)
         if span:
             lo = datetime(span[0].year, span[0].month, span[0].day)
             hi = datetime(span[1].year, span[1].month, span[1].day, 23, 59, 59)
             for mid in self._in_span(user_id, lo, hi, depth * 3):
-                h = hits.setdefault(mid, Hit(mid))
-                h.signals["time"] = {"span": [span[0].isoformat(), span[1].isoformat()]}
+                h = hits.setdefault(mid, [0.0, {}])
+                h[1]["time"] = {"span": [span[0].isoformat(), span[1].isoformat()]}
         rows = self.store.get_many(hits)
         out = []
-        for h in hits.values():
-            m = rows.get(h.id)
-            if m is None or m.user_id != user_id or m.state != "active":
+        for mid, (score, signals) in hits.items():
+            m = rows.get(mid)
+            if m is None or m.user_id != user_id or m.state != "active" or not _passes(m, filters):
                 continue
-            if "time" in h.signals:
-                if not h.score:
+            if "time" in signals:
+                if not score:
                     # Found by its time alone: as if it ranked just past the content depth.
-                    h.score = 1.0 / (RRF_K + depth + 1)
-                h.score *= TIME_FACTOR
-            if not _passes(m, filters):
-                continue
-            if "lexical" in h.signals:
-                h.signals["lexical"]["matched"] = bm.explain(query, h.id) if hasattr(bm, "explain") else []
-            out.append(memory_dict(m, score=round(h.score, 6), explain=h.signals))
+                    score = 1.0 / (RRF_K + depth + 1)
+                score *= TIME_FACTOR
+            if "lexical" in signals:
+                signals["lexical"]["matched"] = bm.explain(query, mid)
+            out.append(memory_dict(m, score=round(score, 6), explain=signals))
         out.sort(key=lambda d: -d["score"])
         return out[:limit]
 
@@ -100,6 +113,51 @@ class Retriever:
                     (Memory.about_start <= hi) & (Memory.about_end >= lo)),
             ).order_by(Memory.created_at.desc()).limit(limit)
             return list(s.exec(q))
+
+    # -- the cold path ------------------------------------------------------------------
+
+    def cold_path(self, user_id: str, query: str, r: Route, *, limit: int, now: datetime) -> ColdPath:
+        out = ColdPath()
+        if not r.retrieve:
+            return out
+        qvec = None
+        try:
+            qvec = self.store.embedder.embed_query(query)
+        except Exception as exc:  # noqa: BLE001
+            out.skipped["dense"] = exc.__class__.__name__
+        jobs = {"facts": lambda: self.search(user_id, query, limit=limit, now=now, qvec=qvec)}
+        if "episodic" in r.sources:
+            jobs["episodic"] = lambda: self._episodes(user_id, query, qvec, limit)
+        if "graph" in r.sources and self.graph_search is not None:
+            jobs["graph"] = lambda: self.graph_search(user_id, query, limit, now)
+        futures = {name: self._pool.submit(_timed, fn) for name, fn in jobs.items()}
+        for name, fut in futures.items():
+            try:
+                result, ms = fut.result(timeout=10)
+            except Exception as exc:  # noqa: BLE001 - a failing source is skipped
+                log.warning("retrieval source %s failed: %s", name, exc.__class__.__name__)
+                out.skipped[name] = f"{exc.__class__.__name__}: {exc}"
+                continue
+            out.ms[name] = ms
+            setattr(out, {"facts": "memories", "episodic": "episodes", "graph": "relations"}[name], result)
+        # An episode that only repeats a retrieved fact adds tokens, not knowledge.
+        known = {text_hash(m["memory"]) for m in out.memories}
+        out.episodes = [e for e in out.episodes if text_hash(e["memory"]) not in known]
+        return out
+
+    def _episodes(self, user_id: str, query: str, qvec, limit: int) -> list[dict]:
+        hits = self.episodes.search(user_id, query, qvec, limit)
+        ids = [i for i, _, _ in hits]
+        with Session(self.engine) as s:
+            rows = {e.id: e for e in s.exec(select(Entry).where(Entry.id.in_(ids)))}
+        return [entry_dict(rows[i], score=round(sc, 6), explain=sig) for i, sc, sig in hits
+                if i in rows and rows[i].user_id == user_id]
+
+
+def _timed(fn):
+    start = time.perf_counter()
+    result = fn()
+    return result, (time.perf_counter() - start) * 1000
 
 
 def _passes(m: Memory, filters: dict | None) -> bool:

@@ -73,7 +73,11 @@ class MemoryStore:
         self.embedder = embedder
         self._bm25: dict[str, BM25Index] = {}
         self._bm25_lock = threading.Lock()
-        self._ready: set[str] = set()  # collections known to exist with the current model
+        self.collections = Collections(engine, vectors, embedder)
+
+    def set_embedder(self, embedder: Embedder) -> None:
+        self.embedder = embedder
+        self.collections.set_embedder(embedder)
 
     # -- reads ------------------------------------------------------------------------
 
@@ -190,21 +194,7 @@ class MemoryStore:
                     bm.add(mid, text)
 
     def collection(self, user_id: str) -> str:
-        """The user's memory collection, created (and recorded with its model) on first use."""
-        name = collection_name(user_id, "mem")
-        if name in self._ready:
-            return name
-        model, dim = self.embedder.name, self.embedder.dim
-        with Session(self.engine) as s:
-            st = s.get(IndexState, name)
-            if st is None or not self.vectors.exists(name):
-                self.vectors.recreate(name, dim)
-                st = st or IndexState(name=name, user_id=user_id, kind="mem", model=model, dim=dim)
-                st.model, st.dim = model, dim
-                s.add(st)
-                s.commit()
-        self._ready.add(name)
-        return name
+        return self.collections.get(user_id, "mem")
 
     def bm25(self, user_id: str) -> BM25Index:
         with self._bm25_lock:
@@ -226,14 +216,10 @@ class MemoryStore:
         Returns {"rebuilt": [user...], "added": n, "removed": n}.
         """
         report = {"rebuilt": [], "added": 0, "removed": 0}
-        model = self.embedder.name
         for user_id in self.users():
             name = collection_name(user_id, "mem")
             active = {m.id: m.text for m in self.all(user_id)}
-            with Session(self.engine) as s:
-                st = s.get(IndexState, name)
-                stale_model = st is None or st.model != model
-            if force or stale_model or not self.vectors.exists(name):
+            if force or not self.collections.is_current(user_id, "mem"):
                 self._rebuild(user_id, active, progress)
                 report["rebuilt"].append(user_id)
                 continue
@@ -250,15 +236,7 @@ class MemoryStore:
         return report
 
     def _rebuild(self, user_id: str, active: dict[str, str], progress) -> None:
-        name = collection_name(user_id, "mem")
-        self._ready.discard(name)
-        self.vectors.drop(name)
-        with Session(self.engine) as s:
-            st = s.get(IndexState, name)
-            if st is not None:
-                s.delete(st)
-                s.commit()
-        name = self.collection(user_id)
+        name = self.collections.recreate(user_id, "mem")
         ids = list(active)
         total = len(ids)
         done = 0
@@ -273,3 +251,52 @@ class MemoryStore:
                 progress(done, total)
         with self._bm25_lock:
             self._bm25.pop(user_id, None)
+
+
+class Collections:
+    """Per-user collections of the derived vector index, each recorded (IndexState) with the
+    model that built it, so an index made by another model is detected and rebuilt."""
+
+    def __init__(self, engine, vectors: VectorIndex, embedder: Embedder):
+        self.engine = engine
+        self.vectors = vectors
+        self.embedder = embedder
+        self._ready: set[str] = set()  # names known to exist with the current model
+        self._lock = threading.Lock()
+
+    def set_embedder(self, embedder: Embedder) -> None:
+        self.embedder = embedder
+        self._ready.clear()
+
+    def get(self, user_id: str, kind: str) -> str:
+        """The collection, created on first use."""
+        name = collection_name(user_id, kind)
+        if name in self._ready:
+            return name
+        with self._lock:
+            if not self.is_current(user_id, kind):
+                self._create(user_id, kind)
+            self._ready.add(name)
+        return name
+
+    def is_current(self, user_id: str, kind: str) -> bool:
+        name = collection_name(user_id, kind)
+        with Session(self.engine) as s:
+            st = s.get(IndexState, name)
+        return st is not None and st.model == self.embedder.name and self.vectors.exists(name)
+
+    def recreate(self, user_id: str, kind: str) -> str:
+        with self._lock:
+            self._ready.discard(collection_name(user_id, kind))
+            return self._create(user_id, kind)
+
+    def _create(self, user_id: str, kind: str) -> str:
+        name = collection_name(user_id, kind)
+        model, dim = self.embedder.name, self.embedder.dim
+        self.vectors.recreate(name, dim)
+        with Session(self.engine) as s:
+            st = s.get(IndexState, name) or IndexState(name=name, user_id=user_id, kind=kind, model=model, dim=dim)
+            st.model, st.dim, st.built_at = model, dim, now()
+            s.add(st)
+            s.commit()
+        return name
