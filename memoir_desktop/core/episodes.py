@@ -66,8 +66,7 @@ class EpisodeIndex:
                 bm = BM25Index()
                 with Session(self.engine) as s:
                     rows = s.exec(select(Entry.id, Entry.content).where(Entry.user_id == user_id)).all()
-                for eid, content in rows:
-                    bm.add(str(eid), content)
+                bm.add_many((str(eid), content) for eid, content in rows)
                 self._bm25[user_id] = bm
             return bm
 

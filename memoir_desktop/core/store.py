@@ -201,8 +201,7 @@ class MemoryStore:
             bm = self._bm25.get(user_id)
             if bm is None:
                 bm = BM25Index()
-                for m in self.all(user_id):
-                    bm.add(m.id, m.text)
+                bm.add_many((m.id, m.text) for m in self.all(user_id))
                 self._bm25[user_id] = bm
             return bm
 
