@@ -27,6 +27,7 @@ from memoir_desktop.core.jobs import JobQueue, job_dict
 from memoir_desktop.core.llm import LLMBadReply, LLMClient, LLMError, LLMUnavailable
 from memoir_desktop.core.metrics import MetricsRecorder
 from memoir_desktop.core.models import Entry, History, Job, Memory, Proposal, Summary, now
+from memoir_desktop.core.pipeline import consolidate as consolidation
 from memoir_desktop.core.pipeline.extraction import fact_span
 from memoir_desktop.core.pipeline.memorize import WriteContext, latest_summary, recent_entries, run_memorize
 from memoir_desktop.core.pipeline.summary import refresh_summary
@@ -192,15 +193,19 @@ class Memoir:
             rows = s.exec(select(Entry.created_at).where(Entry.user_id == user_id)).all()
         return sorted({r.date() for r in rows}, reverse=True)
 
-    def chat(self, text: str, *, user_id: str = "me", timestamp=None) -> dict:
-        """Journal the message, answer from memory, journal the answer, queue the exchange."""
+    def chat(self, text: str, *, user_id: str = "me", timestamp=None, remember: bool = True) -> dict:
+        """Journal the message, answer from memory, journal the answer, queue the exchange.
+
+        remember=False answers without keeping the exchange (evaluation questions must not
+        become memories or change the next question's context)."""
         text = clean_text(text)
         when = parse_time(timestamp)
-        with Session(self.engine) as s:
-            user_entry = Entry(user_id=user_id, role="user", content=text, created_at=when, source="chat")
-            s.add(user_entry)
-            s.commit()
-            s.refresh(user_entry)
+        user_entry = Entry(id=None, user_id=user_id, role="user", content=text, created_at=when, source="chat")
+        if remember:
+            with Session(self.engine) as s:
+                s.add(user_entry)
+                s.commit()
+                s.refresh(user_entry)
         out = {"reply": None, "entry_id": user_entry.id, "reply_entry_id": None, "job_id": None,
                "memories": [], "error": None}
         try:
@@ -211,13 +216,15 @@ class Memoir:
             system = prompts.ANSWER_SYSTEM.format(today=when.date().isoformat(),
                                                   weekday=_WEEKDAYS[when.weekday()], context=ctx.render())
             with Session(self.engine) as s:
-                recent = recent_entries(s, user_id, user_entry.id, self.settings.recent_messages)
+                recent = recent_entries(s, user_id, user_entry.id or 2**62, self.settings.recent_messages)
             msgs = [{"role": "system", "content": system}]
             msgs += [{"role": e.role, "content": e.content} for e in recent]
             msgs.append({"role": "user", "content": text})
             out["reply"] = self.llm.complete("answer", msgs, temperature=0.5)
         except LLMError as exc:
             out["error"] = _llm_message(exc)
+        if not remember:
+            return out
         ids = [user_entry.id]
         with Session(self.engine) as s:
             if out["reply"]:
@@ -452,7 +459,48 @@ class Memoir:
             return run_memorize(ctx, job)
         if job.kind == "summary":
             return self._run_summary(job)
+        if job.kind == "consolidate":
+            return self._run_consolidation(job)
         raise ValueError(f"unknown job kind {job.kind!r}")
+
+    def consolidate(self, *, user_id: str = "me", include_user_edited: bool = False) -> int:
+        """Queue a consolidation job. User-edited memories join only when the user agreed."""
+        with Session(self.engine) as s:
+            job = self.jobs_queue.enqueue(s, "consolidate", user_id, {"include_user_edited": include_user_edited})
+            s.commit()
+            return job.id
+
+    def undo_consolidation(self, merged_id: str) -> list[str]:
+        change = Change()
+        with self._writer_lock, Session(self.engine) as s:
+            m = s.get(Memory, merged_id)
+            if m is None:
+                raise NotFound(merged_id)
+            user_id = m.user_id
+            restored = consolidation.undo(self.store, s, change, merged_id)
+            s.commit()
+        self.store.apply_index(user_id, change)
+        return restored
+
+    def _run_consolidation(self, job: Job) -> dict:
+        threshold = self.settings.consolidation_threshold or self.embedder.related_threshold
+        groups = consolidation.find_groups(self.store, job.user_id, threshold=threshold,
+                                           include_user_edited=job.payload.get("include_user_edited", False))
+        plans = [(g, consolidation.propose(self.llm, g, now())) for g in groups]
+        change = Change()
+        merged = []
+        with Session(self.engine) as s:
+            for group, text in plans:
+                if text:
+                    new = consolidation.apply_merge(self.store, s, change, group, text, job_id=job.id)
+                    merged.append(consolidation.result_dict(new, group))
+            result = {"groups": len(groups), "merged": merged}
+            row = s.get(Job, job.id)
+            row.state, row.result, row.updated_at = "done", result, now()
+            s.add(row)
+            s.commit()
+        self.store.apply_index(job.user_id, change)
+        return result
 
     def _index_episodes(self, job: Job) -> None:
         """Index the job's entries for episodic search first: it needs no LLM."""
