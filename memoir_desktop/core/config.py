@@ -43,6 +43,8 @@ class Settings:
     graph_enabled: bool = True
     graph_merge_threshold: float = 0.85
     context_token_budget: int = 1500
+    # 0 = the embedding model's own "same topic" similarity (see Embedder.related_threshold).
+    consolidation_threshold: float = 0.0
     # Safety: how many memories the LLM may invalidate in one turn before a human confirms.
     max_llm_invalidations_per_turn: int = 3
     backups_keep: int = 7
