@@ -41,7 +41,8 @@ class Settings:
     similar_memories: int = 10
     summary_interval: int = 5
     graph_enabled: bool = True
-    graph_merge_threshold: float = 0.85
+    # 0 = the embedding model's calibrated value (pipeline/graph.py MERGE_THRESHOLDS); e5 needs ~0.985.
+    graph_merge_threshold: float = 0.0
     context_token_budget: int = 1500
     # 0 = the embedding model's own "same topic" similarity (see Embedder.related_threshold).
     consolidation_threshold: float = 0.0

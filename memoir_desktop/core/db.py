@@ -9,7 +9,7 @@ from sqlalchemy import event, text
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, create_engine, select
 
-from memoir_desktop.core import models
+from memoir_desktop.core import graph_store, models
 from memoir_desktop.core.models import Meta
 
 SCHEMA_VERSION = 1
@@ -67,6 +67,7 @@ def _tables():
     return [
         models.Entry, models.Memory, models.History, models.Summary, models.Job,
         models.Proposal, models.Metric, models.IndexState, models.Meta,
+        graph_store.GraphNode, graph_store.GraphEdge,
     ]
 
 

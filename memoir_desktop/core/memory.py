@@ -23,12 +23,14 @@ from memoir_desktop.core.context import assemble
 from memoir_desktop.core.db import open_database
 from memoir_desktop.core.embedder import Embedder
 from memoir_desktop.core.episodes import EpisodeIndex
+from memoir_desktop.core.graph_store import SQLiteGraphStore
 from memoir_desktop.core.jobs import JobQueue, job_dict
 from memoir_desktop.core.llm import LLMBadReply, LLMClient, LLMError, LLMUnavailable
 from memoir_desktop.core.metrics import MetricsRecorder
 from memoir_desktop.core.models import Entry, History, Job, Memory, Proposal, Summary, now
 from memoir_desktop.core.pipeline import consolidate as consolidation
 from memoir_desktop.core.pipeline.extraction import fact_span
+from memoir_desktop.core.pipeline.graph import GraphMemory
 from memoir_desktop.core.pipeline.memorize import WriteContext, latest_summary, recent_entries, run_memorize
 from memoir_desktop.core.pipeline.summary import refresh_summary
 from memoir_desktop.core.retrieval import Retriever
@@ -94,6 +96,10 @@ class Memoir:
         self.store = MemoryStore(self.engine, self.vectors, self.embedder)
         self.episodes = EpisodeIndex(self.engine, self.vectors, self.store.collections)
         self.retriever = Retriever(self.engine, self.store, self.episodes)
+        # 0 = the embedding model's calibrated merge threshold (pipeline/graph.py MERGE_THRESHOLDS).
+        self.graph = GraphMemory(SQLiteGraphStore(self.engine), self.embedder,
+                                 merge_threshold=settings.graph_merge_threshold or None)
+        self.retriever.graph_search = self.graph.search
         self.jobs_queue = JobQueue(self.engine)
         self.llm = self._make_llm()
         self._writer_lock = threading.Lock()
@@ -137,9 +143,11 @@ class Memoir:
         model_changed = settings.embed_model != self.settings.embed_model
         self.settings = settings
         self.llm = self._make_llm()
+        self.graph.merge_threshold = settings.graph_merge_threshold or None
         if model_changed:
             self.embedder = Embedder(settings.embed_model, metric_sink=self.metrics.record)
             self.store.set_embedder(self.embedder)
+            self.graph.embedder = self.embedder
             self.reconcile()
 
     def reconcile(self, progress=None, force: bool = False) -> dict:
@@ -455,7 +463,8 @@ class Memoir:
     def _dispatch(self, job: Job) -> dict:
         if job.kind == "memorize":
             self._index_episodes(job)
-            ctx = WriteContext(self.engine, self.store, self.llm, self.settings)
+            ctx = WriteContext(self.engine, self.store, self.llm, self.settings,
+                               self.graph if self.settings.graph_enabled else None)
             return run_memorize(ctx, job)
         if job.kind == "summary":
             return self._run_summary(job)

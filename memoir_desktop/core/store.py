@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 import numpy as np
+from sqlalchemy import literal_column
 from sqlmodel import Session, select
 
 from memoir_desktop.core.embedder import Embedder
@@ -98,7 +99,8 @@ class MemoryStore:
             q = select(Memory).where(Memory.user_id == user_id)
             if not include_invalid:
                 q = q.where(Memory.state == "active")
-            return list(s.exec(q.order_by(Memory.created_at, Memory.id)))
+            # rowid keeps insertion order among memories recorded at the same second.
+            return list(s.exec(q.order_by(Memory.created_at, literal_column("memory.rowid"))))
 
     def find_active_by_hash(self, user_id: str, h: str) -> Memory | None:
         with Session(self.engine) as s:

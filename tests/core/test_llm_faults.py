@@ -90,14 +90,17 @@ def test_persistent_5xx_gives_up_without_crash(mem, fake_llm):
     assert res[0]["state"] == "pending"
 
 
-def test_metrics_recorded_per_stage(mem, fake_llm):
+@pytest.mark.parametrize("graph,calls", [(False, 2), (True, 3)])
+def test_metrics_recorded_per_stage(mem, fake_llm, graph, calls):
+    # extraction + update; graph memory adds the entity call (no entities -> no relation call)
+    mem.settings.graph_enabled = graph
     mem.journal("I bake bread")
     mem.process_jobs()
     mem.search("bread")
     summary = mem.metrics.summary()
     assert summary["extraction"]["count"] == 1 and summary["update"]["count"] == 1
-    assert summary["per_turn"]["llm_calls"] == 2
-    assert summary["per_turn"]["tokens"] == 240
+    assert summary["per_turn"]["llm_calls"] == calls
+    assert summary["per_turn"]["tokens"] == 120 * calls
     assert summary["search"]["count"] >= 1
 
 

@@ -85,7 +85,11 @@ def add_all(req: dict) -> Reply:
 
 class FakeLLM:
     def __init__(self):
-        self.rules: dict[str, object] = {"save_facts": echo_facts, "memory_operations": add_all}
+        self.rules: dict[str, object] = {"save_facts": echo_facts, "memory_operations": add_all,
+                                         # Graph memory says nothing unless a test sets its rules.
+                                         "extract_entities": lambda req: tool({"entities": []}),
+                                         "extract_relations": lambda req: tool({"relations": []}),
+                                         "obsolete_relations": lambda req: tool({"obsolete": []})}
         self.text_rule = lambda req: "I remember."
         self.requests: list[dict] = []
         self.faults: list[Reply] = []

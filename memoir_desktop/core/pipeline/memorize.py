@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, select
 
+from memoir_desktop.core.llm import LLMBadReply
 from memoir_desktop.core.models import Entry, Job, Memory, Proposal, Summary, now
 from memoir_desktop.core.pipeline.extraction import extract_facts, fact_span
 from memoir_desktop.core.pipeline.update import Op, plan_operations
@@ -26,6 +27,7 @@ class WriteContext:
     store: MemoryStore
     llm: object
     settings: object
+    graph: object | None = None  # GraphMemory, when graph memory is enabled
 
 
 def latest_summary(s: Session, user_id: str) -> Summary | None:
@@ -72,11 +74,25 @@ def run_memorize(ctx: WriteContext, job: Job) -> dict:
             llm_cands.append(cands)
     if llm_facts:
         ops.extend(plan_operations(ctx.llm, llm_facts, llm_cands, when))
-    return apply_operations(ctx, job, ops, user_entry, when, vectors, facts)
+    graph_plan, graph_error = _plan_graph(ctx, job, new, when)
+    return apply_operations(ctx, job, ops, user_entry, when, vectors, facts, graph_plan, graph_error)
+
+
+def _plan_graph(ctx: WriteContext, job: Job, new: list[Entry], when):
+    if ctx.graph is None:
+        return None, None
+    # The user's own words: the assistant's suggestions are not facts about the user.
+    texts = [e.content for e in new if e.role == "user"] or [e.content for e in new]
+    try:
+        return ctx.graph.plan(ctx.llm, job.user_id, texts, when), None
+    except LLMBadReply as exc:
+        # The facts must not be lost to a bad graph reply: keep them, report the graph part.
+        log.warning("graph extraction failed for job %s: %s", job.id, exc)
+        return None, str(exc)
 
 
 def apply_operations(ctx: WriteContext, job: Job, ops: list[Op], entry_id: int, when, vectors: dict,
-                     facts: list[str]) -> dict:
+                     facts: list[str], graph_plan=None, graph_error: str | None = None) -> dict:
     st = ctx.settings
     results: list[dict] = []
     held: list[dict] = []
@@ -127,12 +143,17 @@ def apply_operations(ctx: WriteContext, job: Job, ops: list[Op], entry_id: int, 
                 ctx.store.stage_state(s, change, m, "invalid", actor="llm", entry_id=entry_id, job_id=job.id,
                                       note=op.note or None, when=when)
                 results.append({"id": m.id, "memory": m.text, "event": "DELETE"})
-        result = {"results": results, "facts": facts, "pending_confirmation": held}
+        graph_ops = ctx.graph.apply(s, graph_plan, entry_id=entry_id, job_id=job.id) if graph_plan else []
+        result = {"results": results, "facts": facts, "pending_confirmation": held, "relations": graph_ops}
+        if graph_error:
+            result["graph_error"] = graph_error
         row = s.get(Job, job.id)
         row.state, row.result, row.error, row.updated_at = "done", result, None, now()
         s.add(row)
         _maybe_queue_summary(s, ctx, job)
         s.commit()
+    if graph_plan is not None:
+        ctx.graph.after_commit(job.user_id)
     try:
         ctx.store.apply_index(job.user_id, change)
     except Exception:  # noqa: BLE001 - SQLite is committed; the index is repaired at next open
