@@ -1,0 +1,246 @@
+"""`AsyncMemoir`: the UI's asynchronous face of the `Memoir` facade.
+
+Every method returns at once. Reads (and chat, whose LLM call can take seconds) run on a
+small reads pool; anything that changes memories runs on the `BackgroundWriter`. Callbacks
+and signals arrive on the UI thread. Widgets talk to this object, never to `Memoir`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import date, datetime
+
+from PySide6.QtCore import QObject, Signal
+
+from memoir_desktop.core import config, secrets
+from memoir_desktop.ui.background_writer import BackgroundWriter
+from memoir_desktop.ui.journal.day_model import DayView, build_day_view
+from memoir_desktop.ui.stats_series import StatsData, build_stats
+from memoir_desktop.ui.tasks import TaskRunner, call_if_alive
+
+log = logging.getLogger(__name__)
+
+Callback = Callable | None
+
+
+class AsyncMemoir(QObject):
+    memories_changed = Signal()
+    entries_changed = Signal()
+    job_finished = Signal(dict)
+    pending_changed = Signal(int)
+    llm_reachable_changed = Signal(object)  # True | False | None (not configured)
+    status_changed = Signal(dict)
+    settings_changed = Signal(object)  # the new Settings
+    error = Signal(str)  # a failure no caller handled, as a sentence for the status bar
+
+    def __init__(self, mem, parent: QObject | None = None):
+        super().__init__(parent)
+        self.mem = mem
+        self.reads = TaskRunner(2, self)
+        self.writer = BackgroundWriter(mem, self)
+        self.writer.job_finished.connect(self._on_job_finished)
+        self.writer.pending_changed.connect(self.pending_changed)
+        self.writer.llm_reachable.connect(lambda ok: self.llm_reachable_changed.emit(ok))
+        self.reads.error.connect(lambda exc: self.error.emit(str(exc)))
+        self.writer.error.connect(lambda exc: self.error.emit(str(exc)))
+
+    @property
+    def home(self):
+        return self.mem.home
+
+    @property
+    def settings(self) -> config.Settings:
+        return self.mem.settings
+
+    @property
+    def llm_configured(self) -> bool:
+        return bool(self.mem.llm.configured)
+
+    @property
+    def idle(self) -> bool:
+        """Nothing in flight (used by screenshots and tests to wait for the UI to settle)."""
+        return self.reads.in_flight == 0 and not self.writer.busy
+
+    def start(self) -> None:
+        self.writer.start()
+        self.refresh_status()
+        self.check_llm()
+
+    def shutdown(self, grace_ms: int) -> bool:
+        """Stop taking work; wait up to `grace_ms` for running tasks. True if all finished."""
+        self.writer.stop()
+        writer_done = self.writer.wait(grace_ms)
+        reads_done = self.reads.wait(grace_ms)
+        self.reads.close()
+        return writer_done and reads_done
+
+    # -- journal --------------------------------------------------------------------------
+
+    def chat(self, text: str, on_done: Callback, on_error: Callback = None) -> None:
+        def done(out: dict) -> None:
+            self.writer.poke()
+            self.entries_changed.emit()
+            if out.get("error"):
+                self.llm_reachable_changed.emit(False if self.llm_configured else None)
+            elif out.get("reply"):
+                self.llm_reachable_changed.emit(True)
+            call_if_alive(on_done, out)
+
+        self.reads.submit(lambda: self.mem.chat(text), done, on_error)
+
+    def load_day(self, day: date, on_done: Callable[[DayView], None]) -> None:
+        def work() -> DayView:
+            entries = self.mem.entries(day=day)
+            # TODO(core): a query for the jobs of given entries; all jobs are scanned for now.
+            jobs = self.mem.jobs() if entries else []
+            return build_day_view(day, entries, jobs)
+
+        self.reads.submit(work, on_done)
+
+    def days(self, on_done: Callable[[list[date]], None]) -> None:
+        self.reads.submit(self.mem.days, on_done)
+
+    def entry_day(self, memory: dict, on_done: Callable[[date | None], None]) -> None:
+        """The day of a memory's source entry (core has no entry-by-id lookup yet)."""
+        entry_id = memory.get("source_entry_id")
+
+        def work() -> date | None:
+            if entry_id is None:
+                return None
+            guess = datetime.fromisoformat(memory["created_at"]).date()
+            if any(e["id"] == entry_id for e in self.mem.entries(day=guess)):
+                return guess
+            for e in self.mem.entries():
+                if e["id"] == entry_id:
+                    return datetime.fromisoformat(e["created_at"]).date()
+            return None
+
+        self.reads.submit(work, on_done)
+
+    def retry_job(self, job_id: int, on_done: Callback = None) -> None:
+        def done(ok: bool) -> None:
+            self.writer.poke()
+            call_if_alive(on_done, ok)
+
+        self.writer.submit(lambda: self.mem.retry_job(job_id), done)
+
+    # -- memories ---------------------------------------------------------------------------
+
+    def memories(self, on_done: Callable[[list[dict]], None]) -> None:
+        self.reads.submit(lambda: self.mem.get_all(include_invalid=True)["results"], on_done)
+
+    def search(self, query: str, on_done: Callable[[list[dict]], None], limit: int = 50) -> None:
+        self.reads.submit(lambda: self.mem.search(query, limit=limit)["results"], on_done)
+
+    def history(self, memory_id: str, on_done: Callable[[list[dict]], None], on_error: Callback = None) -> None:
+        self.reads.submit(lambda: self.mem.history(memory_id), on_done, on_error)
+
+    def update(self, memory_id: str, text: str, on_done: Callback = None, on_error: Callback = None) -> None:
+        self._write(lambda: self.mem.update(memory_id, text), on_done, on_error)
+
+    def forget(self, memory_id: str, on_done: Callback = None, on_error: Callback = None) -> None:
+        self._write(lambda: self.mem.delete(memory_id), on_done, on_error)
+
+    def restore(self, memory_id: str, on_done: Callback = None, on_error: Callback = None) -> None:
+        self._write(lambda: self.mem.restore(memory_id), on_done, on_error)
+
+    def proposals(self, on_done: Callable[[list[dict]], None]) -> None:
+        self.reads.submit(self.mem.proposals, on_done)
+
+    def resolve_proposal(self, proposal_id: int, accept: bool, on_done: Callback = None,
+                         on_error: Callback = None) -> None:
+        self._write(lambda: self.mem.resolve_proposal(proposal_id, accept), on_done, on_error)
+
+    def _write(self, fn: Callable, on_done: Callback, on_error: Callback) -> None:
+        def done(result) -> None:
+            self.memories_changed.emit()
+            call_if_alive(on_done, result)
+
+        self.writer.submit(fn, done, on_error)
+
+    # -- status, stats, settings --------------------------------------------------------------
+
+    def refresh_status(self) -> None:
+        self.reads.submit(self.mem.status, self.status_changed.emit)
+
+    def check_llm(self, on_done: Callback = None) -> None:
+        """Ping the configured LLM; reports True/False, or None when none is configured."""
+        def work():
+            if not self.mem.llm.configured:
+                return None
+            try:
+                self.mem.llm.ping()
+            except Exception:  # noqa: BLE001 - any failure here just means "not reachable"
+                return False
+            return True
+
+        def done(state) -> None:
+            self.llm_reachable_changed.emit(state)
+            call_if_alive(on_done, state)
+
+        self.reads.submit(work, done)
+
+    def stats(self, on_done: Callable[[StatsData], None]) -> None:
+        self.reads.submit(lambda: build_stats(self.mem.metrics.rows()), on_done)
+
+    def test_connection(self, base_url: str, model: str, api_key: str | None,
+                        on_done: Callable[[str], None], on_error: Callable[[BaseException], None]) -> None:
+        """Ping an LLM described by unsaved settings (the settings dialog's Test button)."""
+        from memoir_desktop.core.llm import LLMClient
+
+        def work() -> str:
+            key = api_key if api_key is not None else secrets.get_api_key()
+            client = LLMClient(base_url=base_url or None, api_key=key or None, model=model, timeout=10,
+                               max_retries=0)
+            if not client.configured:
+                raise ValueError("no API key and no server URL")
+            return client.ping()
+
+        self.reads.submit(work, on_done, on_error)
+
+    def api_key_present(self, on_done: Callable[[bool], None]) -> None:
+        # The keyring can block (an unlock prompt), so even this read stays off the UI thread.
+        self.reads.submit(lambda: bool(secrets.get_api_key()), on_done)
+
+    def apply_settings(self, settings: config.Settings, api_key: str | None, remove_key: bool,
+                       on_done: Callable[[str | None], None], on_error: Callback = None) -> None:
+        """Save settings (file) and key (keyring), then reconfigure the running Memoir.
+
+        `on_done` gets the key-storage message to show when the key could only be kept for
+        this session, else None. Runs on the writer so it never swaps the LLM mid-job.
+        """
+        home = self.mem.home
+
+        def work() -> tuple[str | None, config.Settings]:
+            # Env overrides (MEMOIR_*) are for headless use: never persist them.
+            on_disk = config.load_settings(home, apply_env=False)
+            for key, value in settings.to_dict().items():
+                if key != "version":
+                    setattr(on_disk, key, value)
+            config.save_settings(home, on_disk)
+            message = None
+            if remove_key:
+                secrets.set_api_key(None)
+            elif api_key:
+                stored = secrets.set_api_key(api_key)
+                if stored.where == "session":
+                    message = stored.message
+            running = config.load_settings(home)
+            self.mem.reconfigure(running)
+            return message, running
+
+        def done(outcome) -> None:
+            message, running = outcome
+            self.settings_changed.emit(running)
+            self.writer.poke()
+            self.refresh_status()
+            self.check_llm()
+            call_if_alive(on_done, message)
+
+        self.writer.submit(work, done, on_error)
+
+    def _on_job_finished(self, result: dict) -> None:
+        self.job_finished.emit(result)
+        if result.get("state") == "done":
+            self.memories_changed.emit()

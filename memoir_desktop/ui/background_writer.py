@@ -1,0 +1,131 @@
+"""`BackgroundWriter`: the one writer that drains the durable job queue, in order.
+
+Threading rule: a single-thread QThreadPool runs every memory-changing call (one job at a
+time through `Memoir.process_jobs(limit=1)`, and the user's own edits), so two updates never
+race on one memory and a user edit never waits on the UI thread for a slow LLM. Results come
+back by signals on the UI thread.
+
+Jobs are durable SQLite rows: stopping with jobs pending loses nothing; the next start
+resumes them. A job left "pending" after a run means the LLM was unreachable: we retry with
+a growing delay instead of hammering it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from memoir_desktop.ui.tasks import TaskRunner
+
+log = logging.getLogger(__name__)
+
+BACKOFF_FIRST_MS = 2_000
+BACKOFF_MAX_MS = 60_000
+USER_WRITE_PRIORITY = 10  # the user's own edits go before the next queued job
+
+
+class BackgroundWriter(QObject):
+    job_finished = Signal(dict)  # one process_jobs result: {id, kind, state, result | error}
+    pending_changed = Signal(int)
+    llm_reachable = Signal(bool)
+    busy_changed = Signal(bool)
+    error = Signal(object)  # a user write failed and its caller gave no error handler
+
+    def __init__(self, mem, parent: QObject | None = None):
+        super().__init__(parent)
+        self._mem = mem
+        self._runner = TaskRunner(1, self)
+        self._runner.error.connect(self.error)
+        self._started = False
+        self._stopped = False
+        self._draining = False
+        self._backoff_ms = 0
+        self._retry = QTimer(self)
+        self._retry.setSingleShot(True)
+        self._retry.timeout.connect(self._drain)
+
+    # -- control (UI thread) ----------------------------------------------------------
+
+    @property
+    def busy(self) -> bool:
+        return self._draining or self._runner.in_flight > 0
+
+    def start(self) -> None:
+        self._started = True
+        self.poke()
+
+    def poke(self) -> None:
+        """New work was queued (or settings changed): drain now, forgetting any back-off."""
+        if not self._started or self._stopped:
+            return
+        self._backoff_ms = 0
+        self._retry.stop()
+        QTimer.singleShot(0, self._drain)
+
+    def submit(self, fn: Callable, on_done: Callable | None = None, on_error: Callable | None = None) -> None:
+        """Run a user write on the writer thread, before the next queued job."""
+        self._runner.submit(fn, on_done, on_error, priority=USER_WRITE_PRIORITY)
+
+    def stop(self) -> None:
+        """Take no new job. A job already running finishes (or is resumed at next start)."""
+        self._stopped = True
+        self._retry.stop()
+
+    def wait(self, msecs: int) -> bool:
+        """Wait for the running task, then deliver nothing more (shut-down only)."""
+        done = self._runner.wait(msecs)
+        self._runner.close()
+        return done
+
+    # -- draining -----------------------------------------------------------------------
+
+    def _drain(self) -> None:
+        if self._stopped or self._draining:
+            return
+        if not self._mem.llm.configured:
+            # Without an LLM a job can only fail to run; wait for settings to change (poke).
+            self._runner.submit(self._count_pending, self.pending_changed.emit)
+            return
+        self._draining = True
+        self.busy_changed.emit(True)
+        self._runner.submit(self._run_one, self._drained, self._crashed)
+
+    def _run_one(self) -> tuple[list[dict], int]:
+        results = self._mem.process_jobs(limit=1)
+        return results, self._count_pending()
+
+    def _count_pending(self) -> int:
+        return len(self._mem.jobs("pending"))
+
+    def _drained(self, outcome: tuple[list[dict], int]) -> None:
+        results, pending = outcome
+        self._draining = False
+        self.busy_changed.emit(False)
+        self.pending_changed.emit(pending)
+        for result in results:
+            self.job_finished.emit(result)
+        if not results:
+            return  # queue empty: idle until poked
+        if results[-1]["state"] == "pending":
+            self.llm_reachable.emit(False)
+            self._back_off()
+            return
+        # "failed" means the LLM answered but unusably: it is reachable; the job stays visible.
+        self.llm_reachable.emit(True)
+        self._backoff_ms = 0
+        if pending and not self._stopped:
+            QTimer.singleShot(0, self._drain)
+
+    def _crashed(self, exc: BaseException) -> None:
+        self._draining = False
+        self.busy_changed.emit(False)
+        log.error("background writer: %s", exc, exc_info=exc)
+        self._back_off()
+
+    def _back_off(self) -> None:
+        if self._stopped:
+            return
+        self._backoff_ms = min(BACKOFF_MAX_MS, self._backoff_ms * 2 or BACKOFF_FIRST_MS)
+        self._retry.start(self._backoff_ms)

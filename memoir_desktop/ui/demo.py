@@ -1,0 +1,56 @@
+"""Demo content for screenshots: a few Korean journal days and the memories they left.
+
+Written through the public facade (journal entries, verbatim memories, a user edit, a
+forget and a restore), so every screen shows real rows, including a full history.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta
+
+_DAYS = [
+    (3, time(21, 40),
+     "오늘 회사에서 새 프로젝트 킥오프를 했다. 팀장님이 나를 리드로 지명해서 조금 긴장된다.",
+     ("리드로 지명되셨다니 축하해요! 긴장되는 건 그만큼 잘하고 싶다는 뜻이겠죠. "
+      "첫 주에 가장 먼저 정리하고 싶은 건 무엇인가요?")),
+    (2, time(22, 5),
+     "저녁에 한강에서 5km를 달렸다. 요즘은 주 3회 러닝을 목표로 하고 있다.",
+     "5km라니 멋져요. 지난주에 세운 **주 3회** 목표에 벌써 가까워지고 있네요."),
+    (1, time(20, 30),
+     "동생 지수 생일이라 가족끼리 저녁을 먹었다. 지수는 이제 대학교 3학년이다.",
+     "지수 씨 생일 축하드려요 가족과 함께한 저녁이 따뜻했을 것 같아요."),
+    (0, time(9, 15),
+     "아침 커피를 **디카페인**으로 바꿨다. 확실히 밤에 잠이 잘 온다.\n\n고양이 모카는 여전히 새벽 5시에 깨운다.",
+     ("좋은 변화네요! 정리해 보면:\n\n- 커피 → 디카페인으로 바꾼 뒤 수면이 좋아짐\n"
+      "- 모카의 새벽 5시 알람은 그대로\n\n요즘 러닝도 꾸준하시니 컨디션이 더 좋아지겠어요.")),
+]
+
+_MEMORIES = [
+    (3, "회사에서 새 프로젝트의 리드를 맡았다"),
+    (2, "주 3회 러닝을 목표로 하고 있다"),
+    (2, "한강에서 달리기를 한다"),
+    (1, "동생 이름은 지수이고 대학교 3학년이다"),
+    (0, "고양이 모카를 키운다"),
+    (5, "매운 음식을 잘 먹지 못한다"),
+    (9, "헬스장에 다닌다"),
+]
+
+
+def seed_demo(mem, today: date | None = None) -> str:
+    """Fill an empty journal; returns the id of the memory with the richest history."""
+    today = today or date.today()
+    for days_ago, at, text, reply in _DAYS:
+        when = datetime.combine(today - timedelta(days=days_ago), at)
+        mem.journal(text, timestamp=when)
+        mem.journal(reply, timestamp=when + timedelta(minutes=1), role="assistant")
+    for days_ago, text in _MEMORIES:
+        when = datetime.combine(today - timedelta(days=days_ago), time(22, 0))
+        mem.add(text, infer=False, timestamp=when)
+    coffee = mem.add("아침마다 커피를 마신다", infer=False,
+                     timestamp=datetime.combine(today - timedelta(days=12), time(8, 0)))["results"][0]["id"]
+    mem.update(coffee, "아침 커피를 디카페인으로 바꿨다")
+    mem.delete(coffee)
+    mem.restore(coffee)
+    gym = next(m["id"] for m in mem.get_all()["results"] if m["memory"] == "헬스장에 다닌다")
+    mem.delete(gym)
+    return coffee

@@ -1,0 +1,1 @@
+"""The Journal tab: the day's conversation, past days, the composer."""

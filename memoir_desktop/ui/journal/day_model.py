@@ -1,0 +1,75 @@
+"""What the chat view shows for one day: entries grouped into exchanges, each with its jobs.
+
+Pure Python (no Qt), built on a reads-pool thread. An exchange is the run of consecutive
+entries that one memorize job covers (a chat turn: the user's message and the reply), so
+the memory-operation log can be drawn right under the exchange that caused it. A reply
+journaled on its own (imports, demo content) has a job of its own; it joins the exchange
+before it, and the exchange's log then sums up both jobs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+
+_STATE_ORDER = {"failed": 0, "pending": 1, "running": 1, "waiting": 1, "done": 2}
+
+
+@dataclass
+class Exchange:
+    entries: list[dict] = field(default_factory=list)
+    jobs: list[dict] = field(default_factory=list)  # {id, state, result, error} per job
+
+    @property
+    def job(self) -> dict | None:
+        """All the exchange's jobs as one: the least finished state, the operations of all."""
+        if not self.jobs:
+            return None
+        if len(self.jobs) == 1:
+            return self.jobs[0]
+        worst = min(self.jobs, key=lambda j: _STATE_ORDER.get(j["state"], 1))
+        results, held = [], []
+        for j in self.jobs:
+            results += (j.get("result") or {}).get("results") or []
+            held += (j.get("result") or {}).get("pending_confirmation") or []
+        return {"id": self.jobs[0]["id"], "ids": [j["id"] for j in self.jobs], "state": worst["state"],
+                "error": worst.get("error"), "result": {"results": results, "pending_confirmation": held}}
+
+
+@dataclass
+class DayView:
+    day: date
+    exchanges: list[Exchange] = field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        return not any(x.entries for x in self.exchanges)
+
+
+def build_day_view(day: date, entries: list[dict], jobs: list[dict]) -> DayView:
+    job_of_entry: dict[int, dict] = {}
+    for job in jobs:
+        if job.get("kind") != "memorize":
+            continue
+        for entry_id in (job.get("payload") or {}).get("entry_ids", []):
+            job_of_entry[entry_id] = job
+    view = DayView(day)
+    current: Exchange | None = None
+    current_job_id = None
+    for entry in entries:
+        job = job_of_entry.get(entry["id"])
+        job_id = job["id"] if job else None
+        joins_reply = (entry["role"] == "assistant" and current is not None
+                       and all(e["role"] == "user" for e in current.entries))
+        if current is None or job_id is None or job_id != current_job_id and not joins_reply:
+            current = Exchange()
+            view.exchanges.append(current)
+        if job is not None and all(j["id"] != job_id for j in current.jobs):
+            current.jobs.append(_job_brief(job))
+        current_job_id = job_id
+        current.entries.append(entry)
+    return view
+
+
+def _job_brief(job: dict) -> dict:
+    return {"id": job["id"], "state": job["state"], "result": job.get("result") or {}, "error": job.get("error")}

@@ -1,0 +1,109 @@
+"""The compact "🧠 memory operations" log drawn under the exchange that caused them."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
+
+from memoir_desktop.ui.glyphs import OP_SYMBOLS, brain, hold
+
+_OBJECT_NAMES = {"ADD": "opAdd", "UPDATE": "opUpdate", "DELETE": "opDelete", "NOOP": "opNoop"}
+
+
+class MemoryOpsLog(QFrame):
+    retry_requested = Signal(int)  # job id
+
+    def __init__(self, job_id: int | None, parent=None):
+        super().__init__(parent)
+        self.job_id = job_id
+        self.state = "pending"
+        self.events: list[str] = []
+        self.setObjectName("opsLog")
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(10, 6, 10, 6)
+        self._layout.setSpacing(2)
+        self.title = QLabel()
+        self.title.setObjectName("opsTitle")
+        self._layout.addWidget(self.title)
+        self.show_pending(waiting_for_llm=False)
+
+    def _clear(self) -> None:
+        while self._layout.count() > 1:
+            item = self._layout.takeAt(1)
+            if item.widget():
+                item.widget().deleteLater()
+            elif item.layout():
+                while item.layout().count():
+                    child = item.layout().takeAt(0)
+                    if child.widget():
+                        child.widget().deleteLater()
+        self.events = []
+
+    def _title(self, suffix: str = "") -> None:
+        text = f"{brain()} " + self.tr("Memory operations")
+        self.title.setText(f"{text} — {suffix}" if suffix else text)
+
+    def show_pending(self, waiting_for_llm: bool) -> None:
+        self._clear()
+        self.state = "pending"
+        self._title(self.tr("waiting for the AI to connect") if waiting_for_llm else self.tr("organizing…"))
+
+    def show_result(self, job: dict) -> None:
+        """`job` is one `process_jobs` result (or a stored job): {id, state, result | error}."""
+        state = job.get("state")
+        if state != "done":
+            if state == "failed":
+                self._show_failed(job.get("error") or "")
+            else:
+                self.show_pending(waiting_for_llm=True)
+            return
+        self._clear()
+        self.state = "done"
+        self._title()
+        result = job.get("result") or {}
+        ops = result.get("results") or []
+        for op in ops:
+            self._add_op(op)
+        for held in result.get("pending_confirmation") or []:
+            label = QLabel(hold() + " " + self.tr("awaiting your confirmation: {event} {old} → {new}").format(
+                event=held.get("event", ""), old=held.get("memory", ""), new=held.get("proposed") or "—"))
+            label.setWordWrap(True)
+            label.setObjectName("opUpdate")
+            self._layout.addWidget(label)
+        if not ops and not result.get("pending_confirmation"):
+            self._add_label(self.tr("Nothing new to remember."), "opNoop")
+
+    def _add_op(self, op: dict) -> None:
+        event = op.get("event", "NOOP")
+        self.events.append(event)
+        symbol = OP_SYMBOLS.get(event, "·")
+        text = html.escape(op.get("memory") or "")
+        if event == "UPDATE" and op.get("previous_memory"):
+            text = f"<s>{html.escape(op['previous_memory'])}</s> → {text}"
+        self._add_label(f"<b>{symbol}{event}</b>&nbsp; {text}", _OBJECT_NAMES.get(event, "opNoop"), rich=True)
+
+    def _add_label(self, text: str, name: str, rich: bool = False) -> None:
+        label = QLabel(text)
+        label.setTextFormat(Qt.RichText if rich else Qt.PlainText)
+        label.setWordWrap(True)
+        label.setObjectName(name)
+        label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self._layout.addWidget(label)
+
+    def _show_failed(self, error: str) -> None:
+        self._clear()
+        self.state = "failed"
+        self._title(self.tr("could not be organized"))
+        row = QHBoxLayout()
+        reason = QLabel(self.tr("The AI's reply could not be used. Your entry is safe."))
+        reason.setWordWrap(True)
+        reason.setObjectName("opDelete")
+        reason.setToolTip(error)
+        row.addWidget(reason, 1)
+        retry = QPushButton(self.tr("Try again"))
+        retry.setAccessibleName(self.tr("Try organizing this entry again"))
+        retry.clicked.connect(lambda: self.retry_requested.emit(self.job_id))
+        row.addWidget(retry)
+        self._layout.addLayout(row)

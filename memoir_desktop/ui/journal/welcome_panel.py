@@ -1,0 +1,60 @@
+"""First-run welcome, and the slim banner shown while no AI companion is connected."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
+
+
+class WelcomePanel(QFrame):
+    open_settings = Signal()
+
+    def __init__(self, llm_configured: bool, parent=None):
+        super().__init__(parent)
+        self.setObjectName("welcome")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(20, 16, 20, 16)
+        title = QLabel(self.tr("Welcome to memoir"))
+        title.setObjectName("welcomeTitle")
+        layout.addWidget(title)
+        intro = QLabel(self.tr(
+            "Write about your day below. Everything stays on this computer. An AI companion answers "
+            "with what it remembers, and turns each conversation into memories you can review, edit "
+            "or forget in the Memories tab."))
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        if not llm_configured:
+            how = QLabel(self.tr(
+                "<b>Connect an AI companion</b> (optional):<ul>"
+                "<li><b>OpenAI</b>: paste an API key in Settings. It is kept in your system keyring.</li>"
+                "<li><b>Ollama</b> (free, runs locally): install Ollama, run <code>ollama pull qwen2.5</code>, "
+                "then choose the Ollama preset in Settings (http://localhost:11434/v1).</li></ul>"
+                "Without one, your journal is still saved and searchable; entries are organized into "
+                "memories once a companion is connected."))
+            how.setTextFormat(Qt.RichText)
+            how.setWordWrap(True)
+            layout.addWidget(how)
+            button = QPushButton(self.tr("Open settings…"))
+            button.clicked.connect(self.open_settings)
+            row = QHBoxLayout()
+            row.addWidget(button)
+            row.addStretch(1)
+            layout.addLayout(row)
+
+
+class NoLLMBanner(QFrame):
+    open_settings = Signal()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("banner")
+        row = QHBoxLayout(self)
+        row.setContentsMargins(12, 6, 8, 6)
+        text = QLabel(self.tr("No AI companion is connected. Your entries are saved and searchable, "
+                              "and become memories once one is connected."))
+        text.setWordWrap(True)
+        row.addWidget(text, 1)
+        button = QPushButton(self.tr("Connect…"))
+        button.setAccessibleName(self.tr("Open settings to connect an AI companion"))
+        button.clicked.connect(self.open_settings)
+        row.addWidget(button)

@@ -1,0 +1,111 @@
+"""`run(argv)`: command-line options, the QApplication, and the three ways to start.
+
+    memoir-desktop [--home DIR] [--lang ko|en] [--theme light|dark]   the app (one per data dir)
+    memoir-desktop --screenshot DIR [--home DIR] render each main view to PNG, then exit
+    memoir-desktop --smoke                        store + search a memory headless, then exit
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import logging.handlers
+import os
+import signal
+import sys
+from pathlib import Path
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="memoir-desktop", description="A journal that remembers you.")
+    parser.add_argument("--home", type=Path, help="data folder (default: MEMOIR_HOME or the app-data folder)")
+    parser.add_argument("--lang", choices=("system", "ko", "en"), help="interface language for this run")
+    parser.add_argument("--theme", choices=("system", "light", "dark"), help="colour theme for this run")
+    parser.add_argument("--screenshot", type=Path, metavar="DIR", help="save screenshots of each view and exit")
+    parser.add_argument("--smoke", action="store_true", help="store and search a memory without a window, exit")
+    # Qt's own options (-platform, -style, …) are left for QApplication.
+    args, _qt_args = parser.parse_known_args(argv)
+    return args
+
+
+def _setup_logging() -> None:
+    from memoir_desktop.core import config
+
+    handlers: list[logging.Handler] = [logging.StreamHandler()]
+    try:
+        directory = config.log_dir()
+        directory.mkdir(parents=True, exist_ok=True)
+        handlers.append(logging.handlers.RotatingFileHandler(directory / "memoir-desktop.log",
+                                                             maxBytes=1_000_000, backupCount=3, encoding="utf-8"))
+    except OSError:
+        pass  # no writable log folder: the console is enough
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+                        handlers=handlers)
+
+
+def _quit_on_signals(app) -> None:
+    """Ctrl+C in a terminal or a logout's SIGTERM closes the app through its normal exit path."""
+    from PySide6.QtCore import QTimer
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: app.closeAllWindows() or app.quit())
+    # Python runs signal handlers only between bytecodes; a light timer gives it the chance.
+    timer = QTimer(app)
+    timer.timeout.connect(lambda: None)
+    timer.start(500)
+
+
+def run(argv: list[str]) -> int:
+    args = parse_args(argv[1:])
+    if args.smoke:
+        from memoir_desktop.ui.smoke import run_smoke
+
+        return run_smoke()
+
+    _setup_logging()
+    if args.screenshot:
+        # Render without putting windows on the user's screen.
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QCoreApplication
+    from PySide6.QtWidgets import QApplication
+
+    from memoir_desktop.core import config
+    from memoir_desktop.ui import i18n
+    from memoir_desktop.ui.resources import icon
+    from memoir_desktop.ui.theme import apply_theme
+
+    QCoreApplication.setOrganizationName("memoir")
+    QCoreApplication.setApplicationName("memoir-desktop")
+    app = QApplication.instance() or QApplication(argv[:1])
+    app.setApplicationDisplayName("memoir")
+    app.setWindowIcon(icon("memoir"))
+
+    if args.screenshot:
+        from memoir_desktop.ui.screenshots import take_screenshots
+
+        i18n.install(args.lang or "ko")  # the demo journal is Korean
+        apply_theme(app, args.theme or "light")
+        return take_screenshots(app, args.screenshot, args.home)
+
+    home = config.resolve_home(args.home)
+    settings = config.load_settings(home)
+    i18n.install(args.lang or settings.ui_language)
+    apply_theme(app, args.theme or settings.theme)
+
+    from memoir_desktop.ui.lifecycle import AppLifecycle
+    from memoir_desktop.ui.single_instance import SingleInstance
+
+    instance = SingleInstance(home)
+    if not instance.claim():
+        print("memoir is already open; its window was brought to the front.", file=sys.stderr)
+        return 0
+    lifecycle = AppLifecycle(app, home, instance)
+    _quit_on_signals(app)
+    lifecycle.start()
+    code = app.exec()
+    if not lifecycle.shutdown():
+        # A job is mid-LLM-call. Its row stays in SQLite and resumes next start; waiting for a
+        # slow server (or Qt waiting on the pool at exit) would only keep a dead window alive.
+        logging.shutdown()
+        os._exit(code)
+    return code

@@ -1,0 +1,1 @@
+"""The Memory tab: searchable memory cards, their dialogs, and pending proposals."""

@@ -1,0 +1,268 @@
+"""`MemoryCardList`: the Memories tab. Search and filter memory cards; edit, forget, restore,
+see history; answer the AI's held proposals."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from PySide6.QtCore import QDate, Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDateEdit,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memoir_desktop.ui.memories.edit_dialog import EditMemoryDialog
+from memoir_desktop.ui.memories.filters import MemoryFilter, apply_filter
+from memoir_desktop.ui.memories.history_dialog import HistoryDialog
+from memoir_desktop.ui.memories.memory_card import MemoryCard
+from memoir_desktop.ui.memories.proposal_panel import ProposalPanel
+from memoir_desktop.ui.memories.undo_bar import UndoBar
+
+PAGE_SIZE = 100
+SEARCH_DELAY_MS = 250
+RENDER_DELAY_MS = 80
+
+
+class MemoryCardList(QWidget):
+    open_source = Signal(dict)  # a memory whose source entry should be shown in the journal
+
+    def __init__(self, backend, parent=None):
+        super().__init__(parent)
+        self.backend = backend
+        self.memories: list[dict] = []
+        self.shown: list[dict] = []
+        self.cards: list[MemoryCard] = []
+        self.last_dialog = None
+        self._ranked: list[str] | None = None
+        self._search_generation = 0
+        self._limit = PAGE_SIZE
+        self._dirty = True
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 10, 12, 6)
+        layout.addLayout(self._filter_bar())
+        self.proposals = ProposalPanel()
+        self.proposals.resolve.connect(self._resolve)
+        layout.addWidget(self.proposals)
+        self.undo_bar = UndoBar()
+        self.undo_bar.undo.connect(self.restore)
+        layout.addWidget(self.undo_bar)
+
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.NoFrame)
+        canvas = QWidget()
+        canvas.setObjectName("cardCanvas")
+        self._cards_layout = QVBoxLayout(canvas)
+        self._cards_layout.setContentsMargins(4, 4, 4, 4)
+        self._cards_layout.setSpacing(8)
+        self.empty_label = QLabel()
+        self.empty_label.setObjectName("muted")
+        self.empty_label.setAlignment(Qt.AlignCenter)
+        self.empty_label.setWordWrap(True)
+        self._cards_layout.addWidget(self.empty_label)
+        self.more_button = QPushButton(self.tr("Show more"))
+        self.more_button.clicked.connect(self._show_more)
+        self._cards_layout.addWidget(self.more_button)
+        self._cards_layout.addStretch(1)
+        self.scroll.setWidget(canvas)
+        layout.addWidget(self.scroll, 1)
+
+        # Typing (and Korean IME composition) fires on every key: redraw once typing pauses.
+        self._render_timer = QTimer(self)
+        self._render_timer.setSingleShot(True)
+        self._render_timer.setInterval(RENDER_DELAY_MS)
+        self._render_timer.timeout.connect(self.render)
+        self._search_timer = QTimer(self)
+        self._search_timer.setSingleShot(True)
+        self._search_timer.setInterval(SEARCH_DELAY_MS)
+        self._search_timer.timeout.connect(self._run_search)
+        backend.memories_changed.connect(self.mark_dirty)
+
+    # -- filter bar ---------------------------------------------------------------------------
+
+    def _filter_bar(self) -> QHBoxLayout:
+        bar = QHBoxLayout()
+        self.search_box = QLineEdit()
+        self.search_box.setPlaceholderText(self.tr("Search memories (Ctrl+F)"))
+        self.search_box.setAccessibleName(self.tr("Search memories"))
+        self.search_box.setClearButtonEnabled(True)
+        self.search_box.textChanged.connect(self._text_changed)
+        bar.addWidget(self.search_box, 2)
+
+        self.state_box = QComboBox()
+        self.state_box.setAccessibleName(self.tr("Show"))
+        for label, value in ((self.tr("Remembered"), "active"), (self.tr("Forgotten"), "forgotten"),
+                             (self.tr("All"), "all")):
+            self.state_box.addItem(label, value)
+        self.source_box = QComboBox()
+        self.source_box.setAccessibleName(self.tr("Source"))
+        for label, value in ((self.tr("Any source"), "all"), (self.tr("From the journal"), "journal"),
+                             (self.tr("Added directly"), "manual"), (self.tr("Protected (yours)"), "edited")):
+            self.source_box.addItem(label, value)
+        self.period_box = QComboBox()
+        self.period_box.setAccessibleName(self.tr("Period"))
+        for label, value in ((self.tr("Any time"), None), (self.tr("Last 7 days"), 7),
+                             (self.tr("Last 30 days"), 30), (self.tr("Last year"), 365),
+                             (self.tr("Between…"), "custom")):
+            self.period_box.addItem(label, value)
+        self.since_edit = QDateEdit(QDate.currentDate().addMonths(-1))
+        self.until_edit = QDateEdit(QDate.currentDate())
+        for edit, name in ((self.since_edit, self.tr("From date")), (self.until_edit, self.tr("To date"))):
+            edit.setCalendarPopup(True)
+            edit.setDisplayFormat("yyyy-MM-dd")
+            edit.setAccessibleName(name)
+            edit.setVisible(False)
+            edit.dateChanged.connect(self.render)
+        for box in (self.state_box, self.source_box, self.period_box):
+            box.currentIndexChanged.connect(self._filters_changed)
+            bar.addWidget(box)
+        bar.addWidget(self.since_edit)
+        bar.addWidget(self.until_edit)
+        self.count_label = QLabel()
+        self.count_label.setObjectName("muted")
+        bar.addWidget(self.count_label)
+        return bar
+
+    def current_filter(self) -> MemoryFilter:
+        period = self.period_box.currentData()
+        since = until = None
+        if period == "custom":
+            since, until = self.since_edit.date().toPython(), self.until_edit.date().toPython()
+        elif period:
+            since = date.today() - timedelta(days=period - 1)
+        return MemoryFilter(text=self.search_box.text(), state=self.state_box.currentData(),
+                            source=self.source_box.currentData(), since=since, until=until)
+
+    def focus_search(self) -> None:
+        self.search_box.setFocus(Qt.ShortcutFocusReason)
+        self.search_box.selectAll()
+
+    # -- loading ------------------------------------------------------------------------------
+
+    def mark_dirty(self) -> None:
+        self._dirty = True
+        if self.isVisible():
+            self.reload()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._dirty:
+            self.reload()
+
+    def reload(self) -> None:
+        self._dirty = False
+        self.backend.memories(self._loaded)
+        self.backend.proposals(self.proposals.set_proposals)
+
+    def _loaded(self, memories: list[dict]) -> None:
+        self.memories = memories
+        if self.search_box.text().strip():
+            self._run_search()
+        self.render()
+
+    def _filters_changed(self) -> None:
+        custom = self.period_box.currentData() == "custom"
+        self.since_edit.setVisible(custom)
+        self.until_edit.setVisible(custom)
+        self._limit = PAGE_SIZE
+        self.render()
+
+    def _text_changed(self) -> None:
+        self._ranked = None
+        self._limit = PAGE_SIZE
+        self._render_timer.start()  # the substring match shows at once; the ranked search follows
+        self._search_timer.start()
+
+    def _run_search(self) -> None:
+        query = self.search_box.text().strip()
+        self._search_generation += 1
+        generation = self._search_generation
+        if not query:
+            return
+
+        def found(results: list[dict]) -> None:
+            if generation == self._search_generation:
+                self._ranked = [r["id"] for r in results]
+                self.render()
+
+        self.backend.search(query, found)
+
+    # -- rendering ------------------------------------------------------------------------------
+
+    def render(self) -> None:
+        f = self.current_filter()
+        matches = apply_filter(self.memories, f, self._ranked)
+        self.shown = matches[: self._limit]
+        for card in self.cards:
+            card.deleteLater()
+        self.cards = []
+        for i, memory in enumerate(self.shown):
+            card = MemoryCard(memory)
+            card.edit_requested.connect(self.edit)
+            card.forget_requested.connect(self.forget)
+            card.restore_requested.connect(self.restore)
+            card.history_requested.connect(self.show_history)
+            card.source_requested.connect(self.open_source)
+            self._cards_layout.insertWidget(1 + i, card)
+            self.cards.append(card)
+        self.more_button.setVisible(len(matches) > len(self.shown))
+        active = sum(1 for m in self.memories if m.get("state") == "active")
+        self.count_label.setText(self.tr("%n shown", None, len(matches)) + " · "
+                                 + self.tr("%n remembered", None, active))
+        if matches:
+            self.empty_label.hide()
+        else:
+            self.empty_label.setText(self._empty_text(f))
+            self.empty_label.show()
+
+    def _empty_text(self, f: MemoryFilter) -> str:
+        if not self.memories:
+            return self.tr("No memories yet. Write in the journal: memories appear here as the AI "
+                           "organizes your entries.")
+        if f.text.strip():
+            return self.tr("No memory matches “{query}”.").format(query=f.text.strip())
+        return self.tr("No memory matches these filters.")
+
+    def _show_more(self) -> None:
+        self._limit += PAGE_SIZE
+        self.render()
+
+    # -- actions ----------------------------------------------------------------------------------
+
+    def edit(self, memory: dict) -> EditMemoryDialog:
+        dialog = EditMemoryDialog(
+            memory, save=lambda text, ok, err: self.backend.update(memory["id"], text, ok, err), parent=self)
+        dialog.setAttribute(Qt.WA_DeleteOnClose)
+        self.last_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def forget(self, memory: dict) -> None:
+        self.backend.forget(memory["id"], lambda m: self.undo_bar.show_forgotten(m), self._write_failed)
+
+    def restore(self, memory: dict) -> None:
+        self.backend.restore(memory["id"], None, self._write_failed)
+
+    def show_history(self, memory: dict) -> HistoryDialog:
+        dialog = HistoryDialog(memory, parent=self)
+        dialog.setAttribute(Qt.WA_DeleteOnClose)
+        self.last_dialog = dialog
+        self.backend.history(memory["id"], dialog.set_rows, lambda exc: dialog.show_error(str(exc)))
+        dialog.open()
+        return dialog
+
+    def _resolve(self, proposal_id: int, accept: bool) -> None:
+        self.backend.resolve_proposal(proposal_id, accept, None, self._write_failed)
+
+    def _write_failed(self, exc: BaseException) -> None:
+        self.count_label.setText(self.tr("Could not save: {error}").format(error=exc))
+        self.mark_dirty()

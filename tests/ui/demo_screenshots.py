@@ -1,0 +1,68 @@
+"""Render the screenshots in resources/screenshots with the demo journal organized by a scripted LLM.
+
+    python -m tests.ui.demo_screenshots resources/screenshots
+
+Dev tool, not a test: the fake OpenAI-compatible server from tests/fakes stands in for the
+LLM, so the demo entries go through the real background writer and the journal shows real
+memory-operation logs (and a proposal held for a protected memory). Without an LLM,
+`memoir-desktop --screenshot DIR` renders the same views with the entries still waiting.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ["PYTHON_KEYRING_BACKEND"] = "tests.fakes.memory_keyring.MemoryKeyring"
+
+from tests.fakes.fake_llm import FakeLLM, existing, new_exchange, new_facts, tool
+
+FACTS = {
+    "킥오프": ["회사에서 새 프로젝트의 리드를 맡았다"],
+    "한강": ["한강에서 5km를 달렸다"],
+    "지수": ["동생 지수의 생일에 가족과 저녁을 먹었다"],
+    "디카페인": ["아침 커피를 디카페인으로 바꾼 뒤 잠을 잘 잔다", "고양이 모카가 새벽 5시에 깨운다"],
+}
+
+
+def extract(req):
+    text = new_exchange(req)
+    if "user:" not in text:
+        return tool({"facts": []})
+    return tool({"facts": next((facts for key, facts in FACTS.items() if key in text), [])})
+
+
+def operations(req):
+    known = existing(req)
+    ops = []
+    for i, fact in enumerate(new_facts(req)):
+        same = next((k for k, t in known.items() if "리드" in t and "리드" in fact), None)
+        cat = next((k for k, t in known.items() if "모카" in t and "모카" in fact), None)
+        if same is not None:
+            ops.append({"fact": i, "event": "NOOP", "id": same})
+        elif cat is not None:
+            ops.append({"fact": i, "event": "UPDATE", "id": cat, "text": "고양이 모카를 키운다 (새벽 5시에 깨운다)"})
+        else:
+            ops.append({"fact": i, "event": "ADD", "text": fact})
+    return tool({"operations": ops})
+
+
+def main(out_dir: str) -> int:
+    llm = FakeLLM()
+    llm.on("save_facts", extract)
+    llm.on("memory_operations", operations)
+    os.environ["MEMOIR_LLM_BASE_URL"] = llm.url
+    os.environ["MEMOIR_LLM_MODEL"] = "demo-model"
+    from memoir_desktop.ui.main import run
+
+    with tempfile.TemporaryDirectory(prefix="memoir-demo-") as home:
+        try:
+            return run(["memoir-desktop", "--screenshot", out_dir, "--home", home])
+        finally:
+            llm.close()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1] if len(sys.argv) > 1 else "resources/screenshots"))

@@ -1,0 +1,65 @@
+"""Journal: a message gets a reply, the writer organizes it, the memory shows up everywhere."""
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextCursor
+
+from tests.ui.conftest import make_window
+
+
+def test_send_reply_then_memory_card_and_operation_log(window, backend, qtbot, fake_llm):
+    fake_llm.on_text(lambda req: "**좋아요!** 요가를 기억해 둘게요.")
+    journal = window.journal
+    edit = journal.composer.edit
+    edit.setFocus()
+    edit.setPlainText("나는 요가를 좋아한다")  # QTest can only type ASCII keys
+    edit.moveCursor(QTextCursor.End)
+    qtbot.keyClick(edit, Qt.Key_Return, Qt.ShiftModifier)  # Shift+Enter: a new line, not sent
+    assert edit.toPlainText() == "나는 요가를 좋아한다\n"
+    edit.setPlainText("나는 요가를 좋아한다")
+    qtbot.keyClick(edit, Qt.Key_Return)
+    assert edit.toPlainText() == ""
+
+    def replied():
+        return [b for b in journal.chat.bubbles if b.role == "assistant" and "기억해 둘게요" in b.body.text()]
+
+    qtbot.waitUntil(lambda: bool(replied()), timeout=15_000)
+    assert "<b>" in replied()[0].body.text() or "**" in replied()[0].body.text()  # Markdown source kept
+    qtbot.waitUntil(lambda: any("ADD" in log.events for log in journal.chat.ops_logs.values()), timeout=20_000)
+    log = next(iter(journal.chat.ops_logs.values()))
+    assert log.state == "done" and "메모리 연산" in log.title.text()
+
+    window.tabs.setCurrentWidget(window.memories)
+    qtbot.waitUntil(lambda: any(c.memory["memory"] == "나는 요가를 좋아한다" for c in window.memories.cards),
+                    timeout=10_000)
+    card = next(c for c in window.memories.cards if c.memory["memory"] == "나는 요가를 좋아한다")
+
+    # The card's source link jumps back to the entry in the journal.
+    card.source_requested.emit(card.memory)
+    qtbot.waitUntil(lambda: window.tabs.currentWidget() is window.journal, timeout=5_000)
+    qtbot.waitUntil(lambda: any(b.property("highlighted") for b in journal.chat.bubbles), timeout=5_000)
+    assert window.status.pending_count == 0
+
+    # The turn's timings and tokens reach the Stats tab.
+    window.tabs.setCurrentWidget(window.stats)
+    qtbot.waitUntil(lambda: window.stats.data.tokens[1] != [], timeout=10_000)
+    stages = [window.stats.table.item(r, 0).text() for r in range(window.stats.table.rowCount())]
+    assert {"추출", "갱신", "답변"} <= set(stages)
+    assert window.stats.data.latency["extraction"][0]  # a p50/p95 series to draw
+
+
+def test_past_day_reopens_with_its_operation_log(mem, backend, qtbot, tmp_path):
+    from datetime import date, datetime, timedelta
+
+    yesterday = date.today() - timedelta(days=1)
+    mem.journal("어제는 도서관에서 책을 읽었다", timestamp=datetime.combine(yesterday, datetime.min.time()).replace(hour=20))
+    mem.process_jobs()
+    window = make_window(backend, qtbot, tmp_path)
+    qtbot.waitUntil(lambda: window.journal.navigator.list.count() == 1, timeout=5_000)
+    window.journal.navigator.list.itemClicked.emit(window.journal.navigator.list.item(0))
+    qtbot.waitUntil(lambda: window.journal.day == yesterday and len(window.journal.chat.bubbles) == 1, timeout=5_000)
+    qtbot.waitUntil(lambda: any(log.events == ["ADD"] for log in window.journal.chat.ops_logs.values()),
+                    timeout=5_000)
+    # Writing while a past day is open goes to today.
+    window.journal.composer.send.emit("오늘은 산책을 했다")
+    qtbot.waitUntil(lambda: window.journal.day == date.today() and len(window.journal.chat.bubbles) >= 2,
+                    timeout=10_000)

@@ -1,0 +1,64 @@
+"""Settings: the API key goes to the keyring only; presets; test connection; session-only keys."""
+
+import json
+
+import keyring
+from PySide6.QtWidgets import QMessageBox
+
+from memoir_desktop.core import secrets
+from memoir_desktop.core.secrets import KeyStorage
+
+SECRET = "sk-test-DO-NOT-LEAK-4242"
+
+
+def test_settings_save_key_in_keyring_and_nowhere_under_the_data_dir(window, backend, mem, qtbot, fake_llm,
+                                                                       tmp_path):
+    dialog = window.open_settings()
+    dialog.provider.setCurrentIndex(dialog.provider.findData("ollama"))
+    assert dialog.base_url.text() == "http://localhost:11434/v1"
+    dialog.provider.setCurrentIndex(dialog.provider.findData("custom"))
+    dialog.base_url.setText(fake_llm.url)
+    dialog.model.setCurrentText("fake-model")
+    dialog.api_key.setText(SECRET)
+    dialog.max_invalidations.setValue(5)
+    dialog.theme.setCurrentIndex(dialog.theme.findData("dark"))
+
+    dialog.test_connection()
+    qtbot.waitUntil(lambda: "✓" in dialog.test_result.text(), timeout=10_000)
+
+    with qtbot.waitSignal(dialog.accepted, timeout=10_000):
+        dialog.accept()
+    assert keyring.get_password(secrets.SERVICE, secrets.ACCOUNT) == SECRET
+    saved = json.loads((mem.home / "settings.json").read_text("utf-8"))
+    assert saved["llm_base_url"] == fake_llm.url and saved["max_llm_invalidations_per_turn"] == 5
+    assert saved["theme"] == "dark"
+    assert mem.settings.max_llm_invalidations_per_turn == 5 and mem.llm.configured
+    window.save_state()
+    for folder in (mem.home, tmp_path):
+        for path in folder.rglob("*"):
+            if path.is_file():
+                assert SECRET.encode() not in path.read_bytes(), path
+    assert window.last_message_box is None  # the keyring worked: nothing to warn about
+
+
+def test_session_only_key_is_announced(window, qtbot, monkeypatch):
+    message = "No system keyring is available, so the key is kept for this session only."
+    monkeypatch.setattr(secrets, "set_api_key", lambda key: KeyStorage("session", message))
+    dialog = window.open_settings()
+    dialog.api_key.setText(SECRET)
+    with qtbot.waitSignal(dialog.accepted, timeout=10_000):
+        dialog.accept()
+    box = window.last_message_box
+    assert isinstance(box, QMessageBox) and box.isVisible() and box.text() == message
+    box.close()
+
+
+def test_settings_never_persist_environment_overrides(window, mem, qtbot, monkeypatch):
+    monkeypatch.setenv("MEMOIR_LLM_MODEL", "env-only-model")
+    dialog = window.open_settings()
+    assert dialog.model.currentText() != "env-only-model"
+    with qtbot.waitSignal(dialog.accepted, timeout=10_000):
+        dialog.accept()
+    saved = json.loads((mem.home / "settings.json").read_text("utf-8"))
+    assert saved["llm_model"] != "env-only-model"
+    assert mem.settings.llm_model == "env-only-model"  # still in force for this run

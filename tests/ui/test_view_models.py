@@ -1,0 +1,111 @@
+"""Pure helpers behind the widgets: memory filters, day grouping, chart series, translations."""
+
+import ast
+import json
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from types import SimpleNamespace
+
+from memoir_desktop.ui.journal.day_model import build_day_view
+from memoir_desktop.ui.memories.filters import MemoryFilter, apply_filter
+from memoir_desktop.ui.stats_series import latency_series, stage_table, tokens_per_turn
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _mem(i, text, state="active", entry=1, edited=False, created="2026-03-01T10:00:00", about=None):
+    return {"id": f"m{i}", "memory": text, "state": state, "source_entry_id": entry, "user_edited": edited,
+            "created_at": created, "updated_at": created, "about": about}
+
+
+def test_filter_state_source_and_dates():
+    ms = [_mem(1, "커피를 좋아한다"), _mem(2, "헬스장에 다닌다", state="invalid"),
+          _mem(3, "고양이를 키운다", entry=None, edited=True, created="2026-01-05T09:00:00"),
+          _mem(4, "3월에 제주도 여행", created="2025-12-01T09:00:00", about=["2026-03-01", "2026-03-31"])]
+    assert [m["id"] for m in apply_filter(ms, MemoryFilter())] == ["m1", "m3", "m4"]
+    assert [m["id"] for m in apply_filter(ms, MemoryFilter(state="forgotten"))] == ["m2"]
+    assert [m["id"] for m in apply_filter(ms, MemoryFilter(source="manual"))] == ["m3"]
+    assert [m["id"] for m in apply_filter(ms, MemoryFilter(source="edited"))] == ["m3"]
+    march = MemoryFilter(since=date(2026, 3, 1), until=date(2026, 3, 31))
+    # m4 was recorded in December but is about March: it belongs to March too.
+    assert {m["id"] for m in apply_filter(ms, march)} == {"m1", "m4"}
+
+
+def test_text_filter_puts_ranked_hits_first_then_substring_matches():
+    ms = [_mem(1, "아침에 커피를 마신다"), _mem(2, "카페인에 약하다"), _mem(3, "고양이를 키운다")]
+    f = MemoryFilter(text="커피")
+    assert [m["id"] for m in apply_filter(ms, f)] == ["m1"]
+    # The core's ranked search (meaning, morphemes) adds m2; ranked order wins.
+    assert [m["id"] for m in apply_filter(ms, f, ranked_ids=["m2", "m1"])] == ["m2", "m1"]
+
+
+def test_day_view_groups_an_exchange_with_its_job_and_joins_a_separate_reply():
+    entries = [{"id": 1, "role": "user", "content": "a", "created_at": "2026-03-01T10:00:00"},
+               {"id": 2, "role": "assistant", "content": "b", "created_at": "2026-03-01T10:00:01"},
+               {"id": 3, "role": "user", "content": "c", "created_at": "2026-03-01T11:00:00"},
+               {"id": 4, "role": "assistant", "content": "d", "created_at": "2026-03-01T11:00:01"}]
+    jobs = [{"id": 7, "kind": "memorize", "state": "done", "payload": {"entry_ids": [1, 2]},
+             "result": {"results": [{"id": "x", "memory": "a", "event": "ADD"}]}},
+            {"id": 8, "kind": "memorize", "state": "pending", "payload": {"entry_ids": [3]}, "result": {}},
+            {"id": 9, "kind": "memorize", "state": "done", "payload": {"entry_ids": [4]},
+             "result": {"results": []}}]
+    view = build_day_view(date(2026, 3, 1), entries, jobs)
+    assert [[e["id"] for e in x.entries] for x in view.exchanges] == [[1, 2], [3, 4]]
+    assert view.exchanges[0].job["result"]["results"][0]["event"] == "ADD"
+    merged = view.exchanges[1].job
+    assert merged["ids"] == [8, 9] and merged["state"] == "pending"
+
+
+def test_chart_series():
+    t0 = datetime(2026, 3, 1, 10)
+    row = lambda stage, ms, job, k, p=0, c=0: SimpleNamespace(
+        stage=stage, ms=ms, job_id=job, prompt_tokens=p, completion_tokens=c, created_at=t0 + timedelta(seconds=k))
+    rows = [row("extraction", 100, 1, 0, 90, 10), row("update", 300, 1, 1, 50, 10), row("embedding", 5, 1, 2),
+            row("extraction", 200, 2, 3, 100, 20)]
+    xs, p50, p95 = latency_series(rows, "extraction")
+    assert len(xs) == 2 and p50 == [100, 150] and p95[1] == 195
+    assert tokens_per_turn(rows)[1] == [160.0, 120.0]
+    assert stage_table(rows)[0][:2] == ("extraction", 2)
+
+
+def _tr_strings() -> set[str]:
+    found = set()
+    for path in (ROOT / "memoir_desktop" / "ui").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "attr", None) or getattr(node.func, "id", None)
+            args = node.args
+            if name == "tr" and args and isinstance(args[0], ast.Constant):
+                found.add(args[0].value)
+            elif name == "translate" and len(args) >= 2 and isinstance(args[1], ast.Constant):
+                found.add(args[1].value)
+    return found
+
+
+def test_every_ui_string_has_a_korean_translation_and_keeps_its_placeholders():
+    ko = json.loads((ROOT / "resources" / "i18n" / "ko.json").read_text("utf-8"))
+    strings = _tr_strings()
+    assert len(strings) > 100
+    assert sorted(s for s in strings if s not in ko) == []
+    for source in strings:
+        for placeholder in ("{error}", "{model}", "{date}", "{query}", "{text}", "%n", "{old}", "{new}"):
+            if placeholder in source:
+                assert placeholder in ko[source], (source, ko[source])
+
+
+def test_translator_plural_forms(qapp):
+    from PySide6.QtCore import QCoreApplication
+
+    from memoir_desktop.ui import i18n
+
+    try:
+        assert i18n.install("en") == "en"
+        text = "✎ %n entry(ies) waiting to be organized"
+        assert QCoreApplication.translate("X", text, None, 1) == "✎ 1 entry waiting to be organized"
+        assert QCoreApplication.translate("X", text, None, 3) == "✎ 3 entries waiting to be organized"
+        i18n.install("ko")
+        assert QCoreApplication.translate("X", text, None, 3) == "✎ 정리 대기 중인 기록 3건"
+        assert QCoreApplication.translate("X", "not a UI string") == "not a UI string"
+    finally:
+        i18n.install("ko")
