@@ -288,7 +288,10 @@ def _kiwi_locked():
 
 
 def warm_up() -> None:
-    """Load the Korean analyser now (a couple of seconds the first time). Call off the UI thread."""
+    """Load the Korean analyser now (a couple of seconds the first time). Call off the UI thread.
+
+    Kiwi's model load holds the GIL for its whole duration (about 3 s measured), so even a
+    worker thread freezes the UI while it runs: do it behind a start-up/progress window."""
     with _KIWI_LOCK:
         kiwi = _kiwi_locked()
         if kiwi is not None:

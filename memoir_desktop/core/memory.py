@@ -13,7 +13,7 @@ import logging
 import re
 import threading
 import time
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
 from sqlmodel import Session, select
@@ -187,14 +187,19 @@ class Memoir:
             q = select(Entry).where(Entry.user_id == user_id)
             if day:
                 start = datetime(day.year, day.month, day.day)
-                q = q.where(Entry.created_at >= start,
-                            Entry.created_at < start.replace(hour=23, minute=59, second=59))
+                q = q.where(Entry.created_at >= start, Entry.created_at < start + timedelta(days=1))
             q = q.order_by(Entry.created_at, Entry.id)
             rows = list(s.exec(q))
         if limit:
             rows = rows[-limit:]
-        return [{"id": e.id, "role": e.role, "content": e.content, "created_at": e.created_at.isoformat(),
-                 "source": e.source} for e in rows]
+        return [_entry_dict(e) for e in rows]
+
+    def entry(self, entry_id: int) -> dict:
+        with Session(self.engine) as s:
+            e = s.get(Entry, entry_id)
+        if e is None:
+            raise NotFound(entry_id)
+        return _entry_dict(e)
 
     def days(self, *, user_id: str = "me") -> list[date]:
         with Session(self.engine) as s:
@@ -215,7 +220,7 @@ class Memoir:
                 s.commit()
                 s.refresh(user_entry)
         out = {"reply": None, "entry_id": user_entry.id, "reply_entry_id": None, "job_id": None,
-               "memories": [], "error": None}
+               "memories": [], "error": None, "error_kind": None}
         try:
             ctx = self.context_for(text, user_id=user_id, now=when)
             out["memories"] = ctx.all_items
@@ -231,6 +236,8 @@ class Memoir:
             out["reply"] = self.llm.complete("answer", msgs, temperature=0.5)
         except LLMError as exc:
             out["error"] = _llm_message(exc)
+            out["error_kind"] = ("not_configured" if not self.llm.configured else
+                                 "unavailable" if isinstance(exc, LLMUnavailable) else "bad_reply")
         if not remember:
             return out
         ids = [user_entry.id]
@@ -412,8 +419,14 @@ class Memoir:
 
     # -- background work ----------------------------------------------------------------
 
-    def jobs(self, state: str | None = None, *, user_id: str | None = None) -> list[dict]:
-        return [job_dict(j) for j in self.jobs_queue.list(state, user_id)]
+    def jobs(self, state: str | None = None, *, user_id: str | None = None,
+             entry_ids: list[int] | None = None) -> list[dict]:
+        """Jobs in order; entry_ids keeps those whose payload names any of these entries."""
+        rows = self.jobs_queue.list(state, user_id)
+        if entry_ids is not None:
+            wanted = set(entry_ids)
+            rows = [j for j in rows if wanted & set((j.payload or {}).get("entry_ids", []))]
+        return [job_dict(j) for j in rows]
 
     def retry_job(self, job_id: int) -> bool:
         return self.jobs_queue.retry(job_id)
@@ -609,6 +622,11 @@ class Memoir:
             s.commit()
         self.reconcile()
         return counts
+
+
+def _entry_dict(e: Entry) -> dict:
+    return {"id": e.id, "user_id": e.user_id, "role": e.role, "content": e.content,
+            "created_at": e.created_at.isoformat(), "source": e.source}
 
 
 def _row(obj) -> dict:

@@ -92,8 +92,7 @@ class AsyncMemoir(QObject):
     def load_day(self, day: date, on_done: Callable[[DayView], None]) -> None:
         def work() -> DayView:
             entries = self.mem.entries(day=day)
-            # TODO(core): a query for the jobs of given entries; all jobs are scanned for now.
-            jobs = self.mem.jobs() if entries else []
+            jobs = self.mem.jobs(entry_ids=[e["id"] for e in entries]) if entries else []
             return build_day_view(day, entries, jobs)
 
         self.reads.submit(work, on_done)
@@ -102,19 +101,16 @@ class AsyncMemoir(QObject):
         self.reads.submit(self.mem.days, on_done)
 
     def entry_day(self, memory: dict, on_done: Callable[[date | None], None]) -> None:
-        """The day of a memory's source entry (core has no entry-by-id lookup yet)."""
+        """The day of a memory's source entry."""
         entry_id = memory.get("source_entry_id")
 
         def work() -> date | None:
             if entry_id is None:
                 return None
-            guess = datetime.fromisoformat(memory["created_at"]).date()
-            if any(e["id"] == entry_id for e in self.mem.entries(day=guess)):
-                return guess
-            for e in self.mem.entries():
-                if e["id"] == entry_id:
-                    return datetime.fromisoformat(e["created_at"]).date()
-            return None
+            try:
+                return datetime.fromisoformat(self.mem.entry(entry_id)["created_at"]).date()
+            except KeyError:
+                return None
 
         self.reads.submit(work, on_done)
 

@@ -165,3 +165,21 @@ def test_extraction_sees_recent_messages_and_absolute_today(mem, fake_llm):
     assert "2026-03-02" in req["messages"][0]["content"]
     user = req["messages"][-1]["content"]
     assert "older message" in user.split("New exchange:")[0]
+
+
+def test_entries_of_a_day_include_its_last_second(mem):
+    from datetime import date
+
+    mem.journal("late night thought", timestamp="2026-03-01T23:59:59")
+    mem.journal("next morning", timestamp="2026-03-02T07:00:00")
+    assert [e["content"] for e in mem.entries(day=date(2026, 3, 1))] == ["late night thought"]
+    eid = mem.entries(day=date(2026, 3, 2))[0]["id"]
+    assert mem.entry(eid)["content"] == "next morning"
+    assert [j["payload"]["entry_ids"] for j in mem.jobs(entry_ids=[eid])] == [[eid]]
+
+
+def test_chat_reports_error_kind(tmp_path):
+    from memoir_desktop.core import Memoir
+
+    with Memoir.open(tmp_path) as m:
+        assert m.chat("hello there, what did I do?")["error_kind"] == "not_configured"

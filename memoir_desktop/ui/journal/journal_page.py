@@ -127,7 +127,7 @@ class JournalPage(QWidget):
             self._pending.remove(pending)
         notice = None
         error = out.get("error") or ""
-        unusable = error.startswith("LLM reply unusable")  # TODO(core): a machine-readable error kind
+        unusable = out.get("error_kind") == "bad_reply"
         if unusable:
             notice = self.tr("The AI's answer could not be used. Your entry is saved, and will still "
                              "become memories.")
