@@ -106,7 +106,7 @@ def _process(mem, args) -> int:
     return code
 
 
-def _dispatch(mem, args) -> int:  # noqa: C901 - a flat command table reads best
+def _dispatch(mem, args) -> int:
     u = args.user
     if args.cmd == "journal":
         eid = mem.journal(args.text, user_id=u, timestamp=args.date)
@@ -219,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         return EXIT_ERROR
-    except Exception as exc:  # noqa: BLE001 - one clear line, never a traceback
+    except Exception as exc:
         print(f"memoir-cli: {exc.__class__.__name__}: {exc}", file=sys.stderr)
         return EXIT_ERROR
 

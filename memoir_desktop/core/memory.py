@@ -465,7 +465,7 @@ class Memoir:
             except LLMBadReply as exc:
                 self.jobs_queue.mark(job.id, "failed", error=str(exc), raw=exc.raw)
                 return {"id": job.id, "kind": job.kind, "state": "failed", "error": str(exc)}
-            except Exception as exc:  # noqa: BLE001 - a job must fail visibly, never take the app down
+            except Exception as exc:
                 log.exception("job %s failed", job.id)
                 self.jobs_queue.mark(job.id, "failed", error=f"{exc.__class__.__name__}: {exc}")
                 return {"id": job.id, "kind": job.kind, "state": "failed", "error": str(exc)}
@@ -530,7 +530,7 @@ class Memoir:
             rows = list(s.exec(select(Entry).where(Entry.id.in_(job.payload.get("entry_ids", [])))))
         try:
             self.episodes.index(job.user_id, rows)
-        except Exception:  # noqa: BLE001 - the episodic index is derived; reconcile repairs it
+        except Exception:
             log.exception("episodic indexing failed for job %s", job.id)
 
     def _run_summary(self, job: Job) -> dict:

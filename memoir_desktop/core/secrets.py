@@ -67,6 +67,6 @@ def set_api_key(key: str | None) -> KeyStorage:
 def keyring_available() -> bool:
     try:
         backend = keyring.get_keyring()
-    except Exception:  # noqa: BLE001
+    except Exception:
         return False
     return getattr(backend, "priority", 0) > 0 and "fail" not in type(backend).__module__

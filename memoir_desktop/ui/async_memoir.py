@@ -167,7 +167,7 @@ class AsyncMemoir(QObject):
                 return None
             try:
                 self.mem.llm.ping()
-            except Exception:  # noqa: BLE001 - any failure here just means "not reachable"
+            except Exception:
                 return False
             return True
 

@@ -104,7 +104,7 @@ def test_questions(name, sc):
 def test_type_balance_and_unique_ids_overall():
     all_q = [q for _, sc in SCENARIOS for q in sc["questions"]]
     assert len(all_q) == N_PERSONAS * QUESTIONS_PER_PERSONA
-    assert Counter(q["type"] for q in all_q) == {t: 25 for t in TYPES}
+    assert Counter(q["type"] for q in all_q) == dict.fromkeys(TYPES, 25)
     ids = [q["id"] for q in all_q]
     assert len(ids) == len(set(ids))
     assert len({sc["id"] for _, sc in SCENARIOS}) == N_PERSONAS

@@ -123,6 +123,7 @@ def test_invalidation_limit_per_turn(mem, fake_llm):
 def test_infer_false_and_backdating(mem, fake_llm):
     out = mem.add([{"role": "user", "content": "Visited Jeju"}, {"role": "user", "content": "Ate hallabong"}],
                   infer=False, timestamp="2024-05-03T10:00:00", metadata={"source": "import"})
+    assert [r["event"] for r in out["results"]] == ["ADD", "ADD"]
     assert len(fake_llm.calls()) == 0
     rows = mem.get_all()["results"]
     assert [r["memory"] for r in rows] == ["Visited Jeju", "Ate hallabong"]

@@ -156,7 +156,7 @@ def apply_operations(ctx: WriteContext, job: Job, ops: list[Op], entry_id: int, 
         ctx.graph.after_commit(job.user_id)
     try:
         ctx.store.apply_index(job.user_id, change)
-    except Exception:  # noqa: BLE001 - SQLite is committed; the index is repaired at next open
+    except Exception:
         log.exception("vector index update failed after commit; will reconcile")
     return result
 
