@@ -95,3 +95,14 @@ def test_key_never_written_anywhere(tmp_path, fake_llm, monkeypatch):
             if path.is_file():
                 assert key.encode() not in path.read_bytes(), path
     secrets.set_api_key(None)
+
+
+@pytest.mark.slow
+def test_fault_campaign_short_run_all_classes_pass():
+    from tests.reliability import campaign
+
+    rows = campaign.run(trials=1, crash_trials=0, seed=3)
+    assert len(rows) == len(campaign.LLM_FAULTS) + len(campaign.BAD_INPUTS) + 4
+    bad = [(r.fault, r.failures, r.lost, r.notes[:2]) for r in rows if r.failures or r.lost]
+    assert bad == []
+    assert "| LLM: timeout | 1 | 0 | 0 |" in campaign.table(rows)
