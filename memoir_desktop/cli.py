@@ -106,7 +106,7 @@ def _process(mem, args) -> int:
     return code
 
 
-def _dispatch(mem, args) -> int:
+def _dispatch(mem, args) -> int:  # a flat command table reads best
     u = args.user
     if args.cmd == "journal":
         eid = mem.journal(args.text, user_id=u, timestamp=args.date)
@@ -219,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         return EXIT_ERROR
-    except Exception as exc:
+    except Exception as exc:  # one clear line, never a traceback
         print(f"memoir-cli: {exc.__class__.__name__}: {exc}", file=sys.stderr)
         return EXIT_ERROR
 

@@ -52,7 +52,7 @@ def open_database(path: Path) -> Engine:
                 raise DatabaseCorrupt(f"{path.name}: integrity check failed ({ok})")
         SQLModel.metadata.create_all(engine, tables=[t.__table__ for t in _tables()])
         _migrate(engine)
-    except (sqlite3.DatabaseError, Exception) as exc:
+    except (sqlite3.DatabaseError, Exception) as exc:  # classify below
         engine.dispose()
         if isinstance(exc, DatabaseCorrupt):
             raise

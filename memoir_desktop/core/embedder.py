@@ -131,7 +131,7 @@ class Embedder:
             for candidate in (self.requested, *[f for f in FALLBACKS if f != self.requested]):
                 try:
                     backend = _make_backend(candidate)
-                except Exception as exc:
+                except Exception as exc:  # any load failure means: try the next
                     errors.append(f"{candidate}: {exc.__class__.__name__}: {exc}")
                     log.warning("embedding model %s could not be loaded: %s", candidate, exc)
                     continue

@@ -465,8 +465,10 @@ class Memoir:
             except LLMBadReply as exc:
                 self.jobs_queue.mark(job.id, "failed", error=str(exc), raw=exc.raw)
                 return {"id": job.id, "kind": job.kind, "state": "failed", "error": str(exc)}
-            except Exception as exc:
-                log.exception("job %s failed", job.id)
+            except Exception as exc:  # a job must fail visibly, never take the app down
+                # Exception texts can quote journal text (SQL parameters): class name only above DEBUG.
+                log.error("job %s failed: %s", job.id, exc.__class__.__name__)
+                log.debug("job %s failure detail", job.id, exc_info=True)
                 self.jobs_queue.mark(job.id, "failed", error=f"{exc.__class__.__name__}: {exc}")
                 return {"id": job.id, "kind": job.kind, "state": "failed", "error": str(exc)}
             finally:
@@ -530,8 +532,8 @@ class Memoir:
             rows = list(s.exec(select(Entry).where(Entry.id.in_(job.payload.get("entry_ids", [])))))
         try:
             self.episodes.index(job.user_id, rows)
-        except Exception:
-            log.exception("episodic indexing failed for job %s", job.id)
+        except Exception as exc:  # the episodic index is derived; reconcile repairs it
+            log.warning("episodic indexing failed for job %s: %s", job.id, exc.__class__.__name__)
 
     def _run_summary(self, job: Job) -> dict:
         with Session(self.engine) as s:

@@ -76,7 +76,7 @@ class Retriever:
             if qvec is None:
                 qvec = self.store.embedder.embed_query(query)
             ranked["dense"] = self.store.vectors.search(self.store.collection(user_id), qvec, depth)
-        except Exception as exc:
+        except Exception as exc:  # a failing source is skipped, not fatal
             log.warning("dense search unavailable: %s", exc.__class__.__name__)
         bm = self.store.bm25(user_id)
         ranked["lexical"] = bm.search(query, depth)
@@ -134,7 +134,7 @@ class Retriever:
         for name, fut in futures.items():
             try:
                 result, ms = fut.result(timeout=10)
-            except Exception as exc:
+            except Exception as exc:  # a failing source is skipped
                 log.warning("retrieval source %s failed: %s", name, exc.__class__.__name__)
                 out.skipped[name] = f"{exc.__class__.__name__}: {exc}"
                 continue

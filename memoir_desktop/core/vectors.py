@@ -41,7 +41,7 @@ def _open_client(path: Path) -> QdrantClient:
         return QdrantClient(path=str(path))
     except RuntimeError:
         raise  # another process holds the directory: the app is single-instance for this
-    except Exception as exc:
+    except Exception as exc:  # a damaged index is rebuilt from SQLite
         log.warning("vector index at %s unreadable (%s); starting a new one", path.name, exc)
         shutil.rmtree(path, ignore_errors=True)
         return QdrantClient(path=str(path))

@@ -213,7 +213,7 @@ def _owner(mem: Memoir, item: dict) -> str | None:
             if item.get("entry_id"):
                 row = s.get(Entry, item["entry_id"])
                 return row.user_id if row else None
-    except Exception:
+    except Exception:  # an unknown item shape is reported as unverified, not fatal
         log.debug("cannot find the owner of %r", item.get("id"))
     return None
 

@@ -167,7 +167,7 @@ class AsyncMemoir(QObject):
                 return None
             try:
                 self.mem.llm.ping()
-            except Exception:
+            except Exception:  # any failure here just means "not reachable"
                 return False
             return True
 

@@ -31,7 +31,7 @@ class _Task(QRunnable):
     def run(self) -> None:
         try:
             result, error = self._fn(), None
-        except BaseException as exc:
+        except BaseException as exc:  # every failure must reach the UI, never kill the pool
             result, error = None, exc
         self._relay.finished.emit(self._ticket, result, error)
 

@@ -106,3 +106,27 @@ def test_fault_campaign_short_run_all_classes_pass():
     bad = [(r.fault, r.failures, r.lost, r.notes[:2]) for r in rows if r.failures or r.lost]
     assert bad == []
     assert "| LLM: timeout | 1 | 0 | 0 |" in campaign.table(rows)
+
+
+def test_no_journal_text_in_logs_at_info(mem, fake_llm, caplog, monkeypatch):
+    import logging
+
+    from memoir_desktop.core.store import MemoryStore
+
+    marker = "PRIVATE-DIARY-7Q"
+    caplog.set_level(logging.INFO)
+    mem.journal(f"{marker} my secret day")
+    mem.process_jobs()
+    mem.search(marker)
+    mem.chat(f"{marker} what now?")
+
+    def boom(*args, **kwargs):
+        raise RuntimeError(f"failure quoting {marker}")
+
+    monkeypatch.setattr(MemoryStore, "stage_add", staticmethod(boom))
+    mem.journal(f"{marker} another day")
+    assert mem.process_jobs()[-1]["state"] == "failed"
+    info = [r for r in caplog.records if r.levelno >= logging.INFO]
+    assert info  # something was logged
+    assert not [r.getMessage() for r in info if marker in r.getMessage() or
+                (r.exc_info and marker in str(r.exc_info[1]))]

@@ -239,7 +239,7 @@ class GraphMemory:
         qvec = None
         try:
             qvec = unit(self.embedder.embed_query(query))
-        except Exception as exc:
+        except Exception as exc:  # semantic side skipped; entity side still answers
             log.warning("graph search without embeddings: %s", exc)
         matched = self._match_entities(idx, query)
         sims = np.zeros(len(edges), dtype=np.float32)
@@ -281,7 +281,7 @@ class GraphMemory:
     def _model(self) -> str:
         try:
             return str(getattr(self.embedder, "name", "") or "")
-        except Exception:
+        except Exception:  # a broken embedder leaves the lexical side working
             return ""
 
     def _get_index(self, user_id: str) -> GraphIndex:

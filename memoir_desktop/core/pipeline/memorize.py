@@ -156,8 +156,8 @@ def apply_operations(ctx: WriteContext, job: Job, ops: list[Op], entry_id: int, 
         ctx.graph.after_commit(job.user_id)
     try:
         ctx.store.apply_index(job.user_id, change)
-    except Exception:
-        log.exception("vector index update failed after commit; will reconcile")
+    except Exception as exc:  # SQLite is committed; the index is repaired at next open
+        log.warning("vector index update failed after commit (%s); will reconcile", exc.__class__.__name__)
     return result
 
 
