@@ -297,7 +297,7 @@ class Memoir:
         done = self._run_job(job_id)
         if done["state"] != "done":
             raise (LLMUnavailable if done["state"] == "pending" else LLMBadReply)(done.get("error") or "failed")
-        return {"results": done["result"]["results"],
+        return {"results": done["result"]["results"], "relations": done["result"].get("relations", []),
                 "pending_confirmation": done["result"].get("pending_confirmation", [])}
 
     def _add_verbatim(self, msgs, user_id, metadata, when) -> dict:
