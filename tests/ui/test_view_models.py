@@ -109,3 +109,18 @@ def test_translator_plural_forms(qapp):
         assert QCoreApplication.translate("X", "not a UI string") == "not a UI string"
     finally:
         i18n.install("ko")
+
+
+def test_ops_log_shows_graph_relation_changes(qtbot):
+    from memoir_desktop.ui.journal.memory_ops_log import MemoryOpsLog
+
+    log = MemoryOpsLog(7)
+    qtbot.addWidget(log)
+    log.show_result({"id": 7, "state": "done", "result": {
+        "results": [{"id": "a", "memory": "나는 성수동으로 이사했다", "event": "ADD"}],
+        "relations": [{"event": "NODE_ADD", "text": "성수동"},
+                      {"event": "EDGE_ADD", "text": "나 -[산다]-> 성수동"},
+                      {"event": "EDGE_INVALIDATE", "text": "나 -[산다]-> 망원동"}]}})
+    assert log.events == ["ADD", "EDGE_ADD", "EDGE_INVALIDATE"]
+    texts = [w.text() for w in log.findChildren(type(log.title))]
+    assert any("망원동" in t for t in texts) and not any(t.endswith("성수동</b>") for t in texts)

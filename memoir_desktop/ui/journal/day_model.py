@@ -28,12 +28,14 @@ class Exchange:
         if len(self.jobs) == 1:
             return self.jobs[0]
         worst = min(self.jobs, key=lambda j: _STATE_ORDER.get(j["state"], 1))
-        results, held = [], []
+        results, held, relations = [], [], []
         for j in self.jobs:
             results += (j.get("result") or {}).get("results") or []
             held += (j.get("result") or {}).get("pending_confirmation") or []
+            relations += (j.get("result") or {}).get("relations") or []
         return {"id": self.jobs[0]["id"], "ids": [j["id"] for j in self.jobs], "state": worst["state"],
-                "error": worst.get("error"), "result": {"results": results, "pending_confirmation": held}}
+                "error": worst.get("error"),
+                "result": {"results": results, "pending_confirmation": held, "relations": relations}}
 
 
 @dataclass

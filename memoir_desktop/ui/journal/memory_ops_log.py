@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLay
 from memoir_desktop.ui.glyphs import OP_SYMBOLS, brain, hold
 
 _OBJECT_NAMES = {"ADD": "opAdd", "UPDATE": "opUpdate", "DELETE": "opDelete", "NOOP": "opNoop"}
+_GRAPH_EVENTS = {"EDGE_ADD": ("＋", "opAdd"), "EDGE_INVALIDATE": ("✕", "opDelete")}
 
 
 class MemoryOpsLog(QFrame):
@@ -72,7 +73,14 @@ class MemoryOpsLog(QFrame):
             label.setWordWrap(True)
             label.setObjectName("opUpdate")
             self._layout.addWidget(label)
-        if not ops and not result.get("pending_confirmation"):
+        # Graph changes: only relations are shown; node bookkeeping would be noise here.
+        edges = [r for r in result.get("relations") or [] if r.get("event") in _GRAPH_EVENTS]
+        for rel in edges:
+            symbol, name = _GRAPH_EVENTS[rel["event"]]
+            self.events.append(rel["event"])
+            self._add_label(f"<b>{symbol}{html.escape(self.tr('relation'))}</b>&nbsp; "
+                            f"{html.escape(rel.get('text') or '')}", name, rich=True)
+        if not ops and not edges and not result.get("pending_confirmation"):
             self._add_label(self.tr("Nothing new to remember."), "opNoop")
 
     def _add_op(self, op: dict) -> None:
