@@ -69,6 +69,10 @@ def run(argv: list[str]) -> int:
     from PySide6.QtCore import QCoreApplication
     from PySide6.QtWidgets import QApplication
 
+    from memoir_desktop.ui.qt_compat import guard_none_refcount
+
+    guard_none_refcount()
+
     from memoir_desktop.core import config
     from memoir_desktop.ui import i18n
     from memoir_desktop.ui.resources import icon

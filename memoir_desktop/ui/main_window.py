@@ -10,7 +10,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox, QTabWidget
 
 from memoir_desktop.ui import i18n
-from memoir_desktop.ui.graph_placeholder import GraphPlaceholder
+from memoir_desktop.ui.graph.graph_page import GraphPage
 from memoir_desktop.ui.journal.journal_page import JournalPage
 from memoir_desktop.ui.memories.memory_card_list import MemoryCardList
 from memoir_desktop.ui.resources import icon
@@ -40,7 +40,7 @@ class MainWindow(QMainWindow):
         self.journal = JournalPage(backend)
         self.memories = MemoryCardList(backend)
         self.stats = StatsPage(backend)
-        self.graph = GraphPlaceholder()
+        self.graph = GraphPage(backend)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(self.journal, self.tr("Journal"))
@@ -54,6 +54,7 @@ class MainWindow(QMainWindow):
 
         self.journal.open_settings.connect(self.open_settings)
         self.memories.open_source.connect(self.open_source)
+        self.graph.openEntryRequested.connect(lambda eid: self.open_source({"source_entry_id": eid}))
         backend.pending_changed.connect(self.status.set_pending)
         backend.llm_reachable_changed.connect(self._llm_state)
         backend.status_changed.connect(self._status)
@@ -203,6 +204,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event) -> None:
         self.save_state()
         self._status_timer.stop()
+        self.graph.shutdown()  # a widget inside a tab never gets a close event of its own
         if not self.rebuilding:
             self.closing.emit()
         super().closeEvent(event)

@@ -37,9 +37,8 @@ class _Job(QRunnable):
             self.change(layout)
         except (KeyError, ValueError) as exc:  # a pin on a node the newest graph no longer has
             log.debug("layout change skipped: %s", exc)
-        if not self.current():
+        if not self.current() or not self.emit(engine.positions, self.generation, layout.positions_array()[1]):
             return
-        engine.positions.emit(self.generation, layout.positions_array()[1])
         last = time.perf_counter()
 
         def frame(_i, xy) -> bool:
@@ -50,15 +49,22 @@ class _Job(QRunnable):
             if wait > 0:
                 time.sleep(wait)
             last = time.perf_counter()
-            engine.positions.emit(self.generation, xy)
-            return self.current()
+            return self.emit(engine.positions, self.generation, xy) and self.current()
 
         try:
             layout.run(max_iter=engine.max_iter, callback=frame)
         except Exception:  # noqa: BLE001 - a failed layout leaves the last drawing, never the pool dead
             log.exception("graph layout failed")
         if self.current():
-            engine.settled.emit(self.generation)
+            self.emit(engine.settled, self.generation)
+
+    @staticmethod
+    def emit(signal, *args) -> bool:
+        try:
+            signal.emit(*args)
+        except RuntimeError:  # the engine was deleted without stop(): nobody is listening
+            return False
+        return True
 
 
 class LayoutEngine(QObject):

@@ -1,0 +1,434 @@
+"""`GraphPage`: the Graph tab. Filters and the date slider on top, the canvas, the node panel.
+
+Threading rule: the snapshot read and node details run on the page's reads pool (`TaskRunner`), the
+layout on `LayoutEngine`'s worker; both come back by signal. Filtering is done on the UI thread over
+the in-memory snapshot (see graph_model), so it needs neither the database nor a new layout: one
+layout of the whole graph keeps every node in place whatever is filtered out.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+import numpy as np
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSlider,
+    QSpinBox,
+    QSplitter,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memoir_desktop.ui.formatting import short_date
+from memoir_desktop.ui.graph.canvas import GraphCanvas, type_color
+from memoir_desktop.ui.graph.graph_model import Filters, GraphSnapshot, end_of_day, filter_view, load_snapshot
+from memoir_desktop.ui.graph.layout_worker import LayoutEngine
+from memoir_desktop.ui.graph.node_panel import NodePanel, type_name
+from memoir_desktop.ui.tasks import TaskRunner
+
+log = logging.getLogger(__name__)
+
+FILTER_DELAY_MS = 40  # typing and slider drags coalesce into one redraw
+REFRESH_DELAY_MS = 1_000  # a burst of finished jobs reloads the graph once
+
+
+def _dot(color: QColor) -> QIcon:
+    pix = QPixmap(12, 12)
+    pix.fill(Qt.GlobalColor.transparent)
+    p = QPainter(pix)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    p.setBrush(color)
+    p.setPen(Qt.PenStyle.NoPen)
+    p.drawEllipse(1, 1, 10, 10)
+    p.end()
+    return QIcon(pix)
+
+
+class TypeLegend(QFrame):
+    """A colour and a checkbox per entity type: the legend is the type filter."""
+
+    changed = Signal()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.boxes: dict[str, QCheckBox] = {}
+        self.hidden: set[str] = set()  # kept across reloads, so a new type does not undo a choice
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(12, 8, 12, 4)
+        self._layout.setSpacing(2)
+
+    def set_types(self, counts: dict[str, int], order: list[str]) -> None:
+        while self._layout.count():
+            item = self._layout.takeAt(0)
+            if item.widget() is not None:
+                item.widget().deleteLater()
+        self.boxes = {}
+        title = QLabel(self.tr("Types"))
+        title.setObjectName("dayHeader")
+        self._layout.addWidget(title)
+        for t in order:
+            box = QCheckBox(f"{type_name(t)} ({counts.get(t, 0)})")
+            box.setIcon(_dot(type_color(t)))
+            box.setChecked(t not in self.hidden)
+            box.toggled.connect(lambda on, t=t: self._toggle(t, on))
+            self.boxes[t] = box
+            self._layout.addWidget(box)
+
+    def _toggle(self, type_: str, on: bool) -> None:
+        (self.hidden.discard if on else self.hidden.add)(type_)
+        self.changed.emit()
+
+
+class GraphPage(QWidget):
+    openEntryRequested = Signal(int)  # journal entry id behind a node or relation
+    layoutSettled = Signal()  # the drawing came to rest (tests, screenshots)
+
+    def __init__(self, mem, user_id: str = "me", parent=None):
+        """`mem`: an open `Memoir`, or the UI's `AsyncMemoir` (then the graph reloads after each job)."""
+        super().__init__(parent)
+        self.mem = getattr(mem, "mem", mem)
+        self.user_id = user_id
+        self.snapshot = GraphSnapshot()
+        self.selected: int | None = None
+        self._loaded_once = False
+        self._loading = False
+        self._reload_again = False
+        self._dirty = True
+        self._auto_fit = True
+        self._pending: tuple[int, GraphSnapshot] | None = None  # a graph waiting for its first positions
+        self._canvas_gen = 0
+        self._frame: tuple[int, np.ndarray] | None = None
+        self._fit_ids: set[int] | None = None  # what fitting the view frames (None: all shown)
+        self._day0 = None
+
+        self.reads = TaskRunner(1, self)
+        self.engine = LayoutEngine(self)
+        self.engine.positions.connect(self._on_positions)
+        self.engine.settled.connect(self._on_settled)
+        self._build()
+        self._filter_timer = self._timer(FILTER_DELAY_MS, self.apply_filters)
+        self._refresh_timer = self._timer(REFRESH_DELAY_MS, self.refresh)
+        job_finished = getattr(mem, "job_finished", None)
+        if job_finished is not None:
+            job_finished.connect(self._on_job_finished)
+        app = QCoreApplication.instance()
+        if app is not None:
+            app.aboutToQuit.connect(self.shutdown)
+
+    def _timer(self, ms: int, slot) -> QTimer:
+        timer = QTimer(self)
+        timer.setSingleShot(True)
+        timer.setInterval(ms)
+        timer.timeout.connect(slot)
+        return timer
+
+    # -- widgets -------------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.stack = QStackedWidget()
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.stack)
+
+        message = QWidget()
+        col = QVBoxLayout(message)
+        col.addStretch(1)
+        self.message_title = QLabel()
+        self.message_title.setObjectName("placeholderTitle")
+        self.message_text = QLabel()
+        self.message_text.setObjectName("muted")
+        self.message_text.setWordWrap(True)
+        for label in (self.message_title, self.message_text):
+            label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            col.addWidget(label)
+        col.addStretch(1)
+        self.stack.addWidget(message)
+
+        graph = QWidget()
+        layout = QVBoxLayout(graph)
+        layout.setContentsMargins(12, 8, 12, 8)
+        layout.addLayout(self._build_filters())
+        layout.addLayout(self._build_time_bar())
+        self.canvas = GraphCanvas()
+        self.canvas.nodeClicked.connect(self.select_node)
+        self.canvas.backgroundClicked.connect(self.clear_selection)
+        self.canvas.nodeMoved.connect(lambda nid, x, y: self.engine.pin(str(nid), (x, y)))
+        self.canvas.nodeReleased.connect(lambda nid: self.engine.pin(str(nid), None))
+        self.canvas.userMovedView.connect(self._user_moved_view)
+        self.legend = TypeLegend()
+        self.legend.changed.connect(self._filters_changed)
+        self.panel = NodePanel()
+        self.panel.openEntryRequested.connect(self.openEntryRequested)
+        self.panel.nodeRequested.connect(self.select_node)
+        side = QWidget()
+        side_col = QVBoxLayout(side)
+        side_col.setContentsMargins(0, 0, 0, 0)
+        side_col.addWidget(self.legend)
+        side_col.addWidget(self.panel, 1)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.canvas)
+        self.splitter.addWidget(side)
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setSizes([760, 320])
+        layout.addWidget(self.splitter, 1)
+        self.stack.addWidget(graph)
+        self._show_message(self.tr("Loading the graph…"), "")
+
+    def _build_filters(self) -> QHBoxLayout:
+        row = QHBoxLayout()
+        self.search = QLineEdit()
+        self.search.setPlaceholderText(self.tr("Filter by name…"))
+        self.search.setClearButtonEnabled(True)
+        self.search.setAccessibleName(self.tr("Filter nodes by name"))
+        self.search.textChanged.connect(self._filters_changed)
+        row.addWidget(self.search, 1)
+        self.show_invalid = QCheckBox(self.tr("Show invalid relations"))
+        self.show_invalid.setChecked(True)
+        self.show_invalid.setToolTip(self.tr("Relations a later entry contradicted, drawn dashed"))
+        self.show_invalid.toggled.connect(self._filters_changed)
+        row.addWidget(self.show_invalid)
+        self.local = QCheckBox(self.tr("Local graph"))
+        self.local.setToolTip(self.tr("Only the selected node and its neighbours"))
+        self.local.toggled.connect(self._local_toggled)
+        row.addWidget(self.local)
+        self.depth = QSpinBox()
+        self.depth.setRange(1, 3)
+        self.depth.setPrefix(self.tr("depth "))
+        self.depth.setAccessibleName(self.tr("Local graph depth"))
+        self.depth.setEnabled(False)
+        self.depth.valueChanged.connect(lambda _v: self.apply_filters(refit=True))
+        row.addWidget(self.depth)
+        fit = QPushButton(self.tr("Fit"))
+        fit.setToolTip(self.tr("Show the whole graph (0)"))
+        fit.clicked.connect(self.fit)
+        row.addWidget(fit)
+        refresh = QPushButton(self.tr("Refresh"))
+        refresh.clicked.connect(self.refresh)
+        row.addWidget(refresh)
+        return row
+
+    def _build_time_bar(self) -> QHBoxLayout:
+        row = QHBoxLayout()
+        row.addWidget(QLabel(self.tr("As of")))
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setAccessibleName(self.tr("Show the graph as it stood on a date"))
+        self.slider.valueChanged.connect(self._slider_moved)
+        row.addWidget(self.slider, 1)
+        self.date_label = QLabel(self.tr("Now"))
+        self.date_label.setMinimumWidth(90)
+        row.addWidget(self.date_label)
+        self.count_label = QLabel()
+        self.count_label.setObjectName("muted")
+        row.addWidget(self.count_label)
+        return row
+
+    def _show_message(self, title: str, text: str) -> None:
+        self.message_title.setText(title)
+        self.message_text.setText(text)
+        self.stack.setCurrentIndex(0)
+
+    # -- loading -------------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Reload the graph from the store (on a worker); the drawing grows in place."""
+        self._dirty = False
+        if self._loading:
+            self._reload_again = True
+            return
+        self._loading = True
+        mem, user_id = self.mem, self.user_id
+        self.reads.submit(lambda: load_snapshot(mem.graph, user_id), self._loaded, self._load_failed)
+
+    def _loaded(self, snap: GraphSnapshot) -> None:
+        self._loading = False
+        if self._reload_again:
+            self._reload_again = False
+            self.refresh()
+        self.snapshot = snap
+        self._loaded_once = True
+        if snap.empty:
+            self._show_message(self.tr("No graph yet"), self.tr(
+                "As you write, the people, places and things in your journal, and how they connect, "
+                "will appear here."))
+            self.canvas.clear_graph()
+            return
+        self.legend.set_types(snap.type_counts(), snap.types())
+        self._set_time_range(snap)
+        self._pending = (self.engine.set_graph(*snap.layout_input()), snap)
+
+    def _load_failed(self, exc: BaseException) -> None:
+        self._loading = False
+        log.warning("graph not loaded: %s", exc)
+        message = self.tr("Could not load the graph: {error}").format(error=exc)
+        if self.stack.currentIndex() == 0:
+            self._show_message(message, "")
+        else:
+            self.count_label.setText(message)
+
+    def _on_job_finished(self, _job) -> None:
+        self._dirty = True
+        if self.isVisible():
+            self._refresh_timer.start()
+
+    def showEvent(self, ev) -> None:
+        super().showEvent(ev)
+        if self._dirty or not self._loaded_once:
+            self.refresh()
+
+    # -- layout frames -------------------------------------------------------------------------
+
+    def _on_positions(self, gen: int, xy: np.ndarray) -> None:
+        # Frames queue up faster than they can be drawn on a big graph: draw only the newest.
+        if gen < self._canvas_gen:
+            return
+        scheduled = self._frame is not None
+        self._frame = (gen, xy)
+        if not scheduled:
+            QTimer.singleShot(0, self._draw_frame)
+
+    def _draw_frame(self) -> None:
+        if self._frame is None:
+            return
+        gen, xy = self._frame
+        self._frame = None
+        if self._pending is not None and self._pending[0] == gen:
+            snap = self._pending[1]
+            self._pending = None
+            self._canvas_gen = gen
+            nodes = [(n.id, n.name, n.type) for n in snap.nodes.values()]
+            edges = [(e.id, e.source, e.target, e.relation, e.valid) for e in snap.edges]
+            self.canvas.set_graph(nodes, edges, xy)
+            self.stack.setCurrentIndex(1)
+            if self.selected is not None and self.selected not in snap.nodes:
+                self.clear_selection()
+            self.canvas.set_selected(self.selected)
+            self.apply_filters()
+        elif gen == self._canvas_gen:
+            self.canvas.set_moving(True)
+            self.canvas.set_positions(xy)
+            if self._auto_fit:
+                self.canvas.fit(self._fit_ids)
+
+    def _on_settled(self, gen: int) -> None:
+        self._draw_frame()  # the last frame may still wait for its turn
+        if gen == self._canvas_gen and self._pending is None:
+            self.canvas.set_moving(False)
+            self.layoutSettled.emit()
+
+    def _user_moved_view(self) -> None:
+        self._auto_fit = False
+
+    def fit(self) -> None:
+        self._auto_fit = True
+        self.canvas.fit(self._fit_ids)
+
+    # -- filters -------------------------------------------------------------------------------
+
+    def _set_time_range(self, snap: GraphSnapshot) -> None:
+        span = snap.span()
+        at_now = self.slider.value() == self.slider.maximum()
+        old = self.as_of()
+        self._day0 = span[0] if span else None
+        days = (span[1] - span[0]).days if span else 0
+        self.slider.blockSignals(True)
+        self.slider.setRange(0, days)
+        if at_now or old is None:
+            self.slider.setValue(days)
+        else:
+            self.slider.setValue(min(max((old.date() - self._day0).days, 0), days))
+        self.slider.blockSignals(False)
+        self.slider.setEnabled(days > 0)
+        self._update_date_label()
+
+    def as_of(self):
+        """The date the graph is shown as of (end of that day), or None for now."""
+        if self._day0 is None or self.slider.value() >= self.slider.maximum():
+            return None
+        return end_of_day(self._day0 + timedelta(days=self.slider.value()))
+
+    def set_as_of(self, day) -> None:
+        """Move the slider to a date (None: now)."""
+        if day is None or self._day0 is None:
+            self.slider.setValue(self.slider.maximum())
+        else:
+            self.slider.setValue(min(max((day - self._day0).days, 0), self.slider.maximum()))
+
+    def _update_date_label(self) -> None:
+        when = self.as_of()
+        self.date_label.setText(self.tr("Now") if when is None else short_date(when))
+
+    def _slider_moved(self, _value: int) -> None:
+        self._update_date_label()
+        self._filters_changed()
+
+    def _filters_changed(self, *_args) -> None:
+        self._filter_timer.start()
+
+    def _local_toggled(self, on: bool) -> None:
+        self.depth.setEnabled(on)
+        self.apply_filters(refit=True)
+
+    def filters(self) -> Filters:
+        local = self.local.isChecked() and self.selected is not None
+        return Filters(text=self.search.text(), hidden_types=frozenset(self.legend.hidden),
+                       show_invalid=self.show_invalid.isChecked(), as_of=self.as_of(),
+                       focus=self.selected if local else None, depth=self.depth.value() if local else 0)
+
+    def apply_filters(self, refit: bool = False) -> None:
+        self._filter_timer.stop()
+        if self._canvas_gen == 0:
+            return
+        f = self.filters()
+        view = filter_view(self.snapshot, f)
+        self.canvas.set_filter(view.nodes, view.edges, view.matched)
+        self.count_label.setText(self.tr("{shown} of {total} nodes").format(
+            shown=len(view.nodes), total=len(self.snapshot.nodes)))
+        self._fit_ids = (view.matched or view.nodes) if f.text or f.depth else None
+        if refit or self._auto_fit or self._fit_ids is not None:
+            self.canvas.fit(self._fit_ids)
+
+    # -- selection -----------------------------------------------------------------------------
+
+    def select_node(self, node_id: int) -> None:
+        """Select a node (as a click does): highlight it, and show its relations in the panel."""
+        self.selected = node_id
+        self.canvas.set_selected(node_id)
+        self.canvas.center_on(node_id)
+        if self.local.isChecked():
+            self.apply_filters(refit=True)
+        mem, user_id = self.mem, self.user_id
+
+        def shown(detail) -> None:
+            if self.selected == node_id:
+                self.panel.show_detail(detail)
+
+        self.reads.submit(lambda: mem.graph.node_detail(user_id, node_id), shown, self._load_failed)
+
+    def clear_selection(self) -> None:
+        self.selected = None
+        self.canvas.set_selected(None)
+        self.panel.clear()
+        if self.local.isChecked():
+            self.apply_filters(refit=True)
+
+    # -- lifetime ------------------------------------------------------------------------------
+
+    def shutdown(self, msecs: int = 3_000) -> None:
+        """Stop the layout and the reads (call before the Memoir closes)."""
+        self.engine.stop(msecs)
+        self.reads.close()
+        self.reads.wait(msecs)
+
+    def closeEvent(self, ev) -> None:
+        self.shutdown()
+        super().closeEvent(ev)

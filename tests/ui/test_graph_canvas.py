@@ -1,0 +1,306 @@
+"""The Graph tab: loading, clicking a node, the date slider, filters, keyboard zoom, dragging.
+
+The demo graph is written straight through the store (no LLM): the canvas only reads it.
+
+    python -m tests.ui.test_graph_canvas resources/screenshots/graph.png   renders the demo graph page
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import date, datetime
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtWidgets import QApplication
+from sqlmodel import Session
+
+from memoir_desktop.core.graph_store import GraphEdge, GraphNode
+from memoir_desktop.core.models import Entry
+
+
+T1, T2, T3, T4 = datetime(2025, 1, 10, 9), datetime(2025, 4, 2, 21), datetime(2025, 9, 15, 8), datetime(2025, 11, 20, 22)
+NODES = [("나", "person", T1), ("서울", "place", T1), ("성수동", "place", T1), ("오로라랩스", "organization", T1),
+         ("아메리카노", "food", T1), ("고양이 보리", "pet", T2), ("러닝", "activity", T2), ("한강", "place", T2),
+         ("디카페인 커피", "food", T3), ("지수", "person", T4)]
+EDGES = [("나", "산다", "서울", T1), ("나", "다닌다", "오로라랩스", T1), ("오로라랩스", "있다", "성수동", T1),
+         ("성수동", "속한다", "서울", T1), ("나", "마신다", "아메리카노", T1), ("나", "키운다", "고양이 보리", T2),
+         ("나", "좋아한다", "러닝", T2), ("러닝", "달리는 곳", "한강", T2), ("한강", "흐른다", "서울", T2),
+         ("나", "마신다", "디카페인 커피", T3), ("나", "동생", "지수", T4)]
+
+
+def build_demo_graph(mem, user_id: str = "me") -> dict[str, int]:
+    """The demo graph with one contradiction: decaf (T3) replaced the americano (T1). Returns name -> id."""
+    store = mem.graph.store
+    with Session(mem.engine) as s:
+        entries = {}
+        for when in (T1, T2, T3, T4):
+            entry = Entry(user_id=user_id, role="user", content=f"일기 {when:%Y-%m-%d}", created_at=when)
+            s.add(entry)
+            s.flush()
+            entries[when] = entry.id
+        ids = {}
+        for name, type_, when in NODES:
+            ids[name] = store.add_node(s, GraphNode(user_id=user_id, name=name, type=type_, created_at=when,
+                                                    source_entry_id=entries[when])).id
+        edge_ids = {}
+        for src, rel, dst, when in EDGES:
+            edge = store.add_edge(s, GraphEdge(user_id=user_id, source_id=ids[src], relation=rel, target_id=ids[dst],
+                                               recorded_at=when, source_entry_id=entries[when]))
+            edge_ids[(src, rel, dst)] = edge.id
+        store.invalidate_edge(s, user_id, edge_ids[("나", "마신다", "아메리카노")], expired_at=T3,
+                              valid_to=datetime(2025, 9, 1), invalidated_by=edge_ids[("나", "마신다", "디카페인 커피")])
+        s.commit()
+    mem.graph.after_commit(user_id)
+    return ids
+
+
+@pytest.fixture
+def page(mem, qtbot):
+    from memoir_desktop.ui.graph.graph_page import GraphPage
+
+    ids = build_demo_graph(mem)
+    p = GraphPage(mem)
+    p.engine.frame_interval = 0  # no pacing: tests need the result, not the animation
+    qtbot.addWidget(p)
+    p.resize(1100, 700)
+    with qtbot.waitSignal(p.layoutSettled, timeout=10_000):
+        p.show()
+    p.ids = ids
+    yield p
+    p.shutdown()
+
+
+def edge_between(page, src: str, rel: str, dst: str) -> int:
+    c, ids = page.canvas, page.ids
+    return next(eid for j, eid in enumerate(c.edge_ids)
+                if c.ids[c.src[j]] == ids[src] and c.ids[c.dst[j]] == ids[dst] and c.relations[j] == rel)
+
+
+def shown_edges(page) -> dict[int, bool]:
+    c = page.canvas
+    return {c.edge_ids[j]: bool(c.edge_ok[j]) for j in np.flatnonzero(c.edge_shown)}
+
+
+def viewport_point(page, node_id: int) -> QPoint:
+    c = page.canvas
+    return c.mapFromScene(c.scene_pos_of(node_id))
+
+
+def test_loads_the_graph_and_draws_every_node(page):
+    assert sorted(page.canvas.shown_ids()) == sorted(page.ids.values())
+    assert len(page.canvas.scatter.data) == len(NODES)
+    assert len(page.canvas.shown_edge_ids()) == len(EDGES)  # the invalid one too, dashed
+    assert np.isfinite(page.canvas.xy).all()
+    assert page.count_label.text()  # "10 / 10"
+
+
+def test_empty_graph_shows_a_calm_message(mem, qtbot):
+    from memoir_desktop.ui.graph.graph_page import GraphPage
+
+    p = GraphPage(mem)
+    qtbot.addWidget(p)
+    p.show()
+    qtbot.waitUntil(lambda: p._loaded_once, timeout=5_000)
+    assert p.stack.currentIndex() == 0 and p.message_title.text() == "아직 그래프가 없습니다"
+    p.shutdown()
+
+
+def test_click_on_a_node_shows_its_relations_with_dates(page, qtbot):
+    americano = page.ids["아메리카노"]
+    with qtbot.waitSignal(page.canvas.nodeClicked, timeout=2_000) as clicked:
+        qtbot.mouseClick(page.canvas.viewport(), Qt.MouseButton.LeftButton, pos=viewport_point(page, americano))
+    assert clicked.args == [americano]
+    qtbot.waitUntil(lambda: page.panel.detail is not None, timeout=5_000)
+    assert page.panel.detail["node"]["name"] == "아메리카노"
+    [row] = page.panel.edge_texts()
+    assert "나 -[마신다]-> 아메리카노" in row and "기록 2025-01-10" in row and "무효화 2025-09-15" in row
+    assert "2025-09-01" in row  # the fact's end (valid_to)
+
+    opened = []
+    page.openEntryRequested.connect(opened.append)
+    from PySide6.QtWidgets import QPushButton
+
+    buttons = [b for b in page.panel.findChildren(QPushButton) if b.objectName() == "linkButton"]
+    buttons[0].click()
+    assert opened and isinstance(opened[0], int)
+    qtbot.mouseClick(page.canvas.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(5, 5))  # background
+    assert page.selected is None and page.panel.detail is None
+
+
+def test_date_slider_shows_the_graph_as_it_stood(page, qtbot):
+    americano = edge_between(page, "나", "마신다", "아메리카노")
+    pet = edge_between(page, "나", "키운다", "고양이 보리")
+    assert shown_edges(page)[americano] is False  # now: invalid (dashed)
+
+    page.set_as_of(date(2025, 3, 1))
+    qtbot.waitUntil(lambda: pet not in shown_edges(page), timeout=2_000)
+    assert shown_edges(page)[americano] is True  # invalidated later: valid back then
+    assert page.ids["고양이 보리"] not in page.canvas.shown_ids()  # the node came later too
+    assert page.date_label.text() == "2025-03-01"
+
+    page.set_as_of(date(2025, 10, 1))
+    qtbot.waitUntil(lambda: pet in shown_edges(page), timeout=2_000)
+    assert shown_edges(page)[americano] is False
+    assert page.ids["지수"] not in page.canvas.shown_ids()
+
+    page.set_as_of(None)
+    qtbot.waitUntil(lambda: page.ids["지수"] in page.canvas.shown_ids(), timeout=2_000)
+    assert page.date_label.text() == "현재"
+
+
+def test_type_filter_invalid_toggle_and_local_depth(page, qtbot):
+    places = {page.ids[n] for n in ("서울", "성수동", "한강")}
+    page.legend.boxes["place"].setChecked(False)
+    page.apply_filters()
+    assert not places & set(page.canvas.shown_ids())
+    page.legend.boxes["place"].setChecked(True)
+
+    americano = edge_between(page, "나", "마신다", "아메리카노")
+    page.show_invalid.setChecked(False)
+    page.apply_filters()
+    assert americano not in shown_edges(page)
+    page.show_invalid.setChecked(True)
+    page.apply_filters()
+    assert americano in shown_edges(page)
+
+    page.select_node(page.ids["서울"])
+    page.local.setChecked(True)
+    depth1 = {n for n, i in page.ids.items() if i in page.canvas.shown_ids()}
+    assert depth1 == {"서울", "나", "성수동", "한강"}
+    page.depth.setValue(2)
+    depth2 = {n for n, i in page.ids.items() if i in page.canvas.shown_ids()}
+    assert depth1 < depth2 and {"오로라랩스", "러닝", "아메리카노"} <= depth2
+
+    page.search.setText("커피")
+    page.apply_filters()
+    page.local.setChecked(False)
+    shown = {n for n, i in page.ids.items() if i in page.canvas.shown_ids()}
+    assert shown == {"디카페인 커피", "나"}  # the match and its neighbour
+
+
+def test_hover_highlights_the_neighbours(page, qtbot):
+    c = page.canvas
+    with qtbot.waitSignal(c.hoveredChanged, timeout=2_000) as hovered:
+        qtbot.mouseMove(c.viewport(), viewport_point(page, page.ids["서울"]))
+    assert hovered.args == [page.ids["서울"]]
+    assert {c.ids[r] for r in c._near} == {page.ids[n] for n in ("서울", "나", "성수동", "한강")}
+    assert len(c._edge_sets["valid_hi"]) == 3  # 산다, 속한다, 흐른다
+
+
+def test_keyboard_zoom_and_pan_change_the_view(page, qtbot):
+    c = page.canvas
+    c.setFocus()
+    width = lambda: c.view.viewRange()[0][1] - c.view.viewRange()[0][0]  # noqa: E731
+    before = width()
+    qtbot.keyClick(c, Qt.Key.Key_Plus)
+    assert width() < before * 0.9
+    qtbot.keyClick(c, Qt.Key.Key_Minus)
+    qtbot.keyClick(c, Qt.Key.Key_Minus)
+    assert width() > before * 1.1
+    left = c.view.viewRange()[0][0]
+    qtbot.keyClick(c, Qt.Key.Key_Right)
+    assert c.view.viewRange()[0][0] > left
+    assert page._auto_fit is False  # the user moved the view: frames no longer refit it
+
+
+def test_dragging_a_node_pins_it_where_dropped(page, qtbot):
+    seoul = page.ids["서울"]
+    vp = page.canvas.viewport()
+    start = viewport_point(page, seoul)
+    end = start + QPoint(60, 40)
+
+    def send(kind, pos, buttons):
+        ev = QMouseEvent(kind, QPointF(pos), QPointF(vp.mapToGlobal(pos)), Qt.MouseButton.LeftButton, buttons,
+                         Qt.KeyboardModifier.NoModifier)
+        QApplication.sendEvent(vp, ev)
+
+    send(QMouseEvent.Type.MouseButtonPress, start, Qt.MouseButton.LeftButton)
+    for k in range(1, 7):
+        send(QMouseEvent.Type.MouseMove, start + (end - start) * (k / 6), Qt.MouseButton.LeftButton)
+    send(QMouseEvent.Type.MouseButtonRelease, end, Qt.MouseButton.NoButton)
+    dropped = page.canvas.view.mapSceneToView(page.canvas.mapToScene(end))
+    page.engine.wait()
+    qtbot.waitUntil(lambda: not page.engine.busy(), timeout=5_000)
+    assert page.engine.layout.is_pinned(str(seoul))
+    x, y = page.engine.layout.positions[str(seoul)]
+    assert (x, y) == pytest.approx((dropped.x(), dropped.y()), abs=1e-6)
+
+
+def test_graph_grows_in_place(page, qtbot, mem):
+    before = dict(zip(page.canvas.ids, page.canvas.xy.tolist()))
+    with Session(mem.engine) as s:
+        node = mem.graph.store.add_node(s, GraphNode(user_id="me", name="부산", type="place",
+                                                     created_at=datetime(2025, 12, 1)))
+        mem.graph.store.add_edge(s, GraphEdge(user_id="me", source_id=page.ids["나"], relation="여행",
+                                              target_id=node.id, recorded_at=datetime(2025, 12, 1)))
+        s.commit()
+        busan = node.id
+    mem.graph.after_commit("me")
+    with qtbot.waitSignal(page.layoutSettled, timeout=10_000):
+        page.refresh()
+    assert busan in page.canvas.shown_ids()
+    moved = [np.hypot(*(np.array(page.canvas.xy[page.canvas.row[i]]) - xy)) for i, xy in before.items()]
+    assert np.median(moved) < 0.5  # about half an edge: the old drawing stayed, the new node joined it
+
+
+def render_screenshot(mem, path, qtbot=None) -> None:
+    """The demo graph page with the user's own node selected, at rest, saved as PNG."""
+    from memoir_desktop.ui.graph.graph_page import GraphPage
+
+    build_demo_graph(mem)
+    page = GraphPage(mem)
+    page.engine.frame_interval = 0
+    page.resize(1280, 820)
+    page.show()
+    app = QApplication.instance()
+    settled = []
+    page.layoutSettled.connect(lambda: settled.append(True))
+
+    def wait_for(done) -> None:
+        deadline = time.monotonic() + 15
+        while not done():
+            if time.monotonic() > deadline:
+                raise TimeoutError("the graph page did not settle")
+            app.processEvents()
+            time.sleep(0.005)
+
+    wait_for(lambda: settled)
+    page.select_node(next(i for i, n in page.snapshot.nodes.items() if n.name == "나"))
+    wait_for(lambda: page.panel.detail is not None)
+    page.canvas.hover = None
+    page.fit()
+    for _ in range(5):  # the panel's rows are laid out over a few passes of the event loop
+        app.processEvents()
+    page.grab().save(str(path))
+    page.shutdown()
+    page.close()
+
+
+def test_screenshot_renders(mem, tmp_path, qtbot):
+    path = tmp_path / "graph.png"
+    render_screenshot(mem, path)
+    from PySide6.QtGui import QImage
+
+    image = QImage(str(path))
+    assert image.width() >= 1000 and not image.isNull()
+
+
+if __name__ == "__main__":
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    from memoir_desktop.core import Memoir
+    from memoir_desktop.ui import i18n
+    from memoir_desktop.ui.theme import apply_theme
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    i18n.install("ko")
+    apply_theme(app, "light")
+    with tempfile.TemporaryDirectory() as home:
+        m = Memoir.open(Path(home) / "home")
+        render_screenshot(m, Path(sys.argv[1] if len(sys.argv) > 1 else "graph.png"))
+        m.close()
