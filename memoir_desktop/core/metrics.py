@@ -1,7 +1,7 @@
 """Per-stage timings and token usage -> p50 / p95 and tokens per turn.
 
-Samples are buffered in memory and written in batches: a metric row per query would cost a
-SQLite commit on the hot search path.
+Samples are buffered in memory and written in batches by the writer (after its jobs) and at
+close: a commit on the search thread would land in the search's p95. The buffer is bounded.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def percentile(values: list[float], p: float) -> float:
 
 
 class MetricsRecorder:
-    def __init__(self, engine, flush_every: int = 50):
+    def __init__(self, engine, flush_every: int = 5000):
         self._engine = engine
         self._buf: list[Metric] = []
         self._lock = threading.Lock()
@@ -52,6 +52,14 @@ class MetricsRecorder:
             with Session(self._engine) as s:
                 s.add_all(buf)
                 s.commit()
+
+    def _memorize_jobs(self, job_ids: list[int]) -> list[int]:
+        from memoir_desktop.core.models import Job
+
+        if not job_ids:
+            return []
+        with Session(self._engine) as s:
+            return list(s.exec(select(Job.id).where(Job.id.in_(job_ids), Job.kind == "memorize")))
 
     def rows(self, since: datetime | None = None) -> list[Metric]:
         self.flush()
@@ -78,9 +86,9 @@ class MetricsRecorder:
             }
             for stage, ms in by_stage.items()
         }
-        llm_jobs = [
-            [m for m in ms if m.stage not in ("embedding", "search")] for ms in per_job.values()
-        ]
+        # A turn is one memorize job; summary and consolidation jobs are background upkeep.
+        turns = self._memorize_jobs(list(per_job))
+        llm_jobs = [[m for m in per_job[j] if m.stage not in ("embedding", "search")] for j in turns]
         llm_jobs = [ms for ms in llm_jobs if ms]
         if llm_jobs:
             out["per_turn"] = {

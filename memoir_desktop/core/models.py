@@ -30,7 +30,10 @@ class Entry(SQLModel, table=True):
 
 
 class Memory(SQLModel, table=True):
-    __table_args__ = (Index("ix_memory_user_state", "user_id", "state"),)
+    __table_args__ = (
+        Index("ix_memory_user_state_created", "user_id", "state", "created_at"),
+        Index("ix_memory_user_state_about", "user_id", "state", "about_end", "about_start"),
+    )
     id: str = Field(primary_key=True)
     user_id: str
     text: str

@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlmodel import Session, or_, select
+from sqlmodel import Session, select
 
 from memoir_desktop.core import temporal
 from memoir_desktop.core.episodes import EpisodeIndex, entry_dict
@@ -27,7 +27,9 @@ from memoir_desktop.core.store import MemoryStore, memory_dict, text_hash
 
 log = logging.getLogger(__name__)
 
-RRF_K = 60
+# k=10 rather than the customary 60: on LoCoMo evidence recall (all@10) it measured 57.2 -> 59.5
+# with e5 and 56.9 -> 59.0 with MiniLM; a small k lets a strong first place in one ranking count.
+RRF_K = 10
 # A memory in the query's time span has its content score multiplied: strong enough that
 # "지난달에 뭐 했지" lists last month first, gentle enough that "요즘 커피 뭐 마셔?" still
 # finds the coffee memory recorded before the last 30 days ahead of unrelated recent ones.
@@ -99,20 +101,27 @@ class Retriever:
                     # Found by its time alone: as if it ranked just past the content depth.
                     score = 1.0 / (RRF_K + depth + 1)
                 score *= TIME_FACTOR
-            if "lexical" in signals:
-                signals["lexical"]["matched"] = bm.explain(query, mid)
             out.append(memory_dict(m, score=round(score, 6), explain=signals))
         out.sort(key=lambda d: -d["score"])
-        return out[:limit]
+        out = out[:limit]
+        for d in out:  # explaining re-analyses the query: only for what is returned
+            if "lexical" in d["explain"]:
+                d["explain"]["lexical"]["matched"] = bm.explain(query, d["id"])
+        return out
 
     def _in_span(self, user_id: str, lo: datetime, hi: datetime, limit: int) -> list[str]:
+        """Memories recorded in the span, or about it. Two indexed queries: one OR across
+        both conditions made SQLite scan every memory (21 ms at 50k; 2 ms this way)."""
+        active = (Memory.user_id == user_id, Memory.state == "active")
         with Session(self.engine) as s:
-            q = select(Memory.id).where(
-                Memory.user_id == user_id, Memory.state == "active",
-                or_(Memory.created_at.between(lo, hi),
-                    (Memory.about_start <= hi) & (Memory.about_end >= lo)),
-            ).order_by(Memory.created_at.desc()).limit(limit)
-            return list(s.exec(q))
+            recorded = s.exec(select(Memory.id, Memory.created_at).where(
+                *active, Memory.created_at.between(lo, hi)).order_by(Memory.created_at.desc()).limit(limit)).all()
+            about = s.exec(select(Memory.id, Memory.created_at).where(
+                *active, Memory.about_end >= lo, Memory.about_start <= hi)
+                .order_by(Memory.created_at.desc()).limit(limit)).all()
+        merged = dict(recorded)
+        merged.update(about)
+        return [mid for mid, _ in sorted(merged.items(), key=lambda kv: kv[1], reverse=True)[:limit]]
 
     # -- the cold path ------------------------------------------------------------------
 
