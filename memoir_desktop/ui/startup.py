@@ -52,17 +52,33 @@ class MemoirOpener(QObject):
     def __init__(self, home: Path, parent: QObject | None = None):
         super().__init__(parent)
         self.home = home
+        self.model_problem = ""
         self._runner = TaskRunner(1, self)
 
     def start(self) -> None:
         self._runner.submit(self._open, self.ready.emit, lambda exc: self.failed.emit(
             f"{exc.__class__.__name__}: {exc}"))
 
+    def _downloading(self, done: int, total: int) -> None:
+        # Kilobytes: the bar's int range must hold the 70 MB total.
+        self.progress.emit(self.tr("Downloading the multilingual search model (first run only): "
+                                   "{done} / {total} MB").format(done=done // 1_000_000,
+                                                                  total=total // 1_000_000 or "?"),
+                           done // 1000, total // 1000)
+
     def _open(self):
         # Heavy imports (SQL, vector store, LLM client) happen here, off the UI thread.
-        self.progress.emit(self.tr("Opening the journal…"), 0, 0)
-        from memoir_desktop.core import Memoir, lexical
+        from memoir_desktop.core import Memoir, config, lexical, model_files
 
+        self.model_problem = model_files.ensure(config.load_settings(self.home).embed_model,
+                                                progress=self._downloading)
+        if self.model_problem:
+            # The journal opens anyway, with an installed fallback model; the status bar
+            # says which, and the next start tries again.
+            self.progress.emit(self.tr("The multilingual search model could not be downloaded ({reason}). "
+                                       "memoir opens with a simpler search model and tries again next time.")
+                               .format(reason=self.model_problem), 0, 0)
+        self.progress.emit(self.tr("Opening the journal…"), 0, 0)
         mem = Memoir.open(self.home, reconcile=False)
         if mem.resumed_jobs:
             self.progress.emit(self.tr("Resuming %n unfinished background job(s)…", None, mem.resumed_jobs), 0, 0)

