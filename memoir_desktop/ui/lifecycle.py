@@ -9,15 +9,21 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from memoir_desktop.ui import i18n
-from memoir_desktop.ui.async_memoir import AsyncMemoir
-from memoir_desktop.ui.main_window import MainWindow
 from memoir_desktop.ui.single_instance import SingleInstance
 from memoir_desktop.ui.startup import MemoirOpener, StartupWindow
+
+if TYPE_CHECKING:
+    from memoir_desktop.ui.async_memoir import AsyncMemoir
+    from memoir_desktop.ui.main_window import MainWindow
+
+# The main window and the engine behind it (qdrant-client, openai, the pages) take seconds to
+# import; they are imported by the opener's worker while the start-up window is already up.
 
 log = logging.getLogger(__name__)
 
@@ -45,13 +51,17 @@ class AppLifecycle(QObject):
         self.opener.start()
 
     def _ready(self, mem) -> None:
+        from memoir_desktop.ui.async_memoir import AsyncMemoir
+
         self.backend = AsyncMemoir(mem, self)
         self.window = self._make_window()
         self.window.show()
         self.startup.close()
         self.window.start()
 
-    def _make_window(self) -> MainWindow:
+    def _make_window(self):
+        from memoir_desktop.ui.main_window import MainWindow
+
         window = MainWindow(self.backend)
         window.language_changed.connect(self._switch_language)
         return window

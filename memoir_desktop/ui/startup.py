@@ -94,4 +94,9 @@ class MemoirOpener(QObject):
             raise
         self.progress.emit(self.tr("Preparing Korean search…"), 0, 0)
         lexical.warm_up()
+        # Module imports only (no widgets are made off the UI thread): the UI thread then
+        # builds the main window without waiting for imports.
+        import memoir_desktop.ui.async_memoir  # noqa: F401
+        import memoir_desktop.ui.main_window  # noqa: F401
+
         return mem

