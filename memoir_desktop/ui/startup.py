@@ -74,9 +74,9 @@ class MemoirOpener(QObject):
                                                 progress=self._downloading)
         if self.model_problem:
             # The journal opens anyway, with an installed fallback model; the status bar
-            # says which, and the next start tries again.
+            # says which; a later start tries again (core/model_files.py RETRY_AFTER_S).
             self.progress.emit(self.tr("The multilingual search model could not be downloaded ({reason}). "
-                                       "memoir opens with a simpler search model and tries again next time.")
+                                       "memoir opens with a simpler search model and tries again later.")
                                .format(reason=self.model_problem), 0, 0)
         self.progress.emit(self.tr("Opening the journal…"), 0, 0)
         mem = Memoir.open(self.home, reconcile=False)

