@@ -199,7 +199,9 @@ def _disk_full_trial() -> int:
 
     llm = FakeLLM()
     home = tempfile.mkdtemp(prefix="memoir-full-")
-    original = MemoryStore.stage_state
+    # From the class __dict__: attribute access unwraps the staticmethod, and putting the bare
+    # function back would turn it into an instance method for the rest of the process.
+    original = MemoryStore.__dict__["stage_state"]
     try:
         with Memoir.open(home, llm_base_url=llm.url, llm_model="fake") as m:
             m.add("I live in Daejeon")

@@ -106,6 +106,11 @@ def test_fault_campaign_short_run_all_classes_pass():
     bad = [(r.fault, r.failures, r.lost, r.notes[:2]) for r in rows if r.failures or r.lost]
     assert bad == []
     assert "| LLM: timeout | 1 | 0 | 0 |" in campaign.table(rows)
+    # The disk-full trial patches the store; it must leave it as it found it (it once put the
+    # staticmethod back as a plain function, which broke every later forget in the process).
+    from memoir_desktop.core.store import MemoryStore
+
+    assert isinstance(MemoryStore.__dict__["stage_state"], staticmethod)
 
 
 def test_no_journal_text_in_logs_at_info(mem, fake_llm, caplog, monkeypatch):
