@@ -56,7 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("backups", help="list database backups (newest first)")
     rb = sub.add_parser("restore-backup", help="replace the database with a backup (the current file is kept)")
     rb.add_argument("file")
-    ex = sub.add_parser("export", help="export entries, memories and history as JSON (never the key)")
+    ex = sub.add_parser("export", help="export entries, memories, history and the graph as JSON (never the key)")
     ex.add_argument("file")
     im = sub.add_parser("import", help="import an export file")
     im.add_argument("file")
@@ -198,7 +198,11 @@ def _dispatch(mem, args) -> int:  # a flat command table reads best
         return EXIT_OK
     if args.cmd == "import":
         counts = mem.import_(args.file)
-        _print(args, counts, "imported " + ", ".join(f"{v} {k}" for k, v in counts.items()))
+        skipped = counts.pop("graph_skipped_users", [])
+        text = "imported " + ", ".join(f"{v} {k}" for k, v in counts.items())
+        if skipped:
+            text += f"\ngraph not imported for {', '.join(skipped)}: this journal already has a graph for them"
+        _print(args, {**counts, "graph_skipped_users": skipped}, text)
         return EXIT_OK
     raise AssertionError(args.cmd)
 

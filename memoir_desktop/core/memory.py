@@ -8,7 +8,6 @@ on the LLM or the embedder.
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import threading
@@ -18,7 +17,7 @@ from pathlib import Path
 
 from sqlmodel import Session, select
 
-from memoir_desktop.core import backup, config, prompts, secrets
+from memoir_desktop.core import backup, config, prompts, secrets, transfer
 from memoir_desktop.core.context import assemble
 from memoir_desktop.core.db import open_database
 from memoir_desktop.core.embedder import Embedder
@@ -27,7 +26,7 @@ from memoir_desktop.core.graph_store import SQLiteGraphStore
 from memoir_desktop.core.jobs import JobQueue, job_dict
 from memoir_desktop.core.llm import LLMBadReply, LLMClient, LLMError, LLMUnavailable
 from memoir_desktop.core.metrics import MetricsRecorder
-from memoir_desktop.core.models import Entry, History, Job, Memory, Proposal, Summary, now
+from memoir_desktop.core.models import Entry, Job, Memory, Proposal, Summary, now
 from memoir_desktop.core.pipeline import consolidate as consolidation
 from memoir_desktop.core.pipeline.extraction import fact_span
 from memoir_desktop.core.pipeline.graph import GraphMemory
@@ -563,65 +562,18 @@ class Memoir:
     # -- export / import ----------------------------------------------------------------
 
     def export(self, path) -> dict:
-        """Write entries, memories, history and summaries as JSON (never the API key)."""
-        with Session(self.engine) as s:
-            data = {
-                "format": "memoir-export", "version": 1, "exported_at": now().isoformat(),
-                "entries": [_row(e) for e in s.exec(select(Entry).order_by(Entry.id))],
-                "memories": [_row(m) for m in s.exec(select(Memory))],
-                "history": [_row(h) for h in s.exec(select(History).order_by(History.id))],
-                "summaries": [_row(x) for x in s.exec(select(Summary).order_by(Summary.id))],
-            }
-        tmp = Path(str(path) + ".tmp")
-        tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), "utf-8")
-        tmp.replace(path)
-        return {k: len(v) for k, v in data.items() if isinstance(v, list)}
+        """Write the whole journal as JSON (see core/transfer.py; never the API key)."""
+        return transfer.export_journal(self.engine, path)
 
     def import_(self, path) -> dict:
         """Merge an export: existing memories (same id) are kept; entries get new ids."""
         try:
-            data = json.loads(Path(path).read_text("utf-8"))
-        except (OSError, ValueError) as exc:
-            raise InvalidInput(f"cannot read {Path(path).name}: {exc}") from exc
-        if not isinstance(data, dict) or data.get("format") != "memoir-export":
-            raise InvalidInput(f"{Path(path).name} is not a memoir export")
-        counts = {"entries": 0, "memories": 0, "history": 0, "summaries": 0}
-        entry_map: dict[int, int] = {}
-        users: set[str] = set()
-        with Session(self.engine) as s:
-            for e in data.get("entries", []):
-                row = Entry(user_id=e["user_id"], role=e["role"], content=e["content"],
-                            created_at=datetime.fromisoformat(e["created_at"]), source="import")
-                s.add(row)
-                s.flush()
-                entry_map[e["id"]] = row.id
-                counts["entries"] += 1
-            new_ids = set()
-            for m in data.get("memories", []):
-                if s.get(Memory, m["id"]) is not None:
-                    continue
-                row = Memory(**{**m, "source_entry_id": entry_map.get(m.get("source_entry_id"))})
-                for key in ("created_at", "updated_at", "about_start", "about_end"):
-                    if getattr(row, key):
-                        setattr(row, key, datetime.fromisoformat(getattr(row, key)))
-                s.add(row)
-                new_ids.add(row.id)
-                users.add(row.user_id)
-                counts["memories"] += 1
-            s.flush()
-            for h in data.get("history", []):
-                if h["memory_id"] not in new_ids:
-                    continue
-                h = {k: v for k, v in h.items() if k != "id"}
-                h["created_at"] = datetime.fromisoformat(h["created_at"])
-                h["entry_id"] = entry_map.get(h.get("entry_id"))
-                s.add(History(**h))
-                counts["history"] += 1
-            for x in data.get("summaries", []):
-                s.add(Summary(user_id=x["user_id"], text=x["text"], upto_entry_id=entry_map.get(x["upto_entry_id"]),
-                              created_at=datetime.fromisoformat(x["created_at"])))
-                counts["summaries"] += 1
-            s.commit()
+            data = transfer.read_export(path)
+        except ValueError as exc:
+            raise InvalidInput(str(exc)) from exc
+        counts, graph_users = transfer.import_journal(self.engine, data)
+        for user_id in graph_users:
+            self.graph.store.invalidate_cache(user_id)
         self.reconcile()
         return counts
 
@@ -629,14 +581,6 @@ class Memoir:
 def _entry_dict(e: Entry) -> dict:
     return {"id": e.id, "user_id": e.user_id, "role": e.role, "content": e.content,
             "created_at": e.created_at.isoformat(), "source": e.source}
-
-
-def _row(obj) -> dict:
-    d = obj.model_dump()
-    for k, v in d.items():
-        if isinstance(v, datetime):
-            d[k] = v.isoformat()
-    return d
 
 
 def _as_messages(messages) -> list[dict]:

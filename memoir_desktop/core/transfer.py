@@ -1,0 +1,146 @@
+"""Export and import of a whole journal as one JSON file (never the API key).
+
+What travels: entries, memories with their history, running summaries, and the memory graph
+(nodes and edges, invalid edges with their times included). Derived data does not: vector
+indexes are rebuilt from the memories, node-name embeddings are recomputed on first use.
+
+Import merges into the open journal: memories keep their ids (one already present is kept
+as it is), entries get new ids and every reference to them is mapped. A user's graph is
+taken only when that user has no graph here yet: merging two graphs would need node
+resolution with the LLM's judgement, and guessing could tie a fact to the wrong person.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+
+from sqlmodel import Session, select
+
+from memoir_desktop.core.graph_store import GraphEdge, GraphNode
+from memoir_desktop.core.models import Entry, History, Memory, Summary, now
+
+FORMAT, VERSION = "memoir-export", 2
+_NODE_DERIVED = ("embedding", "embed_model")
+
+
+def _row(obj, drop: tuple[str, ...] = ()) -> dict:
+    d = obj.model_dump()
+    for key in drop:
+        d.pop(key, None)
+    for key, value in d.items():
+        if isinstance(value, datetime):
+            d[key] = value.isoformat()
+    return d
+
+
+def _dt(value):
+    return datetime.fromisoformat(value) if isinstance(value, str) else value
+
+
+def export_journal(engine, path) -> dict:
+    with Session(engine) as s:
+        data = {
+            "format": FORMAT, "version": VERSION, "exported_at": now().isoformat(),
+            "entries": [_row(e) for e in s.exec(select(Entry).order_by(Entry.id))],
+            "memories": [_row(m) for m in s.exec(select(Memory))],
+            "history": [_row(h) for h in s.exec(select(History).order_by(History.id))],
+            "summaries": [_row(x) for x in s.exec(select(Summary).order_by(Summary.id))],
+            "graph_nodes": [_row(n, _NODE_DERIVED) for n in s.exec(select(GraphNode).order_by(GraphNode.id))],
+            "graph_edges": [_row(e) for e in s.exec(select(GraphEdge).order_by(GraphEdge.id))],
+        }
+    tmp = Path(str(path) + ".tmp")
+    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), "utf-8")
+    tmp.replace(path)  # a half-written export never replaces a good one
+    return {k: len(v) for k, v in data.items() if isinstance(v, list)}
+
+
+def read_export(path) -> dict:
+    """The parsed file; ValueError with a readable reason when it is not a memoir export."""
+    try:
+        data = json.loads(Path(path).read_text("utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"cannot read {Path(path).name}: {exc}") from exc
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError(f"{Path(path).name} is not a memoir export")
+    return data
+
+
+def import_journal(engine, data: dict) -> tuple[dict, set[str]]:
+    """Merge `data` (from `read_export`); returns (counts, users whose graph changed)."""
+    counts = {"entries": 0, "memories": 0, "history": 0, "summaries": 0, "graph_nodes": 0, "graph_edges": 0}
+    skipped_graphs: set[str] = set()
+    graph_users: set[str] = set()
+    with Session(engine) as s:
+        entry_map: dict[int, int] = {}
+        for e in data.get("entries", []):
+            row = Entry(user_id=e["user_id"], role=e["role"], content=e["content"],
+                        created_at=_dt(e["created_at"]), source="import")
+            s.add(row)
+            s.flush()
+            entry_map[e["id"]] = row.id
+            counts["entries"] += 1
+        new_ids = set()
+        for m in data.get("memories", []):
+            if s.get(Memory, m["id"]) is not None:
+                continue
+            row = Memory(**{**m, "source_entry_id": entry_map.get(m.get("source_entry_id"))})
+            for key in ("created_at", "updated_at", "about_start", "about_end"):
+                setattr(row, key, _dt(getattr(row, key)))
+            s.add(row)
+            new_ids.add(row.id)
+            counts["memories"] += 1
+        s.flush()
+        for h in data.get("history", []):
+            if h["memory_id"] not in new_ids:
+                continue
+            h = {k: v for k, v in h.items() if k != "id"}
+            h["created_at"] = _dt(h["created_at"])
+            h["entry_id"] = entry_map.get(h.get("entry_id"))
+            s.add(History(**h))
+            counts["history"] += 1
+        for x in data.get("summaries", []):
+            s.add(Summary(user_id=x["user_id"], text=x["text"], upto_entry_id=entry_map.get(x["upto_entry_id"]),
+                          created_at=_dt(x["created_at"])))
+            counts["summaries"] += 1
+
+        node_map: dict[int, int] = {}
+        for n in data.get("graph_nodes", []):
+            user = n["user_id"]
+            if user not in graph_users and user not in skipped_graphs:
+                has_graph = s.exec(select(GraphNode.id).where(GraphNode.user_id == user).limit(1)).first()
+                (skipped_graphs if has_graph is not None else graph_users).add(user)
+            if user in skipped_graphs:
+                continue
+            fields = {k: v for k, v in n.items() if k not in ("id", *_NODE_DERIVED)}
+            fields["created_at"] = _dt(fields["created_at"])
+            fields["source_entry_id"] = entry_map.get(fields.get("source_entry_id"))
+            row = GraphNode(**fields)
+            s.add(row)
+            s.flush()
+            node_map[n["id"]] = row.id
+            counts["graph_nodes"] += 1
+        edge_map: dict[int, GraphEdge] = {}
+        for e in data.get("graph_edges", []):
+            if e["source_id"] not in node_map or e["target_id"] not in node_map:
+                continue  # its user's graph was skipped
+            fields = {k: v for k, v in e.items() if k != "id"}
+            for key in ("valid_from", "valid_to", "recorded_at", "expired_at"):
+                fields[key] = _dt(fields.get(key))
+            # Jobs are not exported; the edge that invalidated this one is linked below, once
+            # every edge has its new id.
+            fields.update(source_id=node_map[e["source_id"]], target_id=node_map[e["target_id"]],
+                          source_entry_id=entry_map.get(fields.get("source_entry_id")), job_id=None,
+                          invalidated_by=None)
+            edge_map[e["id"]] = GraphEdge(**fields)
+            s.add(edge_map[e["id"]])
+            counts["graph_edges"] += 1
+        s.flush()
+        for e in data.get("graph_edges", []):
+            if e["id"] in edge_map and e.get("invalidated_by") in edge_map:
+                edge_map[e["id"]].invalidated_by = edge_map[e["invalidated_by"]].id
+        s.commit()
+    if skipped_graphs:
+        counts["graph_skipped_users"] = sorted(skipped_graphs)
+    return counts, graph_users
