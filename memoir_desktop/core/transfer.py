@@ -5,7 +5,8 @@ What travels: entries, memories with their history, running summaries, and the m
 indexes are rebuilt from the memories, node-name embeddings are recomputed on first use.
 
 Import merges into the open journal: memories keep their ids (one already present is kept
-as it is), entries get new ids and every reference to them is mapped. A user's graph is
+as it is), entries get new ids and every reference to them is mapped; an entry already there
+(same user, role, time and text) is not added twice. A user's graph is
 taken only when that user has no graph here yet: merging two graphs would need node
 resolution with the LLM's judgement, and guessing could tie a fact to the wrong person.
 """
@@ -75,8 +76,16 @@ def import_journal(engine, data: dict) -> tuple[dict, set[str]]:
     with Session(engine) as s:
         entry_map: dict[int, int] = {}
         for e in data.get("entries", []):
-            row = Entry(user_id=e["user_id"], role=e["role"], content=e["content"],
-                        created_at=_dt(e["created_at"]), source="import")
+            created = _dt(e["created_at"])
+            # The same entry imported again (same user, role, time and text) is the same entry.
+            same = s.exec(select(Entry.id).where(Entry.user_id == e["user_id"], Entry.role == e["role"],
+                                                 Entry.created_at == created,
+                                                 Entry.content == e["content"])).first()
+            if same is not None:
+                entry_map[e["id"]] = same
+                continue
+            row = Entry(user_id=e["user_id"], role=e["role"], content=e["content"], created_at=created,
+                        source="import")
             s.add(row)
             s.flush()
             entry_map[e["id"]] = row.id
@@ -101,8 +110,12 @@ def import_journal(engine, data: dict) -> tuple[dict, set[str]]:
             s.add(History(**h))
             counts["history"] += 1
         for x in data.get("summaries", []):
+            created = _dt(x["created_at"])
+            if s.exec(select(Summary.id).where(Summary.user_id == x["user_id"], Summary.created_at == created,
+                                               Summary.text == x["text"])).first() is not None:
+                continue
             s.add(Summary(user_id=x["user_id"], text=x["text"], upto_entry_id=entry_map.get(x["upto_entry_id"]),
-                          created_at=_dt(x["created_at"])))
+                          created_at=created))
             counts["summaries"] += 1
 
         node_map: dict[int, int] = {}

@@ -35,8 +35,9 @@ def test_export_import_round_trip(mem, tmp_path):
         assert [h["event"] for h in other.history(a)] == ["ADD", "UPDATE"]
         assert other.search("Bori")["results"][0]["id"] == a
         assert [e["content"] for e in other.entries()] == [e["content"] for e in mem.entries()]
-        again = other.import_(path)  # importing twice does not duplicate memories
-        assert again["memories"] == 0
+        again = other.import_(path)  # importing twice duplicates neither memories nor entries
+        assert again["memories"] == 0 and again["entries"] == 0 and again["summaries"] == 0
+        assert [e["content"] for e in other.entries()] == [e["content"] for e in mem.entries()]
 
 
 def test_import_rejects_foreign_file(mem, tmp_path):
