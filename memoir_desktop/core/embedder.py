@@ -162,12 +162,6 @@ class Embedder:
     def dim(self) -> int:
         return self.load().dim
 
-    def reload(self) -> None:
-        """Forget the loaded backend (e.g. after the model file was provisioned)."""
-        with self._lock:
-            self._backend = None
-            self.status = EmbedderStatus(requested=self.requested)
-
     def load(self):
         if self._backend is not None:
             return self._backend
@@ -176,11 +170,14 @@ class Embedder:
                 return self._backend
             self.status.state = "loading"
             errors = []
+            first_reason = ""  # why the requested model did not load, for the status message
             for candidate in (self.requested, *[f for f in FALLBACKS if f != self.requested]):
                 try:
                     backend = _make_backend(candidate)
                 except Exception as exc:  # any load failure means: try the next
-                    errors.append(f"{candidate}: {exc.__class__.__name__}: {exc}")
+                    reason = f"{exc.__class__.__name__}: {exc}"
+                    first_reason = first_reason or reason
+                    errors.append(f"{candidate}: {reason}")
                     log.warning("embedding model %s could not be loaded: %s", candidate, exc)
                     continue
                 self._backend = backend
@@ -190,7 +187,7 @@ class Embedder:
                 else:
                     self.status.state = "fallback"
                     self.status.message = (
-                        f"'{self.requested}' is not available offline ({errors[0].split(': ', 1)[-1]}); "
+                        f"'{self.requested}' is not available offline ({first_reason}); "
                         f"using installed '{candidate}'"
                     )
                     log.warning(self.status.message)

