@@ -568,9 +568,10 @@ class BM25Index:
 
     def explain(self, query: str, doc_id: str) -> list[str]:
         """The query's tokens that occur in ``doc_id`` (in query order), e.g. for a tooltip."""
+        return self.explain_many(query, [doc_id])[doc_id]
+
+    def explain_many(self, query: str, doc_ids: Iterable[str]) -> dict[str, list[str]]:
+        """``explain`` for several documents, analysing the query once."""
         terms = dict.fromkeys(tokenize(query))
         with self._lock:
-            tf = self._doc_tf.get(doc_id)
-            if not tf:
-                return []
-            return [t for t in terms if t in tf]
+            return {d: [t for t in terms if t in (self._doc_tf.get(d) or ())] for d in doc_ids}

@@ -457,7 +457,8 @@ class Memoir:
             self.jobs_queue.mark(job.id, "running", bump_attempts=True)
             self.metrics.job_id = job.id
             try:
-                result = self._dispatch(job)
+                with self.embedder.background():
+                    result = self._dispatch(job)
             except LLMUnavailable as exc:
                 self.jobs_queue.mark(job.id, "pending", error=_llm_message(exc))
                 return {"id": job.id, "kind": job.kind, "state": "pending", "error": _llm_message(exc)}

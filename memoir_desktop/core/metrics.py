@@ -12,7 +12,7 @@ from datetime import datetime
 
 from sqlmodel import Session, select
 
-from memoir_desktop.core.models import Metric
+from memoir_desktop.core.models import Metric, now
 
 STAGES = ("extraction", "update", "summary", "search", "answer", "embedding", "graph")
 
@@ -30,17 +30,16 @@ def percentile(values: list[float], p: float) -> float:
 class MetricsRecorder:
     def __init__(self, engine, flush_every: int = 5000):
         self._engine = engine
-        self._buf: list[Metric] = []
+        self._buf: list[tuple] = []
         self._lock = threading.Lock()
         self._flush_every = flush_every
         self.job_id: int | None = None  # set by the writer while a job runs
 
     def record(self, stage: str, ms: float, prompt_tokens: int = 0, completion_tokens: int = 0) -> None:
+        # A plain tuple: building the ORM object here cost ~0.5 ms per sample on the search path.
+        sample = (stage, ms, prompt_tokens, completion_tokens, self.job_id, now())
         with self._lock:
-            self._buf.append(
-                Metric(stage=stage, ms=ms, prompt_tokens=prompt_tokens,
-                       completion_tokens=completion_tokens, job_id=self.job_id)
-            )
+            self._buf.append(sample)
             full = len(self._buf) >= self._flush_every
         if full:
             self.flush()
@@ -50,7 +49,8 @@ class MetricsRecorder:
             buf, self._buf = self._buf, []
         if buf:
             with Session(self._engine) as s:
-                s.add_all(buf)
+                s.add_all(Metric(stage=st, ms=ms, prompt_tokens=pt, completion_tokens=ct, job_id=job, created_at=at)
+                          for st, ms, pt, ct, job, at in buf)
                 s.commit()
 
     def _memorize_jobs(self, job_ids: list[int]) -> list[int]:

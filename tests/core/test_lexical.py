@@ -411,3 +411,11 @@ def test_korean_search_still_works_when_the_analyser_cannot_load(monkeypatch):
     assert ids(index.search("김치찌개"))[0] == "stew"
     assert ids(index.search("hike")) == ["en"]
     assert tokenize("") == [] and tokenize("😀") == []
+
+
+def test_explain_many_matches_explain_per_document():
+    index = BM25Index()
+    index.add_many([("a", "커피를 마셨다"), ("b", "녹차와 커피"), ("c", "hiking")])
+    q = "커피 마셨어? 녹차는?"
+    assert index.explain_many(q, ["a", "b", "c", "absent"]) == {d: index.explain(q, d) for d in ["a", "b", "c", "absent"]}
+    assert index.explain_many(q, ["a"]) == {"a": ["커피", "마시"]}

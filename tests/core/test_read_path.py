@@ -66,3 +66,37 @@ def test_korean_query_finds_korean_memory_with_english_only_model(tmp_path):
         assert "lexical" in top["explain"] and "커피" in top["explain"]["lexical"]["matched"]
         top = mem.search("회사 프로젝트", limit=1)["results"][0]
         assert top["memory"] == "회사에서 새 프로젝트를 맡았다"
+
+
+def test_search_fills_the_limit_when_filters_drop_the_best_candidates(mem):
+    # Rows are read for the best-ranked candidates first; filtered-out ones must be made up
+    # from further down the ranking, not leave the result short.
+    mem.add([f"tea note {i}: green tea in the morning" for i in range(20)], infer=False,
+            metadata={"kind": "noise"})
+    mem.add([f"tea note {i}: oolong tea after lunch" for i in range(12)], infer=False,
+            metadata={"kind": "wanted"})
+    hits = mem.search("green tea note", limit=10, filters={"kind": "wanted"})["results"]
+    assert len(hits) == 10
+    assert all("oolong" in h["memory"] for h in hits)
+    assert all(h["explain"]["lexical"]["matched"] for h in hits if "lexical" in h["explain"])
+
+
+def test_query_embedding_uses_one_thread_while_a_job_runs():
+    from memoir_desktop.core import embedder as emb
+
+    seen = []
+
+    class Backend:
+        dim = 3
+
+        def query(self, text, threads=1):
+            seen.append(threads)
+            return [1.0, 0.0, 0.0]
+
+    e = emb.Embedder("test")
+    e._backend = Backend()
+    e.embed_query("idle")
+    with e.background(), e.background():
+        e.embed_query("busy")
+    e.embed_query("idle again")
+    assert seen == [emb.QUERY_THREADS, 1, emb.QUERY_THREADS]
