@@ -583,8 +583,84 @@ def normalize(text: str, now: datetime) -> str:
 
 
 def query_span(text: str, now: datetime) -> tuple[date, date] | None:
-    """The union (earliest start, latest end) of the expressions in a search query, or None."""
-    spans = resolve(text, now)
+    """The union (earliest start, latest end) of the expressions in a search query, or None.
+
+    A relative expression tied to a named day counts from that day, not from today:
+    "two weeks before August 11, 2023", "the week before 3 June", "last weekend before April 10",
+    "6월 3일 일주일 전", and everything in a question asked "as of 3 June, 2023" /
+    "as mentioned on 3 June, 2023" / "6월 3일 기준으로". Read from today, "recently" in
+    "what did she start recently, as mentioned on 3 June, 2023?" stretched the span from June to
+    today and boosted months of unrelated memories.
+    """
+    spans = [span for _, span in _anchored(text, _today(now))]
     if not spans:
         return None
-    return min(s.start for s in spans), max(s.end for s in spans)
+    return min(s[0] for s in spans), max(s[1] for s in spans)
+
+
+_OFFSET_EN = re.compile(
+    rf"(?:(?P<n>{_EN_N}|the)\s+(?P<unit>day|week|weekend|month|year)s?\s+)?(?P<dir>before|after|prior\s+to)"
+    r"\s+(?:on\s+|the\s+)?$", re.IGNORECASE)
+_AS_OF_EN = re.compile(r"\bas\s+(?:of|mentioned\s+on|said\s+on|discussed\s+on)\s+(?:on\s+)?$", re.IGNORECASE)
+_AS_OF_KO = re.compile(r"^\s*(?:을|를)?\s*(?:기준으로|기준|당시)")
+_KO_GLUE = re.compile(r"^\s*(?:의\s*)?$")
+_THE_UNIT = {"before": {"day": "yesterday", "week": "last week", "weekend": "last weekend",
+                        "month": "last month", "year": "last year"},
+             "after": {"day": "tomorrow", "week": "next week", "weekend": "next weekend",
+                       "month": "next month", "year": "next year"}}
+
+
+def _names_a_day(m: re.Match) -> bool:
+    """ "3 June, 2023", "August 11", "6월 3일": a calendar day, not a count from today."""
+    g = m.groupdict()
+    return bool((g.get("mon") and g.get("day")) or (g.get("name") and g.get("day")) or g.get("dname"))
+
+
+def _at(expression: str, anchor: date) -> Span | None:
+    found = _scan(expression, anchor)
+    return found[0][1] if found else None
+
+
+def _anchored(text: str, today: date) -> list[tuple[re.Match | None, Span]]:
+    found = _scan(text, today)
+    if not any(_names_a_day(m) for m, _ in found):
+        return found
+    out: list[tuple[re.Match | None, Span]] = []
+    consumed: set[int] = set()  # relative matches re-read from a day, by start position
+    as_of: date | None = None
+    for i, (m, span) in enumerate(found):
+        if not _names_a_day(m):
+            continue
+        before = text[:m.start()]
+        if off := _OFFSET_EN.search(before):
+            direction = "after" if off["dir"].lower() == "after" else "before"
+            anchor = span[1] if direction == "after" else span[0]
+            if off["n"]:  # "two weeks before X" reads as "two weeks ago" on X
+                n, unit = off["n"].lower(), off["unit"].lower()
+                phrase = _THE_UNIT[direction][unit] if n == "the" else (
+                    f"{n} {unit}s ago" if direction == "before" else f"in {n} {unit}s")
+                if (got := _at(phrase, anchor)) is not None:
+                    out.append((None, got))
+                    consumed.add(m.start())
+                    continue
+            prev = found[i - 1][0] if i else None  # "last weekend before X": that weekend, from X
+            if prev is not None and not _names_a_day(prev) and not text[prev.end():off.start()].strip():
+                if (got := _at(prev.group(0), anchor)) is not None:
+                    out.append((None, got))
+                    consumed.update((prev.start(), m.start()))
+                    continue
+        nxt = found[i + 1][0] if i + 1 < len(found) else None
+        if nxt is not None and _KO_GLUE.match(text[m.end():nxt.start()]) and re.search(r"(전|후|뒤)$", nxt.group(0)):
+            if (got := _at(nxt.group(0), span[0])) is not None:  # "6월 3일 일주일 전"
+                out.append((None, got))
+                consumed.update((m.start(), nxt.start()))
+                continue
+        if _AS_OF_EN.search(before) or _AS_OF_KO.match(text[m.end():]):
+            as_of = span[1]
+    for m, span in found:
+        if m.start() in consumed:
+            continue
+        if as_of is not None and not _names_a_day(m):
+            span = _at(m.group(0), as_of) or span
+        out.append((m, span))
+    return out

@@ -448,6 +448,28 @@ def test_query_span_is_the_union():
     assert query_span("제주도 여행", A) is None
 
 
+# A relative expression tied to a named day counts from that day (A is 2026-01-02).
+ANCHORED = [
+    ("What did he do the week before August 3, 2023?", "2023-07-24", "2023-07-30"),  # Thu -> week before
+    ("the puppy she got two weeks before August 11, 2023", "2023-07-24", "2023-07-30"),
+    ("what did she do last weekend before April 10, 2023?", "2023-04-08", "2023-04-09"),
+    ("what did she start recently, as mentioned on 3 June, 2023?", "2023-05-05", "2023-06-03"),
+    ("the day after March 3, 2025", "2025-03-04", "2025-03-04"),
+    ("3 days after May 5, 2025", "2025-05-08", "2025-05-08"),
+    ("2025년 6월 3일 일주일 전에 뭐 했지", "2025-05-26", "2025-06-01"),
+    ("2025년 6월 3일 기준으로 최근에 시작한 것", "2025-05-05", "2025-06-03"),
+    # Not tied: each counts from today, as before.
+    ("What did I do yesterday and on March 3, 2025?", "2025-03-03", "2026-01-01"),
+    ("recently", "2025-12-04", "2026-01-02"),
+    ("before March 3, 2025", "2025-03-03", "2025-03-03"),
+]
+
+
+@pytest.mark.parametrize(("query", "start", "end"), ANCHORED)
+def test_query_span_reads_a_tied_expression_from_its_day(query, start, end):
+    assert query_span(query, A) == (d(start), d(end))
+
+
 # --------------------------------------------------------------------------- properties
 
 NOWS = st.dates(min_value=date(2000, 1, 1), max_value=date(2099, 12, 31)).map(
