@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from memoir_desktop.ui.graph import layout as layout_mod
+from memoir_desktop.ui.graph import repulsion as repulsion_mod
 from memoir_desktop.ui.graph.layout import ForceLayout
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -284,8 +285,8 @@ def test_step_returns_shrinking_displacement():
 def test_barnes_hut_matches_exact_repulsion():
     rng = np.random.default_rng(0)
     p = np.concatenate([rng.normal(c, 1.0, (300, 2)) for c in ((0, 0), (8, 0), (0, 8))])
-    exact = layout_mod._repulsion_exact(p)
-    approx = layout_mod._repulsion_tree(p, 0.8)
+    exact = repulsion_mod.repulsion_exact(p)
+    approx = repulsion_mod.repulsion_tree(p, 0.8)
     err = np.linalg.norm(approx - exact, axis=1) / np.linalg.norm(exact, axis=1)
     assert np.median(err) < 0.01
     assert np.quantile(err, 0.99) < 0.1

@@ -30,371 +30,19 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from memoir_desktop.ui.graph.layout_start import bfs_hops, components, initial_layout
+from memoir_desktop.ui.graph.repulsion import repulsion_exact, repulsion_tree
+
 __all__ = ["EXACT_MAX_NODES", "ForceLayout"]
 
 #: Above this many nodes repulsion uses Barnes-Hut instead of exact all-pairs.
 EXACT_MAX_NODES = 700
 
-_CHUNK_ELEMENTS = 1 << 14  # rows x N elements per chunk of the exact repulsion (cache-sized)
-_TREE_DEPTH = 24  # max quadtree depth (a stray far-away node must not lump the rest into one cell)
-_GROUP_SIZE = 8  # Barnes-Hut: nodes sharing one far-field evaluation (at most)
-_LEAF_SIZE = 4  # Barnes-Hut: cells this small are summed exactly when not far enough
 _CALLBACK_EVERY = 10
-_MDS_PIVOTS = 50  # PivotMDS pivots for the initial layout of a fresh graph (shared by components)
-_MDS_MIN_COMPONENT = 8  # smaller components start at random instead
 _REHEAT = 0.5  # a change warms the nodes it touches to this many (median) edge lengths ...
 _REHEAT_DECAY = 0.2  # ... times this per hop around them ...
 _REHEAT_HOPS = 3  # ... up to this many hops away
 _T0 = 0.05  # start temperature of a fresh layout, in units of the expected radius k*sqrt(N/gravity)
-
-
-def _spread_bits(v: np.ndarray) -> np.ndarray:
-    """Spread the low 32 bits of ``v`` to the even bit positions of an int64 (for Morton codes)."""
-    v = v & 0xFFFFFFFF
-    v = (v | (v << 16)) & 0x0000FFFF0000FFFF
-    v = (v | (v << 8)) & 0x00FF00FF00FF00FF
-    v = (v | (v << 4)) & 0x0F0F0F0F0F0F0F0F
-    v = (v | (v << 2)) & 0x3333333333333333
-    v = (v | (v << 1)) & 0x5555555555555555
-    return v
-
-
-def _expand(first: np.ndarray, count: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For ranges ``[first, first + count)`` return (index of the range, member) for every member."""
-    total = int(count.sum())
-    owner = np.repeat(np.arange(len(count)), count)
-    offsets = np.cumsum(count) - count
-    member = np.repeat(first - offsets, count) + np.arange(total)
-    return owner, member
-
-
-def _mean_edge(xy: np.ndarray, src: np.ndarray, dst: np.ndarray) -> float:
-    if len(src) == 0:
-        return 0.0
-    return float(np.linalg.norm(xy[src] - xy[dst], axis=1).mean())
-
-
-def _repulsion_exact(p: np.ndarray, targets: np.ndarray | None = None) -> np.ndarray:
-    """Sum over j != i of (p_i - p_j) / |p_i - p_j|^2 for every i in ``targets`` (default: all;
-    other rows stay zero), all pairs, in row chunks small enough to stay in cache."""
-    n = len(p)
-    out = np.zeros((n, 2))
-    if n < 2:
-        return out
-    rows_all = np.arange(n) if targets is None else np.asarray(targets, dtype=np.intp)
-    x = p[:, 0]
-    y = p[:, 1]
-    chunk = max(1, _CHUNK_ELEMENTS // n)
-    for a in range(0, len(rows_all), chunk):
-        rows = rows_all[a : a + chunk]
-        dx = np.subtract.outer(x[rows], x)
-        dy = np.subtract.outer(y[rows], y)
-        inv = dx * dx
-        inv += dy * dy
-        inv[np.arange(len(rows)), rows] = np.inf  # no self-force
-        np.maximum(inv, 1e-300, out=inv)
-        np.reciprocal(inv, out=inv)
-        dx *= inv
-        dy *= inv
-        out[rows, 0] = dx.sum(axis=1)
-        out[rows, 1] = dy.sum(axis=1)
-    return out
-
-
-def _repulsion_tree(p: np.ndarray, theta: float, targets: np.ndarray | None = None) -> np.ndarray:
-    """Barnes-Hut approximation of ``sum_{j != i} (p_i - p_j) / |p_i - p_j|**2`` for every node i
-    (or only for the groups holding a node of ``targets``; other rows may stay zero).
-
-    The quadtree is the set of Morton-code prefixes: after one argsort every cell at every level is a
-    contiguous range of the sorted nodes, so cell counts and centres of mass come from ``reduceat``.
-    Nodes are gathered into *groups* (the largest cells holding at most ``_GROUP_SIZE`` nodes) and the
-    tree is walked breadth-first for all (group, cell) pairs at once:
-
-    * a cell far from the group (``(cell_width + group_radius) / distance < theta``) acts as a point
-      mass at its centre of mass; its field is evaluated at the group centre together with its
-      gradient, so each member gets ``E + J @ offset`` (first-order, error ~ (r/d)**2);
-    * a small cell (``<= _LEAF_SIZE`` nodes) that is not far is summed exactly, node by node;
-    * anything else is opened into its children at the next level.
-    """
-    n = len(p)
-    lo = p.min(axis=0)
-    size = float((p.max(axis=0) - lo).max()) * (1.0 + 1e-9) + 1e-12
-    scale = (1 << _TREE_DEPTH) / size
-    ij = np.minimum(((p - lo) * scale).astype(np.int64), (1 << _TREE_DEPTH) - 1)
-    code = _spread_bits(ij[:, 0]) | (_spread_bits(ij[:, 1]) << 1)
-    order = np.argsort(code, kind="stable")
-    code_s = code[order]
-    p_s = p[order]
-
-    # Levels: (starts, counts, centres of mass, first child, number of children) per cell.
-    levels: list[list] = []
-    group_level = np.full(n, -1)
-    level = 0
-    while True:
-        key = code_s >> (2 * (_TREE_DEPTH - level))
-        boundary = np.empty(n, dtype=bool)
-        boundary[0] = True
-        np.not_equal(key[1:], key[:-1], out=boundary[1:])
-        starts = np.flatnonzero(boundary)
-        count = np.diff(np.append(starts, n))
-        com = np.add.reduceat(p_s, starts, axis=0) / count[:, None]
-        group_level[(group_level < 0) & (np.repeat(count, count) <= _GROUP_SIZE)] = level
-        if levels:
-            parent = levels[-1]
-            parent[3] = np.searchsorted(starts, parent[0])
-            parent[4] = np.searchsorted(starts, parent[0] + parent[1]) - parent[3]
-        levels.append([starts, count, com, None, None])
-        if level == _TREE_DEPTH or count.max() <= _LEAF_SIZE:
-            break
-        level += 1
-    bottom = level
-
-    # Groups: contiguous ranges of the sorted nodes.
-    group_level[group_level < 0] = bottom
-    gkey = code_s >> (2 * (_TREE_DEPTH - group_level))
-    gbound = np.empty(n, dtype=bool)
-    gbound[0] = True
-    gbound[1:] = (gkey[1:] != gkey[:-1]) | (group_level[1:] != group_level[:-1])
-    gstart = np.flatnonzero(gbound)
-    gcount = np.diff(np.append(gstart, n))
-    gend = gstart + gcount
-    n_groups = len(gstart)
-    centre = np.add.reduceat(p_s, gstart, axis=0) / gcount[:, None]
-    gid = np.repeat(np.arange(n_groups), gcount)
-    offset = p_s - centre[gid]
-    radius = np.maximum.reduceat(np.sqrt(np.einsum("ij,ij->i", offset, offset)), gstart)
-
-    field = np.zeros((n_groups, 2))
-    grad_a = np.zeros(n_groups)  # the gradient of a 2-D 1/r field is [[a, b], [b, -a]]
-    grad_b = np.zeros(n_groups)
-    near_group: list[np.ndarray] = []
-    near_start: list[np.ndarray] = []
-    near_count: list[np.ndarray] = []
-    theta2 = theta * theta
-    if targets is None:
-        g = np.arange(n_groups)
-    else:
-        rank = np.empty(n, dtype=np.intp)
-        rank[order] = np.arange(n)
-        g = np.unique(gid[rank[np.asarray(targets, dtype=np.intp)]])
-    c = np.zeros(len(g), dtype=np.intp)
-    for level in range(bottom + 1):
-        starts, count, com, child_first, child_count = levels[level]
-        cs = starts[c]
-        cn = count[c]
-        overlap = (gstart[g] < cs + cn) & (cs < gend[g])
-        d = centre[g] - com[c]
-        dx = d[:, 0]
-        dy = d[:, 1]
-        d2 = dx * dx + dy * dy
-        reach = size / (1 << level) + radius[g]
-        far = ~overlap & (reach * reach < theta2 * d2)
-        if far.any():
-            gf = g[far]
-            dxf = dx[far]
-            dyf = dy[far]
-            d2f = d2[far]
-            inv = cn[far] / d2f
-            field[:, 0] += np.bincount(gf, weights=dxf * inv, minlength=n_groups)
-            field[:, 1] += np.bincount(gf, weights=dyf * inv, minlength=n_groups)
-            inv /= d2f
-            grad_a += np.bincount(gf, weights=(dyf * dyf - dxf * dxf) * inv, minlength=n_groups)
-            grad_b += np.bincount(gf, weights=-2.0 * dxf * dyf * inv, minlength=n_groups)
-        near = ~far if level == bottom else ~far & (cn <= _LEAF_SIZE)
-        if near.any():
-            near_group.append(g[near])
-            near_start.append(cs[near])
-            near_count.append(cn[near])
-        if level == bottom:
-            break
-        opened = ~far & ~near
-        c = c[opened]
-        g = g[opened]
-        if len(c) == 0:
-            break
-        owner, c = _expand(child_first[c], child_count[c])
-        g = g[owner]
-
-    ox = offset[:, 0]
-    oy = offset[:, 1]
-    force_s = field[gid]
-    force_s[:, 0] += grad_a[gid] * ox + grad_b[gid] * oy
-    force_s[:, 1] += grad_b[gid] * ox - grad_a[gid] * oy
-    if near_group:
-        ng = np.concatenate(near_group)
-        owner, j = _expand(np.concatenate(near_start), np.concatenate(near_count))
-        ng = ng[owner]
-        owner, i = _expand(gstart[ng], gcount[ng])
-        j = j[owner]
-        keep = i != j
-        i = i[keep]
-        j = j[keep]
-        d = p_s[i] - p_s[j]
-        inv = 1.0 / np.maximum(np.einsum("ij,ij->i", d, d), 1e-300)
-        force_s[:, 0] += np.bincount(i, weights=d[:, 0] * inv, minlength=n)
-        force_s[:, 1] += np.bincount(i, weights=d[:, 1] * inv, minlength=n)
-    out = np.empty_like(force_s)
-    out[order] = force_s
-    return out
-
-
-def _components(n: int, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
-    """Connected-component label of every node (the smallest node index in its component)."""
-    label = np.arange(n)
-    if len(src) == 0:
-        return label
-    while True:
-        new = label.copy()
-        np.minimum.at(new, label[src], label[dst])
-        np.minimum.at(new, label[dst], label[src])
-        new = new[new]
-        new = new[new]
-        if np.array_equal(new, label):
-            return label
-        label = new
-
-
-def _bfs_hops(
-    indptr: np.ndarray,
-    indices: np.ndarray,
-    source_rows: np.ndarray,
-    source_nodes: np.ndarray,
-    n_rows: int,
-    max_level: int | None = None,
-) -> np.ndarray:
-    """Breadth-first hop distances, one search per row: row r starts from the ``source_nodes``
-    whose ``source_rows`` entry is r.  Returns an (n_rows, N) int32 array, -1 where not reached
-    (unreachable, or beyond ``max_level``).  All rows advance together, one numpy pass per level."""
-    n = len(indptr) - 1
-    dist = np.full((n_rows, n), -1, dtype=np.int32)
-    flat_dist = dist.reshape(-1)
-    row = np.asarray(source_rows, dtype=np.intp)
-    node = np.asarray(source_nodes, dtype=np.intp)
-    dist[row, node] = 0
-    deg = np.diff(indptr)
-    level = 0
-    while len(node) and (max_level is None or level < max_level):
-        level += 1
-        owner, e = _expand(indptr[node], deg[node])
-        flat = row[owner] * n + indices[e]
-        flat = np.unique(flat[flat_dist[flat] < 0])
-        flat_dist[flat] = level
-        row, node = np.divmod(flat, n)
-    return dist
-
-
-def _spread_coincident(xy: np.ndarray, scale: float, rng: np.random.Generator) -> None:
-    """Nodes with identical hop-distance rows (e.g. the leaves of one hub) get identical PivotMDS
-    coordinates: spread each such group over a disc holding it at about ``scale`` spacing (in place),
-    and jitter everything by 5% of ``scale``."""
-    span = float(np.abs(xy).max()) or 1.0
-    _, group, counts = np.unique(
-        np.round(xy / (1e-6 * span)).astype(np.int64), axis=0, return_inverse=True, return_counts=True
-    )
-    group = group.reshape(-1)
-    crowded = counts[group] > 1
-    m = int(crowded.sum())
-    if m:
-        radius = 0.5 * scale * np.sqrt(counts[group[crowded]])
-        r = radius * np.sqrt(rng.uniform(0.0, 1.0, m))
-        a = rng.uniform(0.0, 2.0 * np.pi, m)
-        xy[crowded] += np.column_stack((r * np.cos(a), r * np.sin(a)))
-    xy += rng.uniform(-0.05, 0.05, size=xy.shape) * scale
-
-
-def _initial_layout(
-    src: np.ndarray,
-    dst: np.ndarray,
-    indptr: np.ndarray,
-    indices: np.ndarray,
-    comp: np.ndarray,
-    sizes: np.ndarray,
-    k: float,
-    rng: np.random.Generator,
-) -> np.ndarray:
-    """A good starting point for a fresh graph: PivotMDS (Brandes & Pich) per connected component
-    (``comp``: component of each node, ``sizes``: nodes per component), each scaled to a mean edge
-    length of ``k``, the components arranged around the largest one."""
-    n = len(comp)
-    pos = np.zeros((n, 2))
-    if n == 0:
-        return pos
-    n_comp = len(sizes)
-    big = np.flatnonzero(sizes >= _MDS_MIN_COMPONENT)
-    members = np.argsort(comp, kind="stable")
-    bounds = np.concatenate(([0], np.cumsum(sizes)))
-
-    dist = None
-    pivot_rows: dict[int, np.ndarray] = {}
-    if len(big):
-        pivots: list[np.ndarray] = []
-        row = 0
-        for c in big.tolist():
-            nodes = members[bounds[c] : bounds[c + 1]]
-            m = min(len(nodes), max(3, int(np.ceil(_MDS_PIVOTS * len(nodes) / n))))
-            chosen = rng.choice(nodes, size=m, replace=False)
-            pivots.append(chosen)
-            pivot_rows[c] = np.arange(row, row + m)
-            row += m
-        sources = np.concatenate(pivots)
-        dist = _bfs_hops(indptr, indices, np.arange(len(sources)), sources, len(sources))
-
-    # Edges grouped by component, with endpoints renumbered within their component.
-    local = np.empty(n, dtype=np.intp)
-    local[members] = np.arange(n) - np.repeat(bounds[:-1], sizes)
-    e_order = np.argsort(comp[src], kind="stable")
-    e_src = local[src[e_order]]
-    e_dst = local[dst[e_order]]
-    e_bounds = np.searchsorted(comp[src[e_order]], np.arange(n_comp + 1))
-
-    shapes: list[tuple[int, np.ndarray]] = []
-    for c in range(n_comp):
-        nodes = members[bounds[c] : bounds[c + 1]]
-        m = len(nodes)
-        if m == 1:
-            shapes.append((c, np.zeros((1, 2))))
-            continue
-        xy = None
-        if c in pivot_rows and dist is not None:
-            d = dist[pivot_rows[c]][:, nodes].astype(float)
-            d2 = d * d
-            cc = d2 - d2.mean(axis=1, keepdims=True) - d2.mean(axis=0, keepdims=True) + d2.mean()
-            vals, vecs = np.linalg.eigh(cc @ cc.T)
-            if vals[-1] > 0:  # (a path is exactly 1-D: then the second axis is ~0, and that is fine)
-                xy = -0.5 * cc.T @ vecs[:, [-1, -2]]
-        es, ee = e_bounds[c], e_bounds[c + 1]
-        if xy is not None:
-            mean_len = _mean_edge(xy, e_src[es:ee], e_dst[es:ee])
-            if mean_len > 0:
-                _spread_coincident(xy, mean_len, rng)
-            else:
-                xy = None
-        if xy is None:  # small component: random in a disc
-            r = np.sqrt(rng.uniform(0.0, 1.0, m)) * np.sqrt(m)
-            a = rng.uniform(0.0, 2.0 * np.pi, m)
-            xy = np.column_stack((r * np.cos(a), r * np.sin(a)))
-        xy = xy - xy.mean(axis=0)
-        mean_len = _mean_edge(xy, e_src[es:ee], e_dst[es:ee])
-        # Scale to a mean edge length of k.  (PivotMDS tends to collapse side branches; starting
-        # small lets the strong short-range repulsion open them up quickly, whereas an oversized
-        # start shrinks only slowly.)
-        shapes.append((c, xy * (k / mean_len) if mean_len > 0 else xy * k))
-
-    # Largest component in the middle, the others around it on a golden-angle spiral whose radius
-    # grows with the area already used (overlaps are left for the forces to resolve).
-    shapes.sort(key=lambda item: -sizes[item[0]])
-    used = 0.0
-    for i, (c, xy) in enumerate(shapes):
-        r = float(np.sqrt(np.sum(xy * xy, axis=1)).max()) + k
-        if i == 0:
-            centre = np.zeros(2)
-        else:
-            angle = i * 2.399963229728653
-            dist = np.sqrt(used / np.pi) + r
-            centre = dist * np.array([np.cos(angle), np.sin(angle)])
-        pos[members[bounds[c] : bounds[c + 1]]] = xy + centre
-        used += (2 * r) ** 2
-    return pos - pos.mean(axis=0)
 
 
 class ForceLayout:
@@ -532,11 +180,11 @@ class ForceLayout:
         both_s = np.concatenate((src, dst))
         indices = np.concatenate((dst, src))[np.argsort(both_s, kind="stable")]
         indptr = np.concatenate(([0], np.cumsum(np.bincount(both_s, minlength=n))))
-        _, comp, comp_size = np.unique(_components(n, src, dst), return_inverse=True, return_counts=True)
+        _, comp, comp_size = np.unique(components(n, src, dst), return_inverse=True, return_counts=True)
         comp = comp.reshape(-1)
 
         if n_kept == 0:
-            pos = _initial_layout(src, dst, indptr, indices, comp, comp_size, k, self._rng)
+            pos = initial_layout(src, dst, indptr, indices, comp, comp_size, k, self._rng)
         elif len(new):
             self._place_new(pos, placed, src, dst)
 
@@ -661,7 +309,7 @@ class ForceLayout:
         ``_REHEAT_DECAY`` per hop around them (up to ``_REHEAT_HOPS``); never cools anything."""
         if len(nodes) == 0 or len(self._temp) == 0:
             return
-        hops = _bfs_hops(
+        hops = bfs_hops(
             self._indptr, self._indices, np.zeros(len(nodes), dtype=np.intp), nodes, 1, _REHEAT_HOPS
         )[0]
         top = max(_REHEAT * self._edge_scale(), at_least)
@@ -732,9 +380,9 @@ class ForceLayout:
         n = len(pos)
         p = pos + self._tiebreak
         if n > EXACT_MAX_NODES:
-            force = _repulsion_tree(p, self.theta, targets)
+            force = repulsion_tree(p, self.theta, targets)
         else:
-            force = _repulsion_exact(p, targets)
+            force = repulsion_exact(p, targets)
         force *= k * k
         if len(self._src):
             d = p[self._dst] - p[self._src]
