@@ -13,6 +13,8 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 
+from memoir_desktop.core.mirror import mirror_folder
+
 log = logging.getLogger(__name__)
 
 DB_NAME = "memoir.db"
@@ -105,4 +107,5 @@ def restore_backup(home: Path, backup: Path) -> Path:
     shutil.copy2(backup, db)
     # The vector index describes the replaced database; it is rebuilt at the next open.
     shutil.rmtree(home / "qdrant", ignore_errors=True)
+    shutil.rmtree(mirror_folder(home / "qdrant"), ignore_errors=True)
     return kept

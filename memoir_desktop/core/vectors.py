@@ -19,6 +19,8 @@ from pathlib import Path
 import numpy as np
 from qdrant_client import QdrantClient, models
 
+from memoir_desktop.core.mirror import Mirror, MirrorFiles, mirror_folder
+
 log = logging.getLogger(__name__)
 
 _CLIENTS: dict[str, tuple[QdrantClient, int]] = {}
@@ -44,6 +46,7 @@ def _open_client(path: Path) -> QdrantClient:
     except Exception as exc:  # a damaged index is rebuilt from SQLite
         log.warning("vector index at %s unreadable (%s); starting a new one", path.name, exc)
         shutil.rmtree(path, ignore_errors=True)
+        shutil.rmtree(mirror_folder(path), ignore_errors=True)  # copies of what was just lost
         return QdrantClient(path=str(path))
 
 
@@ -72,68 +75,6 @@ def point_id(item_id: str | int) -> str:
     return str(item_id)
 
 
-class _Matrix:
-    """An in-memory mirror of one collection for the hot search path.
-
-    qdrant-client's local mode scores points in Python-heavy code (73 ms at 50k points
-    here); one matrix-vector product over a contiguous float32 matrix takes a few ms.
-    Qdrant stays the persistent store; the mirror is rebuilt from it on first search.
-    """
-
-    def __init__(self, dim: int):
-        self.ids: list = []
-        self.row: dict = {}
-        self.mat = np.zeros((0, dim), dtype=np.float32)
-        self._n = 0
-
-    def upsert(self, item_ids: list, vecs: np.ndarray) -> None:
-        vecs = _unit(np.asarray(vecs, dtype=np.float32))
-        new = [i for i, item in enumerate(item_ids) if item not in self.row]
-        for i, item in enumerate(item_ids):
-            r = self.row.get(item)
-            if r is not None:
-                self.mat[r] = vecs[i]
-        if new:
-            need = self._n + len(new)
-            if need > self.mat.shape[0]:
-                grown = np.zeros((max(need, self.mat.shape[0] * 2, 64), self.mat.shape[1]), dtype=np.float32)
-                grown[: self._n] = self.mat[: self._n]
-                self.mat = grown
-            for i in new:
-                self.row[item_ids[i]] = self._n
-                self.ids.append(item_ids[i])
-                self.mat[self._n] = vecs[i]
-                self._n += 1
-
-    def delete(self, item_ids) -> None:
-        for item in item_ids:
-            r = self.row.pop(item, None)
-            if r is None:
-                continue
-            last = self._n - 1
-            if r != last:  # swap the last row into the hole
-                moved = self.ids[last]
-                self.mat[r] = self.mat[last]
-                self.ids[r] = moved
-                self.row[moved] = r
-            self.ids.pop()
-            self._n -= 1
-
-    def search(self, vector: np.ndarray, limit: int) -> list[tuple]:
-        if self._n == 0:
-            return []
-        scores = self.mat[: self._n] @ _unit(np.asarray(vector, dtype=np.float32))
-        k = min(limit, self._n)
-        top = np.argpartition(-scores, k - 1)[:k]
-        top = top[np.argsort(-scores[top], kind="stable")]
-        return [(self.ids[i], float(scores[i])) for i in top]
-
-
-def _unit(v: np.ndarray) -> np.ndarray:
-    norm = np.linalg.norm(v, axis=-1, keepdims=True)
-    return v / np.where(norm == 0, 1, norm)
-
-
 class VectorIndex:
     def __init__(self, path: Path):
         self.path = path
@@ -141,11 +82,17 @@ class VectorIndex:
         self._client = _acquire(path)
         self._lock = threading.RLock()
         self._closed = False
-        self._mirror: dict[str, _Matrix] = {}
+        self._mirror: dict[str, Mirror] = {}
+        self._files = MirrorFiles(mirror_folder(path))
 
     def close(self) -> None:
-        if not self._closed:
+        with self._lock:
+            if self._closed:
+                return
             self._closed = True
+            for name in self._files.marked():  # changed since their copies were written
+                if name in self._mirror:
+                    self._files.save(name, self._mirror[name])
             _release(self.path)
 
     # -- collections ------------------------------------------------------------------
@@ -156,7 +103,8 @@ class VectorIndex:
 
     def recreate(self, name: str, dim: int) -> None:
         with self._lock:
-            self._mirror[name] = _Matrix(dim)
+            self._files.changing(name)
+            self._mirror[name] = Mirror(dim)
             if self._client.collection_exists(name):
                 self._client.delete_collection(name)
             self._client.create_collection(
@@ -171,6 +119,7 @@ class VectorIndex:
     def drop(self, name: str) -> None:
         with self._lock:
             self._mirror.pop(name, None)
+            self._files.forget(name)
             if self._client.collection_exists(name):
                 self._client.delete_collection(name)
 
@@ -199,6 +148,7 @@ class VectorIndex:
         batch: list[models.PointStruct] = []
         items = list(items)
         with self._lock:
+            self._before_change(name)
             for item_id, vec in items:
                 batch.append(
                     models.PointStruct(
@@ -221,6 +171,7 @@ class VectorIndex:
         if not pids:
             return
         with self._lock:
+            self._before_change(name)
             mirror = self._mirror.get(name)
             if mirror is not None:
                 mirror.delete(item_ids)
@@ -236,9 +187,26 @@ class VectorIndex:
                 mirror = self._load_mirror(name)
             return mirror.search(vector, limit)
 
-    def _load_mirror(self, name: str) -> _Matrix:
+    def _before_change(self, name: str) -> None:
+        # Load a trusted copy before the change makes it untrusted, so the mirror stays warm
+        # (the writer often changes a collection before the first search after start).
+        if name not in self._mirror and self._client.collection_exists(name):
+            self._from_copy(name)
+        self._files.changing(name)
+
+    def _from_copy(self, name: str) -> Mirror | None:
         dim = self._client.get_collection(name).config.params.vectors.size
-        mirror = _Matrix(dim)
+        mirror = self._files.load(name)
+        # The count check catches a copy that outlived its index (restored or rebuilt elsewhere).
+        if mirror is None or mirror.dim != dim or len(mirror) != self._client.count(name, exact=True).count:
+            return None
+        self._mirror[name] = mirror
+        return mirror
+
+    def _load_mirror(self, name: str) -> Mirror:
+        if (mirror := self._from_copy(name)) is not None:
+            return mirror
+        mirror = Mirror(self._client.get_collection(name).config.params.vectors.size)
         offset = None
         while True:
             points, offset = self._client.scroll(name, limit=2048, offset=offset, with_payload=["item"],
@@ -248,6 +216,7 @@ class VectorIndex:
             if offset is None:
                 break
         self._mirror[name] = mirror
+        self._files.save(name, mirror)
         return mirror
 
 

@@ -42,3 +42,84 @@ def test_int_ids_and_small_collections(tmp_path):
     assert idx.search("e", v[1], 10) == []
     assert idx.search("missing", v[1], 10) == []
     idx.close()
+
+
+def _no_scroll(monkeypatch):
+    from qdrant_client import QdrantClient
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the mirror was rebuilt from Qdrant")
+
+    monkeypatch.setattr(QdrantClient, "scroll", refuse)
+
+
+def test_reopened_index_searches_from_its_copy(tmp_path, monkeypatch):
+    # Rebuilding a mirror scrolls every point through Python (~10 s at 50k): a clean close
+    # leaves a copy that the next start uses instead.
+    ids = [str(uuid.UUID(int=i + 1)) for i in range(60)]
+    v = _vecs(60)
+    idx = VectorIndex(tmp_path / "q")
+    idx.recreate("c", 8)
+    idx.upsert("c", list(zip(ids, v)))
+    idx.delete("c", ids[:5])
+    idx.close()
+    _no_scroll(monkeypatch)
+    again = VectorIndex(tmp_path / "q")
+    try:
+        assert again.search("c", v[30], 1)[0][0] == ids[30]
+        assert not set(ids[:5]) & {i for i, _ in again.search("c", v[0], 60)}
+        again.upsert("c", [(ids[6], v[40])])  # a change after start keeps the mirror warm
+        assert again.search("c", v[40], 2)[0][0] in {ids[6], ids[40]}
+    finally:
+        again.close()
+
+
+def test_a_copy_is_not_trusted_after_a_crash(tmp_path):
+    # The crash replaces a vector (same count), so only the change marker can tell the copy
+    # is stale; os._exit skips close(), as a kill would.
+    import subprocess
+    import sys
+
+    ids = [str(uuid.UUID(int=i + 1)) for i in range(40)]
+    v = _vecs(41)
+    idx = VectorIndex(tmp_path / "q")
+    idx.recreate("c", 8)
+    idx.upsert("c", list(zip(ids, v[:40])))
+    idx.close()
+    np.save(tmp_path / "new.npy", v[40])
+    code = (
+        "import os, sys, numpy as np\n"
+        "from pathlib import Path\n"
+        "from memoir_desktop.core.vectors import VectorIndex\n"
+        "p = Path(sys.argv[1])\n"
+        "idx = VectorIndex(p / 'q')\n"
+        "idx.search('c', np.load(p / 'new.npy'), 1)\n"
+        "idx.upsert('c', [(sys.argv[2], np.load(p / 'new.npy'))])\n"
+        "os._exit(0)\n"
+    )
+    subprocess.run([sys.executable, "-c", code, str(tmp_path), ids[3]], check=True, timeout=120)
+    again = VectorIndex(tmp_path / "q")
+    try:
+        assert again.search("c", v[40], 1)[0][0] == ids[3]
+    finally:
+        again.close()
+
+
+def test_a_damaged_copy_is_rebuilt(tmp_path):
+    from memoir_desktop.core.mirror import mirror_folder
+
+    ids = [str(uuid.UUID(int=i + 1)) for i in range(20)]
+    v = _vecs(20)
+    idx = VectorIndex(tmp_path / "q")
+    idx.recreate("c", 8)
+    idx.upsert("c", list(zip(ids, v)))
+    idx.close()
+    copies = list(mirror_folder(tmp_path / "q").glob("*.npz"))
+    assert copies
+    for c in copies:
+        c.write_bytes(b"not a numpy file")
+    again = VectorIndex(tmp_path / "q")
+    try:
+        assert again.search("c", v[7], 1)[0][0] == ids[7]
+    finally:
+        again.close()
