@@ -107,10 +107,15 @@ class MirrorFiles:
         if name in self._marked:
             return
         marker = self._base(name).with_suffix(".changing")
-        self.folder.mkdir(parents=True, exist_ok=True)
-        with open(marker, "wb") as f:
-            f.flush()
-            os.fsync(f.fileno())
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            with open(marker, "wb") as f:
+                os.fsync(f.fileno())
+        except OSError as exc:
+            # No marker (disk full?): then no copy either, or the next start could trust a
+            # stale one. If even that fails the change must not go ahead.
+            log.warning("mirror change marker not written (%s); dropping the copy", exc.__class__.__name__)
+            self._base(name).with_suffix(".npz").unlink(missing_ok=True)
         self._marked.add(name)
 
     def marked(self) -> set[str]:

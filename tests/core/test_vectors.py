@@ -123,3 +123,31 @@ def test_a_damaged_copy_is_rebuilt(tmp_path):
         assert again.search("c", v[7], 1)[0][0] == ids[7]
     finally:
         again.close()
+
+
+def test_without_room_for_the_change_marker_the_copy_is_dropped(tmp_path, monkeypatch):
+    import errno
+    import os
+
+    from memoir_desktop.core import mirror
+
+    ids = [str(uuid.UUID(int=i + 1)) for i in range(30)]
+    v = _vecs(31)
+    idx = VectorIndex(tmp_path / "q")
+    idx.recreate("c", 8)
+    idx.upsert("c", list(zip(ids, v[:30])))
+    idx.close()
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    idx = VectorIndex(tmp_path / "q")
+    monkeypatch.setattr(mirror.os, "fsync", full)  # no marker, and no copy can be saved either
+    idx.upsert("c", [(ids[2], v[30])])  # same count: only a missing copy prevents trusting it
+    idx.close()
+    monkeypatch.setattr(mirror.os, "fsync", os.fsync)
+    again = VectorIndex(tmp_path / "q")
+    try:
+        assert again.search("c", v[30], 1)[0][0] == ids[2]
+    finally:
+        again.close()
