@@ -34,6 +34,14 @@ class Mirror:
         self.mat = np.zeros((0, dim), dtype=np.float32)
         self._n = 0
 
+    @classmethod
+    def from_rows(cls, ids: list, mat: np.ndarray) -> Mirror:
+        """A mirror over rows already unit-length (as saved by ``MirrorFiles``), not copied."""
+        mirror = cls(mat.shape[1])
+        mirror.mat, mirror.ids, mirror._n = mat, ids, len(ids)
+        mirror.row = {item: i for i, item in enumerate(ids)}
+        return mirror
+
     def upsert(self, item_ids: list, vecs: np.ndarray) -> None:
         vecs = _unit(np.asarray(vecs, dtype=np.float32))
         new = [i for i, item in enumerate(item_ids) if item not in self.row]
@@ -136,10 +144,7 @@ class MirrorFiles:
             return None
         if mat.ndim != 2 or len(ids) != mat.shape[0]:
             return None
-        mirror = Mirror(mat.shape[1])
-        mirror.mat, mirror.ids, mirror._n = mat, ids, len(ids)
-        mirror.row = {item: i for i, item in enumerate(ids)}
-        return mirror
+        return Mirror.from_rows(ids, mat)
 
     def save(self, name: str, mirror: Mirror) -> None:
         self.changing(name)  # a copy half-written by a crash must not be trusted either

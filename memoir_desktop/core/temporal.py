@@ -592,7 +592,7 @@ def query_span(text: str, now: datetime) -> tuple[date, date] | None:
     "what did she start recently, as mentioned on 3 June, 2023?" stretched the span from June to
     today and boosted months of unrelated memories.
     """
-    spans = [span for _, span in _anchored(text, _today(now))]
+    spans = _anchored(text, _today(now))
     if not spans:
         return None
     return min(s[0] for s in spans), max(s[1] for s in spans)
@@ -621,11 +621,11 @@ def _at(expression: str, anchor: date) -> Span | None:
     return found[0][1] if found else None
 
 
-def _anchored(text: str, today: date) -> list[tuple[re.Match | None, Span]]:
+def _anchored(text: str, today: date) -> list[Span]:
     found = _scan(text, today)
     if not any(_names_a_day(m) for m, _ in found):
-        return found
-    out: list[tuple[re.Match | None, Span]] = []
+        return [span for _, span in found]
+    out: list[Span] = []
     consumed: set[int] = set()  # relative matches re-read from a day, by start position
     as_of: date | None = None
     for i, (m, span) in enumerate(found):
@@ -640,19 +640,19 @@ def _anchored(text: str, today: date) -> list[tuple[re.Match | None, Span]]:
                 phrase = _THE_UNIT[direction][unit] if n == "the" else (
                     f"{n} {unit}s ago" if direction == "before" else f"in {n} {unit}s")
                 if (got := _at(phrase, anchor)) is not None:
-                    out.append((None, got))
+                    out.append(got)
                     consumed.add(m.start())
                     continue
             prev = found[i - 1][0] if i else None  # "last weekend before X": that weekend, from X
             if prev is not None and not _names_a_day(prev) and not text[prev.end():off.start()].strip():
                 if (got := _at(prev.group(0), anchor)) is not None:
-                    out.append((None, got))
+                    out.append(got)
                     consumed.update((prev.start(), m.start()))
                     continue
         nxt = found[i + 1][0] if i + 1 < len(found) else None
         if nxt is not None and _KO_GLUE.match(text[m.end():nxt.start()]) and re.search(r"(전|후|뒤)$", nxt.group(0)):
             if (got := _at(nxt.group(0), span[0])) is not None:  # "6월 3일 일주일 전"
-                out.append((None, got))
+                out.append(got)
                 consumed.update((m.start(), nxt.start()))
                 continue
         if _AS_OF_EN.search(before) or _AS_OF_KO.match(text[m.end():]):
@@ -662,5 +662,5 @@ def _anchored(text: str, today: date) -> list[tuple[re.Match | None, Span]]:
             continue
         if as_of is not None and not _names_a_day(m):
             span = _at(m.group(0), as_of) or span
-        out.append((m, span))
+        out.append(span)
     return out

@@ -194,11 +194,14 @@ class VectorIndex:
             self._from_copy(name)
         self._files.changing(name)
 
+    def _dim(self, name: str) -> int:
+        return self._client.get_collection(name).config.params.vectors.size
+
     def _from_copy(self, name: str) -> Mirror | None:
-        dim = self._client.get_collection(name).config.params.vectors.size
+        # The file first: with a change marker present it answers without touching Qdrant.
         mirror = self._files.load(name)
         # The count check catches a copy that outlived its index (restored or rebuilt elsewhere).
-        if mirror is None or mirror.dim != dim or len(mirror) != self._client.count(name, exact=True).count:
+        if mirror is None or mirror.dim != self._dim(name) or len(mirror) != self._client.count(name, exact=True).count:
             return None
         self._mirror[name] = mirror
         return mirror
@@ -206,7 +209,7 @@ class VectorIndex:
     def _load_mirror(self, name: str) -> Mirror:
         if (mirror := self._from_copy(name)) is not None:
             return mirror
-        mirror = Mirror(self._client.get_collection(name).config.params.vectors.size)
+        mirror = Mirror(self._dim(name))
         offset = None
         while True:
             points, offset = self._client.scroll(name, limit=2048, offset=offset, with_payload=["item"],
