@@ -109,20 +109,25 @@ def _reopen(open_fn, make_search, first_query: np.ndarray):
     return inst, time.perf_counter() - t
 
 
-def bench_memoir(root: Path, ids, data, queries, truth) -> list[dict]:
-    log("memoir VectorIndex: loading")
-    idx = VectorIndex(root / "memoir")
+def _bench_index(engine: str, open_fn, ids, data, queries, truth, info=lambda idx: ""):
+    """Load, search and reopen an index with VectorIndex's interface; returns (row, reopened index)."""
+    log(f"{engine}: loading")
+    idx = open_fn()
     idx.recreate(NAME, DIM)
     t = time.perf_counter()
     for bid, bvec in _batches(ids, data):
         idx.upsert(NAME, zip(bid, bvec))
     load = time.perf_counter() - t
-    log(f"memoir VectorIndex: loaded in {load:.1f}s; searching")
-    row = {"engine": "memoir VectorIndex", "load_s": load, "optimize_s": None,
-           **measure(_index_search(idx), queries, truth)}
+    log(f"{engine}: loaded in {load:.1f}s{info(idx)}; searching")
+    row = {"engine": engine, "load_s": load, "optimize_s": None, **measure(_index_search(idx), queries, truth)}
     idx.close()
-    log("memoir VectorIndex: reopening")
-    idx, row["reopen_s"] = _reopen(lambda: VectorIndex(root / "memoir"), _index_search, queries[0])
+    log(f"{engine}: reopening")
+    idx, row["reopen_s"] = _reopen(open_fn, _index_search, queries[0])
+    return row, idx
+
+
+def bench_memoir(root: Path, ids, data, queries, truth) -> list[dict]:
+    row, idx = _bench_index("memoir VectorIndex", lambda: VectorIndex(root / "memoir"), ids, data, queries, truth)
     idx.close()
     return [row]
 
@@ -155,29 +160,17 @@ def bench_client(root: Path, ids, data, queries, truth) -> list[dict]:
 
 def _edge_info(idx: EdgeVectorIndex) -> str:
     info = idx._shard(NAME).info()
-    return f"{info.points_count} points, {info.segments_count} segments, {info.indexed_vectors_count} indexed"
+    return f" ({info.points_count} points, {info.segments_count} segments, {info.indexed_vectors_count} indexed)"
 
 
 def bench_edge(root: Path, ids, data, queries, truth) -> list[dict]:
-    log("qdrant-edge: loading")
-    idx = EdgeVectorIndex(root / "edge")
-    idx.recreate(NAME, DIM)
-    t = time.perf_counter()
-    for bid, bvec in _batches(ids, data):
-        idx.upsert(NAME, zip(bid, bvec))
-    load = time.perf_counter() - t
-    log(f"qdrant-edge: loaded in {load:.1f}s ({_edge_info(idx)}); searching")
-    exact = {"engine": "qdrant-edge exact", "load_s": load, "optimize_s": None,
-             **measure(_index_search(idx), queries, truth)}
-    idx.close()
-    log("qdrant-edge: reopening before optimize")
-    idx, exact["reopen_s"] = _reopen(lambda: EdgeVectorIndex(root / "edge"), _index_search, queries[0])
-
+    exact, idx = _bench_index("qdrant-edge exact", lambda: EdgeVectorIndex(root / "edge"), ids, data, queries,
+                              truth, _edge_info)
     log("qdrant-edge: optimize (HNSW build)")
     t = time.perf_counter()
     idx.optimize(NAME)
     opt = time.perf_counter() - t
-    log(f"qdrant-edge: optimized in {opt:.1f}s ({_edge_info(idx)}); searching")
+    log(f"qdrant-edge: optimized in {opt:.1f}s{_edge_info(idx)}; searching")
     hnsw = {"engine": "qdrant-edge HNSW", "load_s": None, "optimize_s": opt,
             **measure(_index_search(idx), queries, truth)}
     idx.close()

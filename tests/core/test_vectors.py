@@ -44,6 +44,19 @@ def test_int_ids_and_small_collections(tmp_path):
     idx.close()
 
 
+def _saved_index(path, n, spare=0):
+    """A collection "c" of n vectors, closed cleanly (so its mirror copy is on disk).
+
+    Returns the ids and n + spare vectors; the spare ones are not stored."""
+    ids = [str(uuid.UUID(int=i + 1)) for i in range(n)]
+    v = _vecs(n + spare)
+    idx = VectorIndex(path)
+    idx.recreate("c", 8)
+    idx.upsert("c", list(zip(ids, v[:n])))
+    idx.close()
+    return ids, v
+
+
 def _no_scroll(monkeypatch):
     from qdrant_client import QdrantClient
 
@@ -80,12 +93,7 @@ def test_a_copy_is_not_trusted_after_a_crash(tmp_path):
     import subprocess
     import sys
 
-    ids = [str(uuid.UUID(int=i + 1)) for i in range(40)]
-    v = _vecs(41)
-    idx = VectorIndex(tmp_path / "q")
-    idx.recreate("c", 8)
-    idx.upsert("c", list(zip(ids, v[:40])))
-    idx.close()
+    ids, v = _saved_index(tmp_path / "q", 40, spare=1)
     np.save(tmp_path / "new.npy", v[40])
     code = (
         "import os, sys, numpy as np\n"
@@ -108,12 +116,7 @@ def test_a_copy_is_not_trusted_after_a_crash(tmp_path):
 def test_a_damaged_copy_is_rebuilt(tmp_path):
     from memoir_desktop.core.mirror import mirror_folder
 
-    ids = [str(uuid.UUID(int=i + 1)) for i in range(20)]
-    v = _vecs(20)
-    idx = VectorIndex(tmp_path / "q")
-    idx.recreate("c", 8)
-    idx.upsert("c", list(zip(ids, v)))
-    idx.close()
+    ids, v = _saved_index(tmp_path / "q", 20)
     copies = list(mirror_folder(tmp_path / "q").glob("*.npz"))
     assert copies
     for c in copies:
@@ -131,12 +134,7 @@ def test_without_room_for_the_change_marker_the_copy_is_dropped(tmp_path, monkey
 
     from memoir_desktop.core import mirror
 
-    ids = [str(uuid.UUID(int=i + 1)) for i in range(30)]
-    v = _vecs(31)
-    idx = VectorIndex(tmp_path / "q")
-    idx.recreate("c", 8)
-    idx.upsert("c", list(zip(ids, v[:30])))
-    idx.close()
+    ids, v = _saved_index(tmp_path / "q", 30, spare=1)
 
     def full(fd):
         raise OSError(errno.ENOSPC, "No space left on device")
