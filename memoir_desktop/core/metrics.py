@@ -86,9 +86,10 @@ class MetricsRecorder:
             }
             for stage, ms in by_stage.items()
         }
-        # A turn is one memorize job; summary and consolidation jobs are background upkeep.
+        # A turn is one memorize job; summary and consolidation jobs are background upkeep, and
+        # the capability probe is asked once per endpoint, not per turn.
         turns = self._memorize_jobs(list(per_job))
-        llm_jobs = [[m for m in per_job[j] if m.stage not in ("embedding", "search")] for j in turns]
+        llm_jobs = [[m for m in per_job[j] if m.stage not in ("embedding", "search", "probe")] for j in turns]
         llm_jobs = [ms for ms in llm_jobs if ms]
         if llm_jobs:
             out["per_turn"] = {

@@ -21,6 +21,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+from pydantic import BaseModel, field_validator
+
 from memoir_desktop.core import config, secrets
 from memoir_desktop.core.llm import LLMBadReply, LLMClient, LLMUnavailable, Tool
 from memoir_desktop.eval.stats import wilson_interval
@@ -57,11 +59,17 @@ JUDGE_USER = """Question: {question}
 Generated answer: {answer}"""
 
 
-def _validate(args: dict) -> str | None:
-    label = str(args.get("label", "")).strip().upper()
-    if label not in LABELS:
-        return "label must be CORRECT or WRONG"
-    return None
+class JudgeArgs(BaseModel):
+    label: str
+    reason: str = ""
+
+    @field_validator("label", mode="before")
+    @classmethod
+    def _label(cls, value):
+        label = str(value or "").strip().strip(".\"'").upper()
+        if label not in LABELS:
+            raise ValueError("label must be CORRECT or WRONG")
+        return label
 
 
 JUDGE_TOOL = Tool(
@@ -75,7 +83,7 @@ JUDGE_TOOL = Tool(
         },
         "required": ["label"],
     },
-    validate=_validate,
+    args=JudgeArgs,
 )
 
 
@@ -145,7 +153,7 @@ class Judge:
             args = self.client.call_tool("judge", msgs, JUDGE_TOOL)
         except LLMBadReply as exc:
             return Verdict("WRONG", "judge reply unusable", error=str(exc))
-        return Verdict(str(args["label"]).strip().upper(), str(args.get("reason") or "").strip())
+        return Verdict(args.label, (args.reason or "").strip())
 
 
 def j_score(correct: int, total: int) -> dict:

@@ -55,7 +55,12 @@ class AsyncMemoir(QObject):
 
     @property
     def llm_configured(self) -> bool:
-        return bool(self.mem.llm.configured)
+        return self.mem.llm_configured
+
+    @property
+    def llm_mode(self) -> str | None:
+        """How the configured server is asked (tools, json_schema, json_object, text); None before the probe."""
+        return self.mem.llm_mode
 
     @property
     def idle(self) -> bool:
@@ -162,38 +167,22 @@ class AsyncMemoir(QObject):
 
     def check_llm(self, on_done: Callback = None) -> None:
         """Ping the configured LLM; reports True/False, or None when none is configured."""
-        def work():
-            if not self.mem.llm.configured:
-                return None
-            try:
-                self.mem.llm.ping()
-            except Exception:  # any failure here just means "not reachable"
-                return False
-            return True
-
         def done(state) -> None:
             self.llm_reachable_changed.emit(state)
             call_if_alive(on_done, state)
 
-        self.reads.submit(work, done)
+        self.reads.submit(self.mem.check_llm, done)
 
     def stats(self, on_done: Callable[[StatsData], None]) -> None:
         self.reads.submit(lambda: build_stats(self.mem.metrics.rows()), on_done)
 
     def test_connection(self, base_url: str, model: str, api_key: str | None,
-                        on_done: Callable[[str], None], on_error: Callable[[BaseException], None]) -> None:
-        """Ping an LLM described by unsaved settings (the settings dialog's Test button)."""
-        from memoir_desktop.core.llm import LLMClient
+                        on_done: Callable[[dict], None], on_error: Callable[[BaseException], None]) -> None:
+        """Try unsaved connection settings (the settings dialog's Test button): see Memoir.test_llm."""
+        self.reads.submit(lambda: self.mem.test_llm(base_url, model, api_key), on_done, on_error)
 
-        def work() -> str:
-            key = api_key if api_key is not None else secrets.get_api_key()
-            client = LLMClient(base_url=base_url or None, api_key=key or None, model=model, timeout=10,
-                               max_retries=0)
-            if not client.configured:
-                raise ValueError("no API key and no server URL")
-            return client.ping()
-
-        self.reads.submit(work, on_done, on_error)
+    def find_local_llms(self, on_done: Callable[[list[dict]], None]) -> None:
+        self.reads.submit(self.mem.find_local_llms, on_done)
 
     def api_key_present(self, on_done: Callable[[bool], None]) -> None:
         # The keyring can block (an unlock prompt), so even this read stays off the UI thread.

@@ -1,9 +1,10 @@
 """`BackgroundWriter`: the one writer that drains the durable job queue, in order.
 
-Threading rule: a single-thread QThreadPool runs every memory-changing call (one job at a
-time through `Memoir.process_jobs(limit=1)`, and the user's own edits), so two updates never
-race on one memory and a user edit never waits on the UI thread for a slow LLM. Results come
-back by signals on the UI thread.
+Threading rule: a two-thread QThreadPool runs every memory-changing call: at most one job at a
+time through `Memoir.process_jobs(limit=1)` (the drain holds one thread), and the user's own
+edits on the other, so a user edit never waits behind a slow LLM call. The core serialises the
+short transactions of both with its write lock (core/jobs.py). Results come back by signals on
+the UI thread. At shut-down a user edit already submitted is always finished, never dropped.
 
 Jobs are durable SQLite rows: stopping with jobs pending loses nothing; the next start
 resumes them. A job left "pending" after a run means the LLM was unreachable: we retry with
@@ -13,9 +14,11 @@ a growing delay instead of hammering it.
 from __future__ import annotations
 
 import logging
+import threading
+import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, QThread, QTimer, Signal
 
 from memoir_desktop.ui.tasks import TaskRunner
 
@@ -24,6 +27,7 @@ log = logging.getLogger(__name__)
 BACKOFF_FIRST_MS = 2_000
 BACKOFF_MAX_MS = 60_000
 USER_WRITE_PRIORITY = 10  # the user's own edits go before the next queued job
+USER_WRITE_WAIT_S = 30.0  # at shut-down: a user's edit needs no LLM, only SQLite and the embedder
 
 
 class BackgroundWriter(QObject):
@@ -36,7 +40,9 @@ class BackgroundWriter(QObject):
     def __init__(self, mem, parent: QObject | None = None):
         super().__init__(parent)
         self._mem = mem
-        self._runner = TaskRunner(1, self)
+        self._runner = TaskRunner(2, self)
+        self._user_writes = 0  # submitted and not finished: counted on the pool threads too
+        self._count_lock = threading.Lock()
         self._runner.error.connect(self.error)
         self._started = False
         self._stopped = False
@@ -65,8 +71,18 @@ class BackgroundWriter(QObject):
         QTimer.singleShot(0, self._drain)
 
     def submit(self, fn: Callable, on_done: Callable | None = None, on_error: Callable | None = None) -> None:
-        """Run a user write on the writer thread, before the next queued job."""
-        self._runner.submit(fn, on_done, on_error, priority=USER_WRITE_PRIORITY)
+        """Run a user write now, on the thread no job holds."""
+        with self._count_lock:
+            self._user_writes += 1
+
+        def task():
+            try:
+                return fn()
+            finally:
+                with self._count_lock:
+                    self._user_writes -= 1
+
+        self._runner.submit(task, on_done, on_error, priority=USER_WRITE_PRIORITY)
 
     def stop(self) -> None:
         """Take no new job. A job already running finishes (or is resumed at next start)."""
@@ -74,17 +90,27 @@ class BackgroundWriter(QObject):
         self._retry.stop()
 
     def wait(self, msecs: int) -> bool:
-        """Wait for the running task, then deliver nothing more (shut-down only)."""
+        """Wait up to `msecs` for running work, and for the user's submitted edits however long
+        they take; then deliver nothing more (shut-down only). A job still running is left to
+        resume at the next start."""
         done = self._runner.wait(msecs)
+        deadline = time.monotonic() + USER_WRITE_WAIT_S
+        while self.user_writes_in_flight and time.monotonic() < deadline:
+            QThread.msleep(10)
         self._runner.close()
         return done
+
+    @property
+    def user_writes_in_flight(self) -> int:
+        with self._count_lock:
+            return self._user_writes
 
     # -- draining -----------------------------------------------------------------------
 
     def _drain(self) -> None:
         if self._stopped or self._draining:
             return
-        if not self._mem.llm.configured:
+        if not self._mem.llm_configured:
             # Without an LLM a job can only fail to run; wait for settings to change (poke).
             self._runner.submit(self._count_pending, self.pending_changed.emit)
             return

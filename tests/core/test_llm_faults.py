@@ -18,20 +18,20 @@ def test_tolerant_parsing_of_prose_and_fences(mem, fake_llm, content):
     assert [r["memory"] for r in out["results"]] == ["I like jazz"]
 
 
-def test_server_without_tools_uses_json_mode(mem, fake_llm):
+def test_server_without_tools_uses_structured_output(mem, fake_llm):
     fake_llm.tools_supported = False
     out = mem.add("I have two sisters")
     assert [r["memory"] for r in out["results"]] == ["I have two sisters"]
-    assert fake_llm.calls()[-1].get("response_format") == {"type": "json_object"}
+    assert fake_llm.calls()[-1]["response_format"]["type"] == "json_schema"
 
 
 def test_wrong_schema_then_failed_job_keeps_raw_reply_and_is_retryable(mem, fake_llm):
-    fake_llm.on("save_facts", lambda req: tool({"memories": "I like jazz"}))
+    fake_llm.on("save_facts", lambda req: tool({"answer": 42}))
     mem.journal("I like jazz")
     res = mem.process_jobs()
     assert res[0]["state"] == "failed"
     job = mem.jobs("failed")[0]
-    assert "memories" in job["raw_reply"] and job["error"]
+    assert "answer" in job["raw_reply"] and job["error"]
     assert mem.entries()[0]["content"] == "I like jazz"  # the entry is never lost
     fake_llm.on("save_facts", lambda req: tool({"facts": ["I like jazz"]}))
     assert mem.retry_job(job["id"])

@@ -6,6 +6,11 @@ Each test states the LLM behaviour it depends on by setting rules:
     llm.on_text(lambda req: "a reply")            # plain completions (answer, summary)
     llm.fail_next(500, times=2)                    # faults, consumed before rules
 Replies: tool(args) | raw(content) | raw_tool(arguments_string) | error(status, headers) | slow(seconds, reply)
+
+Like real servers, it may lack features (`capabilities`, a subset of {"tools", "json_schema",
+"json_object"}): a request using a missing one gets the HTTP 400 such servers send, and a rule's
+tool(args) reply is sent as JSON content when the call came in a JSON or text mode. With
+`max_prompt_chars` set, longer prompts get the 400 "context length exceeded" servers send.
 """
 
 from __future__ import annotations
@@ -25,18 +30,19 @@ class Reply:
     status: int = 200
     headers: dict = field(default_factory=dict)
     delay: float = 0.0
+    finish_reason: str | None = None  # "length" for a reply cut off at max_tokens
 
 
 def tool(args: dict) -> Reply:
     return Reply("tool", args)
 
 
-def raw(content: str) -> Reply:
-    return Reply("raw", content)
+def raw(content: str, finish_reason: str | None = None) -> Reply:
+    return Reply("raw", content, finish_reason=finish_reason)
 
 
-def raw_tool(arguments: str) -> Reply:
-    return Reply("raw_tool", arguments)
+def raw_tool(arguments: str, finish_reason: str | None = None) -> Reply:
+    return Reply("raw_tool", arguments, finish_reason=finish_reason)
 
 
 def error(status: int, headers: dict | None = None, body: str = "") -> Reply:
@@ -52,9 +58,18 @@ def slow(seconds: float, reply: Reply) -> Reply:
 _LINE = re.compile(r"^user: (.*)$", re.M)
 
 
+def prompt(req: dict, marker: str = "") -> str:
+    """The last message holding `marker` (the task prompt, also when a retry note or a JSON
+    instruction follows it)."""
+    for m in reversed(req.get("messages", [])):
+        if marker in (m.get("content") or ""):
+            return m["content"]
+    return req["messages"][-1]["content"]
+
+
 def new_exchange(req: dict) -> str:
     """The 'New exchange' section of an extraction prompt."""
-    text = req["messages"][-1]["content"]
+    text = prompt(req, "New exchange:")
     return text.split("New exchange:", 1)[-1].split("Call save_facts", 1)[0]
 
 
@@ -64,13 +79,13 @@ def user_lines(req: dict) -> list[str]:
 
 def new_facts(req: dict) -> list[str]:
     """The NEW FACT lines of an update prompt, in order."""
-    text = req["messages"][-1]["content"]
+    text = prompt(req, "NEW FACT")
     return re.findall(r"^NEW FACT \d+: (.*)$", text, re.M)
 
 
 def existing(req: dict) -> dict[int, str]:
     """{integer id: memory text} shown to the LLM in an update prompt."""
-    text = req["messages"][-1]["content"]
+    text = prompt(req, "NEW FACT")
     return {int(i): t for i, t in re.findall(r"^\s+\[(\d+)\] (.*) \(recorded [^)]*\)$", text, re.M)}
 
 
@@ -83,9 +98,21 @@ def add_all(req: dict) -> Reply:
     return tool({"operations": [{"fact": i, "event": "ADD", "text": f} for i, f in enumerate(new_facts(req))]})
 
 
+ALL_CAPABILITIES = frozenset({"tools", "json_schema", "json_object"})
+NO_TOOLS_MESSAGE = "registry.ollama.ai/library/fake-model does not support tools"
+NO_SCHEMA_MESSAGE = "response_format type json_schema is not supported by this server"
+NO_JSON_MODE_MESSAGE = "response_format is not supported"
+TOO_LONG = {"error": {"message": "This model's maximum context length is 4096 tokens. However, your messages "
+                                 "resulted in 9000 tokens. Please reduce the length of the messages.",
+                      "type": "invalid_request_error", "param": "messages", "code": "context_length_exceeded"}}
+
+
 class FakeLLM:
-    def __init__(self):
+    def __init__(self, capabilities=ALL_CAPABILITIES, max_prompt_chars: int | None = None):
+        self.capabilities = set(capabilities)
+        self.max_prompt_chars = max_prompt_chars
         self.rules: dict[str, object] = {"save_facts": echo_facts, "memory_operations": add_all,
+                                         "memoir_check": lambda req: tool({"word": "memoir"}),
                                          # Graph memory says nothing unless a test sets its rules.
                                          "extract_entities": lambda req: tool({"entities": []}),
                                          "extract_relations": lambda req: tool({"relations": []}),
@@ -93,13 +120,20 @@ class FakeLLM:
         self.text_rule = lambda req: "I remember."
         self.requests: list[dict] = []
         self.faults: list[Reply] = []
-        self.tools_supported = True
         self.usage = (100, 20)
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server = _QuietServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
         self._thread.start()
+
+    @property
+    def tools_supported(self) -> bool:
+        return "tools" in self.capabilities
+
+    @tools_supported.setter
+    def tools_supported(self, value: bool) -> None:
+        (self.capabilities.add if value else self.capabilities.discard)("tools")
 
     @property
     def url(self) -> str:
@@ -135,29 +169,44 @@ class FakeLLM:
             self.requests.append(req)
             if self.faults:
                 return self.faults.pop(0)
+        if self.max_prompt_chars is not None and _prompt_chars(req) > self.max_prompt_chars:
+            return error(400, body=json.dumps(TOO_LONG))
         name = _tool_name(req)
-        if name and not self.tools_supported:
-            return error(400, body=json.dumps({"error": {"message": "tools are not supported"}}))
-        if name is None and req.get("response_format") and self._json_rule_for(req):
-            return self._json_rule_for(req)(req)
+        fmt = (req.get("response_format") or {}).get("type")
+        if name and "tools" not in self.capabilities:
+            return error(400, body=json.dumps({"error": {"message": NO_TOOLS_MESSAGE}}))
+        if fmt == "json_schema" and "json_schema" not in self.capabilities:
+            return error(400, body=json.dumps({"error": {"message": NO_SCHEMA_MESSAGE}}))
+        if fmt == "json_object" and "json_object" not in self.capabilities:
+            return error(400, body=json.dumps({"error": {"message": NO_JSON_MODE_MESSAGE}}))
         if name is None:
-            return raw(self.text_rule(req))
+            name = self._structured_name(req)
+            if name is None:
+                return raw(self.text_rule(req))
+            rule = self.rules.get(name)
+            if rule is None:
+                return error(500, body=json.dumps({"error": {"message": f"no rule for {name}"}}))
+            # The rule sees the request without our trailing JSON instruction, as in tool mode.
+            reply = rule({**req, "messages": req["messages"][:-1]})
+            if reply.kind == "tool":
+                return raw(json.dumps(reply.payload, ensure_ascii=False))
+            if reply.kind == "raw_tool":
+                return raw(reply.payload, reply.finish_reason)
+            return reply
         rule = self.rules.get(name)
         if rule is None:
             return error(500, body=json.dumps({"error": {"message": f"no rule for {name}"}}))
         return rule(req)
 
-    def _json_rule_for(self, req: dict):
-        """In JSON mode the tool name appears in the final instruction; reuse the tool rule."""
-        last = req["messages"][-1]["content"]
-        for name, rule in self.rules.items():
-            if f"`{name}`" in last:
-                def as_json(r, rule=rule):
-                    reply = rule({**r, "messages": r["messages"][:-1]})
-                    if reply.kind == "tool":
-                        return raw(json.dumps(reply.payload, ensure_ascii=False))
-                    return reply
-                return as_json
+    def _structured_name(self, req: dict) -> str | None:
+        """The tool a JSON-schema / JSON-mode / plain-text structured request is for."""
+        fmt = req.get("response_format") or {}
+        if fmt.get("type") == "json_schema":
+            return fmt.get("json_schema", {}).get("name")
+        last = req["messages"][-1]["content"] if req.get("messages") else ""
+        for name in self.rules:
+            if f"`{name}`" in (last or ""):
+                return name
         return None
 
     def _handler(self):
@@ -205,7 +254,8 @@ class FakeLLM:
                     "id": "chatcmpl-fake", "object": "chat.completion", "created": int(time.time()),
                     "model": req.get("model", "fake-model"),
                     "choices": [{"index": 0, "message": msg,
-                                 "finish_reason": "tool_calls" if "tool_calls" in msg else "stop"}],
+                                 "finish_reason": reply.finish_reason
+                                 or ("tool_calls" if "tool_calls" in msg else "stop")}],
                     "usage": {"prompt_tokens": p, "completion_tokens": c, "total_tokens": p + c},
                 })
 
@@ -220,8 +270,21 @@ class FakeLLM:
         return Handler
 
 
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        # A client killed mid-request (the crash campaign does it on purpose) is not a server error.
+        import sys
+
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
+
+
 def _call(name: str, arguments: str) -> dict:
     return {"id": "call_fake", "type": "function", "function": {"name": name, "arguments": arguments}}
+
+
+def _prompt_chars(req: dict) -> int:
+    return sum(len(m.get("content") or "") for m in req.get("messages", []))
 
 
 def _tool_name(req: dict) -> str | None:

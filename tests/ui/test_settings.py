@@ -62,3 +62,33 @@ def test_settings_never_persist_environment_overrides(window, mem, qtbot, monkey
     saved = json.loads((mem.home / "settings.json").read_text("utf-8"))
     assert saved["llm_model"] != "env-only-model"
     assert mem.settings.llm_model == "env-only-model"  # still in force for this run
+
+
+def test_settings_find_a_local_server_list_its_models_and_show_the_mode(window, backend, qtbot, fake_llm,
+                                                                         monkeypatch):
+    from memoir_desktop.core.llm import servers
+
+    found_ollama = servers.BY_KEY["ollama"]
+    real = servers.discover_local
+    # The fake server stands in for an Ollama already running on this computer.
+    monkeypatch.setattr(servers, "discover_local", lambda: real([(found_ollama, fake_llm.url)]))
+    dialog = window.open_settings()
+    assert "first time" in dialog.mode_label.text()
+    dialog.find_local()
+    qtbot.waitUntil(lambda: "Ollama" in dialog.test_result.text(), timeout=10_000)
+    assert dialog.provider.currentData() == "ollama" and dialog.base_url.text() == fake_llm.url
+    assert [dialog.model.itemText(i) for i in range(dialog.model.count())] == ["fake-model"]
+    dialog.test_connection()
+    qtbot.waitUntil(lambda: "✓" in dialog.test_result.text(), timeout=10_000)
+    assert dialog.mode_label.text() == dialog.tr("tool calls")
+
+
+def test_settings_show_structured_output_for_a_server_without_tools(window, qtbot, fake_llm):
+    fake_llm.capabilities = {"json_schema"}
+    dialog = window.open_settings()
+    dialog.provider.setCurrentIndex(dialog.provider.findData("custom"))
+    dialog.base_url.setText(fake_llm.url)
+    dialog.model.setCurrentText("fake-model")
+    dialog.test_connection()
+    qtbot.waitUntil(lambda: "✓" in dialog.test_result.text(), timeout=10_000)
+    assert "JSON schema" in dialog.mode_label.text() or "JSON" in dialog.mode_label.text()

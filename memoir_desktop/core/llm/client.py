@@ -1,104 +1,91 @@
-"""OpenAI-compatible client: tool calls first, JSON fallback, retries, usage metrics.
+"""OpenAI-compatible client: each server asked the way it answers best, replies read tolerantly.
 
-Works against OpenAI and local servers (Ollama, llama.cpp, LM Studio, vLLM) through a base
-URL. A reply that cannot be used raises `LLMBadReply` carrying the raw text, so the job
-that asked can be left failed and visible instead of silently dropping a fact.
+Works against OpenAI and local servers (Ollama, llama.cpp, LM Studio, vLLM, Jan) through a base
+URL. A structured call (`call_tool`) uses the mode the probe found for this endpoint (probe.py,
+modes.py); its reply goes through the tolerant reader and the typed arguments of the tool. An
+unusable reply is asked once more, in the next mode down, with what was wrong; if that fails too
+it raises `LLMBadReply` carrying the raw text, so the job that asked is left failed and visible
+instead of silently dropping a fact.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import re
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import openai
+from pydantic import BaseModel, ValidationError
+
+from memoir_desktop.core.llm import modes
+from memoir_desktop.core.llm.errors import (
+    LLMBadReply,
+    LLMError,
+    LLMPromptTooLong,
+    LLMUnavailable,
+    classify_400,
+    describe,
+    error_text,
+)
+from memoir_desktop.core.llm.probe import (
+    FAILURES_BEFORE_REPROBE,
+    PROBE_MESSAGES,
+    PROBE_SCHEMA,
+    PROBE_TOOL,
+    Capabilities,
+    ProbeCache,
+    endpoint_key,
+    now_iso,
+)
+from memoir_desktop.core.llm.reader import Unreadable, clean_text, read_reply, strip_thinking
 
 log = logging.getLogger(__name__)
 
-
-class LLMError(RuntimeError):
-    pass
-
-
-class LLMUnavailable(LLMError):
-    """No LLM configured, or it could not be reached after retries."""
-
-
-class LLMBadReply(LLMError):
-    """The LLM answered, but not with something usable. `raw` keeps what it said."""
-
-    def __init__(self, message: str, raw: str = ""):
-        super().__init__(message)
-        self.raw = raw
+__all__ = ["LLMBadReply", "LLMClient", "LLMError", "LLMPromptTooLong", "LLMUnavailable", "Tool"]
 
 
 @dataclass
 class Tool:
     name: str
     description: str
-    parameters: dict
-    validate: Callable[[dict], str | None]  # returns an error message or None
+    parameters: dict  # the JSON schema the model is shown
+    args: type[BaseModel]  # the typed arguments the reply is read into
 
-    def spec(self) -> dict:
-        return {
-            "type": "function",
-            "function": {"name": self.name, "description": self.description, "parameters": self.parameters},
-        }
+    def read(self, raw: str, finish_reason: str | None = None) -> tuple[BaseModel, bool]:
+        """(arguments, truncated); raises Unreadable."""
+        reading = read_reply(raw, self.parameters, finish_reason=finish_reason)
+        lists = [v for v in reading.value.values() if isinstance(v, list)]
+        if reading.truncated and lists and not any(lists):
+            # Cut off before its first complete item: not "the model found nothing".
+            raise Unreadable("the reply was cut off before its first complete item")
+        try:
+            return self.args.model_validate(reading.value), reading.truncated
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first.get("loc", ()))
+            raise Unreadable(f"{where or 'reply'}: {first.get('msg', 'invalid')}") from exc
 
 
 MetricSink = Callable[[str, float, int, int], None]
 
-_THINK = re.compile(r"<think>.*?</think>", re.S | re.I)
-_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.S)
-
-
-def parse_json_loose(text: str):
-    """Find the JSON value in a reply that may carry <think> blocks, fences or prose."""
-    if not text:
-        raise ValueError("empty reply")
-    text = _THINK.sub("", text).strip()
-    candidates = [m.group(1).strip() for m in _FENCE.finditer(text)] + [text]
-    for cand in candidates:
-        try:
-            return json.loads(cand)
-        except ValueError:
-            pass
-        for opener in "{[":
-            start = cand.find(opener)
-            while start != -1:
-                try:
-                    value, _ = json.JSONDecoder().raw_decode(cand[start:])
-                    return value
-                except ValueError:
-                    start = cand.find(opener, start + 1)
-    raise ValueError("no JSON value found in reply")
-
 
 class LLMClient:
-    """Thread-safe enough for one writer and one reader: the openai client is shareable."""
+    """Thread-safe for one writer and several readers: the openai client is shareable."""
 
-    def __init__(
-        self,
-        *,
-        base_url: str | None,
-        api_key: str | None,
-        model: str,
-        timeout: float = 60.0,
-        max_retries: int = 3,
-        metric_sink: MetricSink | None = None,
-        backoff_base: float = 0.5,
-    ):
+    def __init__(self, *, base_url: str | None, api_key: str | None, model: str, timeout: float = 60.0,
+                 max_retries: int = 3, metric_sink: MetricSink | None = None, backoff_base: float = 0.5,
+                 probe_cache: ProbeCache | None = None):
         self.model = model
         self.base_url = base_url or None
         self.max_retries = max_retries
         self.backoff_base = backoff_base
         self._sink = metric_sink
-        self._tools_supported: bool | None = None
+        self.cache = probe_cache or ProbeCache(None)
+        self.key = endpoint_key(self.base_url, model)
         self._lock = threading.Lock()
+        self._failures = 0  # unusable replies in a row in the current mode
         self.configured = bool(api_key or base_url)
         self._client = openai.OpenAI(
             base_url=self.base_url,
@@ -110,89 +97,146 @@ class LLMClient:
 
     # -- public -------------------------------------------------------------------------
 
+    @property
+    def capabilities(self) -> Capabilities | None:
+        """What the probe found for this endpoint, None before the first probe."""
+        return self.cache.get(self.key)
+
     def complete(self, stage: str, messages: list[dict], *, temperature: float = 0.2) -> str:
         try:
             resp = self._call(stage, dict(messages=messages, temperature=temperature))
         except openai.BadRequestError as exc:
-            raise LLMBadReply(f"{stage}: request refused ({_describe(exc)})") from exc
-        text = resp.choices[0].message.content or ""
-        return _THINK.sub("", text).strip()
+            kind = classify_400(exc, asked_tools=False, asked_format=False)
+            cls = LLMPromptTooLong if kind == "too_long" else LLMBadReply
+            raise cls(f"{stage}: request refused ({describe(exc)}: {error_text(exc)[:200]})") from exc
+        return strip_thinking(clean_text(resp.choices[0].message.content or "")).strip()
 
-    def call_tool(self, stage: str, messages: list[dict], tool: Tool) -> dict:
-        """Force one tool call and return its validated arguments."""
-        raw = ""
-        if self._tools_supported is not False:
+    def call_tool(self, stage: str, messages: list[dict], tool: Tool) -> BaseModel:
+        """One structured call; returns the tool's typed arguments (`.truncated` says whether the
+        reply was cut off and only its complete items were kept)."""
+        mode = self._mode()
+        problems: list[str] = []
+        raws: list[str] = []
+        msgs = messages
+        while True:
             try:
-                resp = self._call(
-                    stage,
-                    dict(
-                        messages=messages,
-                        tools=[tool.spec()],
-                        tool_choice="required",
-                        temperature=0,
-                    ),
-                )
-            except openai.BadRequestError as exc:
-                # Servers without tool support answer 400; remember and use JSON instead.
-                log.info("tool call refused (%s); falling back to JSON mode", exc.status_code)
-                self._tools_supported = False
-            else:
-                msg = resp.choices[0].message
-                calls = msg.tool_calls or []
-                for call in calls:
-                    if call.function and call.function.name == tool.name:
-                        raw = call.function.arguments or ""
-                        break
-                else:
-                    raw = msg.content or ""
-                args, err = self._parse(raw, tool)
-                if err is None:
-                    return args
-                log.warning("unusable %s reply (%s); asking again in JSON mode", stage, err)
-        return self._call_json(stage, messages, tool, previous=raw)
+                raw, finish = self._structured(stage, mode, msgs, tool)
+            except _Downgrade as down:  # each downgrade moves one mode down: this loop ends
+                problems.append(f"{mode}: {down}")
+                mode = down.mode
+                continue
+            raws.append(raw)
+            try:
+                args, truncated = tool.read(raw, finish)
+            except Unreadable as exc:
+                problems.append(f"{mode}: {exc}")
+                log.warning("unusable %s reply in %s mode (%s)", stage, mode, exc)
+                self._note_failure(mode)
+                if len(raws) >= 2:
+                    break
+                # Ask once more, one mode down, saying what was wrong (a model that drifts out of
+                # its tool call often answers a plain JSON request well).
+                mode = modes.next_mode(mode) or mode
+                msgs = [*messages, {"role": "user", "content":
+                                    f"Your previous reply could not be used ({exc}). Answer again."}]
+                continue
+            self._failures = 0
+            if truncated:
+                log.warning("%s reply was truncated; its complete items were kept", stage)
+                args.truncated = True
+            return args
+        raise LLMBadReply(f"{stage}: {'; '.join(problems)}", raw="\n---\n".join(raws))
+
+    def probe(self, force: bool = False) -> Capabilities:
+        """Find (or recall) the best mode for this endpoint. Raises LLMUnavailable when the server
+        cannot be reached, so nothing is cached from a server that was down."""
+        with self._lock:
+            caps = None if force else self.cache.get(self.key)
+            if caps is not None:
+                return caps
+            tried: dict[str, str] = {}
+            chosen = "text"
+            for mode in modes.MODES[:-1]:
+                verdict = self._probe_mode(mode)
+                tried[mode] = verdict
+                if verdict == "ok" or verdict.startswith("inconclusive"):
+                    chosen = mode
+                    break
+            tried.setdefault("text", "ok" if chosen == "text" else "not needed")
+            caps = Capabilities(chosen, now_iso(), tried)
+            if not tried[chosen].startswith("inconclusive"):
+                self.cache.put(self.key, caps)  # an inconclusive answer is asked again next time
+            self._failures = 0
+            log.info("LLM endpoint answers best in %s mode", chosen)
+            return caps
+
+    def list_models(self) -> list[str]:
+        """Model ids the server offers (GET /models); raises LLMUnavailable."""
+        try:
+            return [m.id for m in self._client.models.list()]
+        except (openai.APIError, openai.APIConnectionError) as exc:
+            raise LLMUnavailable(describe(exc)) from exc
 
     def ping(self) -> str:
         """Check reachability cheaply; returns the model list's first id or raises."""
-        try:
-            models = self._client.models.list()
-            first = next(iter(models), None)
-            return first.id if first else self.model
-        except openai.APIError as exc:
-            raise LLMUnavailable(_describe(exc)) from exc
+        ids = self.list_models()
+        return ids[0] if ids else self.model
 
     # -- internals ----------------------------------------------------------------------
 
-    def _call_json(self, stage: str, messages: list[dict], tool: Tool, previous: str) -> dict:
-        instruction = (
-            f"Reply with one JSON object only, no prose, matching this JSON schema for "
-            f"`{tool.name}`:\n{json.dumps(tool.parameters, ensure_ascii=False)}"
-        )
-        msgs = list(messages) + [{"role": "user", "content": instruction}]
-        kwargs = dict(messages=msgs, temperature=0, response_format={"type": "json_object"})
-        try:
-            resp = self._call(stage, kwargs)
-        except openai.BadRequestError:
-            kwargs.pop("response_format")
-            resp = self._call(stage, kwargs)
-        raw = resp.choices[0].message.content or ""
-        args, err = self._parse(raw, tool)
-        if err is not None:
-            raise LLMBadReply(f"{stage}: {err}", raw=raw or previous)
-        return args
+    def _mode(self) -> str:
+        caps = self.cache.get(self.key)
+        return caps.mode if caps is not None else self.probe().mode
 
-    @staticmethod
-    def _parse(raw: str, tool: Tool) -> tuple[dict | None, str | None]:
+    def _note_failure(self, mode: str) -> None:
+        self._failures += 1
+        if self._failures >= FAILURES_BEFORE_REPROBE:
+            log.info("the %s mode keeps failing; the endpoint will be probed again", mode)
+            self.cache.forget(self.key)
+            self._failures = 0
+
+    def _set_mode(self, mode: str, why: str) -> None:
+        caps = self.cache.get(self.key) or Capabilities(mode, now_iso())
+        old = caps.mode
+        caps.tried[old] = why
+        caps.mode = mode
+        self.cache.put(self.key, caps)
+
+    def _structured(self, stage: str, mode: str, messages: list[dict], tool: Tool) -> tuple[str, str | None]:
+        kwargs = modes.request(mode, messages, tool.name, tool.description, tool.parameters)
         try:
-            value = parse_json_loose(raw)
-        except ValueError as exc:
-            return None, str(exc)
-        # Some models wrap arguments as {"name": ..., "arguments": {...}}.
-        if isinstance(value, dict) and "arguments" in value and isinstance(value["arguments"], dict):
-            value = value["arguments"]
-        if not isinstance(value, dict):
-            return None, "reply is not a JSON object"
-        err = tool.validate(value)
-        return (value, None) if err is None else (None, err)
+            resp = self._call(stage, kwargs)
+        except openai.BadRequestError as exc:
+            kind = classify_400(exc, asked_tools=mode == "tools", asked_format=mode in ("json_schema", "json_object"))
+            if kind == "too_long":
+                raise LLMPromptTooLong(f"{stage}: the prompt is longer than the model's context window "
+                                       f"({error_text(exc)[:200]})") from exc
+            if kind in ("no_tools", "no_format") and modes.next_mode(mode):
+                down = modes.next_mode(mode)
+                log.info("%s mode refused (%s); using %s from now on", mode, describe(exc), down)
+                self._set_mode(down, f"refused: {error_text(exc)[:120]}")
+                raise _Downgrade(down, f"refused ({describe(exc)})") from exc
+            raise LLMBadReply(f"{stage}: request refused ({describe(exc)}: {error_text(exc)[:200]})") from exc
+        choice = resp.choices[0]
+        return modes.raw_arguments(mode, choice.message, tool.name), getattr(choice, "finish_reason", None)
+
+    def _probe_mode(self, mode: str) -> str:
+        kwargs = modes.request(mode, PROBE_MESSAGES, PROBE_TOOL, "Echo a word.", PROBE_SCHEMA)
+        kwargs["max_tokens"] = 200
+        try:
+            resp = self._call("probe", kwargs)
+        except openai.BadRequestError as exc:
+            if classify_400(exc, asked_tools=mode == "tools", asked_format=mode != "tools") == "too_long":
+                return f"inconclusive: {error_text(exc)[:120]}"  # says nothing about the mode
+            return f"refused: {error_text(exc)[:120]}"
+        except LLMBadReply as exc:
+            return f"unusable: {exc}"
+        raw = modes.raw_arguments(mode, resp.choices[0].message, PROBE_TOOL)
+        try:
+            value = read_reply(raw, PROBE_SCHEMA).value
+        except Unreadable as exc:
+            return f"unusable: {exc}"
+        return "ok" if isinstance(value.get("word"), str) else "unusable: no word"
 
     def _call(self, stage: str, kwargs: dict):
         if not self.configured:
@@ -208,27 +252,39 @@ class LLMClient:
                     openai.InternalServerError, openai.APIStatusError) as exc:
                 status = getattr(exc, "status_code", None)
                 retryable = status is None or status == 429 or status >= 500
-                if not retryable:
-                    raise LLMUnavailable(_describe(exc)) from exc
-                if attempt >= self.max_retries:
-                    raise LLMUnavailable(_describe(exc)) from exc
+                if not retryable or attempt >= self.max_retries:
+                    raise LLMUnavailable(_unavailable_message(exc)) from exc
                 delay = _retry_after(exc) or self.backoff_base * (2**attempt)
                 attempt += 1
-                log.info("LLM %s failed (%s), retry %d in %.1fs", stage, _describe(exc), attempt, delay)
+                log.info("LLM %s failed (%s), retry %d in %.1fs", stage, describe(exc), attempt, delay)
                 time.sleep(min(delay, 30.0))
                 continue
+            except (ValueError, UnicodeError) as exc:  # a body that is not JSON at all
+                raise LLMBadReply(f"{stage}: the server's reply could not be decoded ({exc.__class__.__name__})") \
+                    from exc
             ms = (time.perf_counter() - start) * 1000
             if not getattr(resp, "choices", None):
-                raise LLMBadReply(f"{stage}: reply without choices", raw=str(resp)[:2000])
+                raise LLMBadReply(f"{stage}: reply without choices", raw=clean_text(str(resp))[:2000])
             usage = getattr(resp, "usage", None)
             if self._sink:
-                self._sink(
-                    stage,
-                    ms,
-                    getattr(usage, "prompt_tokens", 0) or 0,
-                    getattr(usage, "completion_tokens", 0) or 0,
-                )
+                self._sink(stage, ms, getattr(usage, "prompt_tokens", 0) or 0,
+                           getattr(usage, "completion_tokens", 0) or 0)
             return resp
+
+
+class _Downgrade(Exception):
+    def __init__(self, mode: str, why: str):
+        super().__init__(why)
+        self.mode = mode
+
+
+def _unavailable_message(exc: Exception) -> str:
+    status = getattr(exc, "status_code", None)
+    if status in (401, 403):
+        return f"the server refused the API key ({describe(exc)})"
+    if status == 404:
+        return f"the server does not know this model or address ({describe(exc)})"
+    return describe(exc)
 
 
 def _retry_after(exc) -> float | None:
@@ -240,9 +296,3 @@ def _retry_after(exc) -> float | None:
         return float(value) if value is not None else None
     except ValueError:
         return None
-
-
-def _describe(exc: Exception) -> str:
-    status = getattr(exc, "status_code", None)
-    name = exc.__class__.__name__
-    return f"{name} (HTTP {status})" if status else name
