@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from memoir_desktop.core.temporal import recurring
 from memoir_desktop.core.tokens import count_tokens
 
 
@@ -50,6 +51,9 @@ def memory_line(m: dict) -> str:
     if m.get("about"):
         lo, hi = m["about"]
         about = f", about {lo}" + (f"~{hi}" if hi != lo else "")
+    if m.get("recurrence"):
+        # A habit, not a one-off date: the model must not read it as something that happened once.
+        about += f", repeats {recurring.describe(m['recurrence'])}"
     return f"- [{m['created_at'][:10]}{about}] {m['memory']}"
 
 

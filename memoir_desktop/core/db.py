@@ -12,10 +12,14 @@ from sqlmodel import Session, SQLModel, create_engine, select
 from memoir_desktop.core import graph_store, models
 from memoir_desktop.core.models import Meta
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 # Each migration takes a connection at version N-1 and brings it to N. Append only.
-MIGRATIONS: dict[int, list[str]] = {}
+MIGRATIONS: dict[int, list[str]] = {
+    2: ["ALTER TABLE memory ADD COLUMN recurrence VARCHAR",
+        "ALTER TABLE memory ADD COLUMN category VARCHAR",
+        "CREATE INDEX IF NOT EXISTS ix_memory_user_recurrence ON memory (user_id, recurrence)"],
+}
 
 
 class DatabaseCorrupt(RuntimeError):

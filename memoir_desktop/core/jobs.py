@@ -1,39 +1,76 @@
-"""The durable write queue: SQLite rows, claimed in order, resumed after a crash.
+"""The durable write queue, and the one runner that owns job state.
 
-Threading rule: exactly one writer drains the queue (the app's BackgroundWriter, or the CLI
-/ tests calling `Memoir.process_jobs`), so two updates never race on one memory.
-A job's memory changes and its `done` mark are committed in one transaction, so a job
-killed half-way simply runs again from the start.
+Jobs are SQLite rows, claimed in order and resumed after a crash. A job runs in two phases:
+`prepare` does the slow part (LLM calls, embeddings) with no lock held and no database write;
+`apply` stages its changes in one short transaction taken under the write lock, in which the
+runner also marks the job done, so a job killed at any point either left no trace or is
+complete, and runs again from the start if it left none.
+
+Threading rule: one job runs at a time (the job lock: the app's BackgroundWriter, or the CLI /
+tests calling `Memoir.process_jobs`). The write lock is held only for short transactions: a
+job's apply phase and the user's own actions, which therefore never wait behind an LLM call.
 """
 
 from __future__ import annotations
 
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+
 from sqlmodel import Session, select
 
+from memoir_desktop.core.llm.errors import LLMBadReply, LLMUnavailable
 from memoir_desktop.core.models import Job, now
 
-STATES = ("pending", "running", "done", "failed")
+log = logging.getLogger(__name__)
+
+STATES = ("waiting", "pending", "running", "done", "failed")
+# A chat turn's job waits for the answer; if the answer never comes back (the call hung, the
+# process died before adding it), the turn is memorised without it after this long.
+WAITING_TIMEOUT = timedelta(minutes=10)
+
+
+@dataclass
+class Prepared:
+    """A job's slow work done, its changes ready to stage."""
+
+    apply: Callable[[Session], dict]  # stages the changes in the runner's transaction; returns the result
+    after_commit: Callable[[dict], None] | None = None  # derived indexes, caches (not part of the record)
+
+
+Handler = Callable[[Job], Prepared]
 
 
 class JobQueue:
     def __init__(self, engine):
         self.engine = engine
 
-    def enqueue(self, s: Session, kind: str, user_id: str, payload: dict) -> Job:
-        job = Job(kind=kind, user_id=user_id, payload=payload)
+    def enqueue(self, s: Session, kind: str, user_id: str, payload: dict, state: str = "pending") -> Job:
+        job = Job(kind=kind, user_id=user_id, payload=payload, state=state)
         s.add(job)
         return job
 
     def resume_interrupted(self) -> int:
-        """Jobs left `running` by a crash go back to `pending`. Returns how many."""
+        """Jobs left `running` (or `waiting` for an answer) by a crash go back to `pending`."""
         with Session(self.engine) as s:
-            rows = s.exec(select(Job).where(Job.state == "running")).all()
+            rows = s.exec(select(Job).where(Job.state.in_(("running", "waiting")))).all()
             for j in rows:
                 j.state = "pending"
                 j.updated_at = now()
                 s.add(j)
             s.commit()
             return len(rows)
+
+    def release_stale_waiting(self) -> None:
+        cutoff = now() - WAITING_TIMEOUT
+        with Session(self.engine) as s:
+            rows = s.exec(select(Job).where(Job.state == "waiting", Job.updated_at < cutoff)).all()
+            for j in rows:
+                j.state, j.updated_at = "pending", now()
+                s.add(j)
+            s.commit()
 
     def next_pending(self, after_id: int = 0) -> Job | None:
         with Session(self.engine) as s:
@@ -77,6 +114,76 @@ class JobQueue:
             s.add(job)
             s.commit()
             return True
+
+
+class JobRunner:
+    """Runs one job at a time through its kind's handler and is the only writer of job state."""
+
+    def __init__(self, queue: JobQueue, write_lock: threading.Lock, handlers: dict[str, Handler],
+                 *, around: Callable | None = None, describe_unavailable: Callable[[Exception], str] = str):
+        self.queue = queue
+        self.write_lock = write_lock
+        self.handlers = handlers
+        self._job_lock = threading.Lock()
+        self._around = around  # a context-manager factory wrapped around each job (metrics, embedder mode)
+        self._unavailable = describe_unavailable
+
+    def run(self, job_id: int) -> dict:
+        with self._job_lock:
+            job = self._claim(job_id)
+            if job.state != "running":
+                return {"id": job.id, "kind": job.kind, "state": job.state, "result": job.result}
+            try:
+                handler = self.handlers.get(job.kind)
+                if handler is None:
+                    raise ValueError(f"unknown job kind {job.kind!r}")
+                if self._around is not None:
+                    with self._around(job):
+                        prepared = handler(job)
+                        result = self._commit(job, prepared)
+                else:
+                    prepared = handler(job)
+                    result = self._commit(job, prepared)
+            except LLMUnavailable as exc:
+                message = self._unavailable(exc)
+                self.queue.mark(job.id, "pending", error=message)
+                return {"id": job.id, "kind": job.kind, "state": "pending", "error": message}
+            except LLMBadReply as exc:
+                self.queue.mark(job.id, "failed", error=str(exc), raw=exc.raw)
+                return {"id": job.id, "kind": job.kind, "state": "failed", "error": str(exc)}
+            except Exception as exc:  # a job must fail visibly, never take the app down
+                # Exception texts can quote journal text (SQL parameters): class name only above DEBUG.
+                log.error("job %s failed: %s", job.id, exc.__class__.__name__)
+                log.debug("job %s failure detail", job.id, exc_info=True)
+                self.queue.mark(job.id, "failed", error=f"{exc.__class__.__name__}: {exc}")
+                return {"id": job.id, "kind": job.kind, "state": "failed", "error": str(exc)}
+            return {"id": job.id, "kind": job.kind, "state": "done", "result": result}
+
+    def _claim(self, job_id: int) -> Job:
+        with self.write_lock, Session(self.queue.engine) as s:
+            job = s.get(Job, job_id)
+            if job.state == "pending":
+                job.state, job.attempts, job.updated_at = "running", job.attempts + 1, now()
+                s.add(job)
+                s.commit()
+                s.refresh(job)
+            s.expunge(job)
+            return job
+
+    def _commit(self, job: Job, prepared: Prepared) -> dict:
+        with self.write_lock, Session(self.queue.engine) as s:
+            result = prepared.apply(s)
+            row = s.get(Job, job.id)
+            row.state, row.result, row.error, row.updated_at = "done", result, None, now()
+            s.add(row)
+            s.commit()
+        if prepared.after_commit is not None:
+            try:
+                prepared.after_commit(result)
+            except Exception as exc:  # SQLite is committed; derived indexes are repaired at next open
+                log.warning("job %s: index update after commit failed (%s); will reconcile", job.id,
+                            exc.__class__.__name__)
+        return result
 
 
 def job_dict(j: Job) -> dict:

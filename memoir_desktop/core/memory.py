@@ -8,6 +8,7 @@ on the LLM or the embedder.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import threading
@@ -17,20 +18,27 @@ from pathlib import Path
 
 from sqlmodel import Session, select
 
-from memoir_desktop.core import backup, config, prompts, secrets, transfer
+from memoir_desktop.core import backup, config, prompts, secrets, temporal, transfer
 from memoir_desktop.core.context import assemble
 from memoir_desktop.core.db import open_database
 from memoir_desktop.core.embedder import Embedder
 from memoir_desktop.core.episodes import EpisodeIndex
 from memoir_desktop.core.graph_store import SQLiteGraphStore
-from memoir_desktop.core.jobs import JobQueue, job_dict
-from memoir_desktop.core.llm import LLMBadReply, LLMClient, LLMError, LLMUnavailable
+from memoir_desktop.core.jobs import JobQueue, JobRunner, Prepared, job_dict
+from memoir_desktop.core.llm import LLMBadReply, LLMClient, LLMError, LLMUnavailable, servers
+from memoir_desktop.core.llm.modes import MODE_LABELS
+from memoir_desktop.core.llm.probe import ProbeCache
 from memoir_desktop.core.metrics import MetricsRecorder
 from memoir_desktop.core.models import Entry, Job, Memory, Proposal, Summary, now
 from memoir_desktop.core.pipeline import consolidate as consolidation
-from memoir_desktop.core.pipeline.extraction import fact_span
+from memoir_desktop.core.pipeline.extraction import fact_span, shape_fact
 from memoir_desktop.core.pipeline.graph import GraphMemory
-from memoir_desktop.core.pipeline.memorize import WriteContext, latest_summary, recent_entries, run_memorize
+from memoir_desktop.core.pipeline.memorize import (
+    WriteContext,
+    latest_summary,
+    prepare_memorize,
+    recent_entries,
+)
 from memoir_desktop.core.pipeline.summary import refresh_summary
 from memoir_desktop.core.retrieval import Retriever
 from memoir_desktop.core.router import route
@@ -42,7 +50,6 @@ log = logging.getLogger(__name__)
 MAX_ENTRY_CHARS = 200_000
 PROFILE_SIZE = 8  # hot-path memories always in context: user-typed/edited first, then the freshest
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
 class InvalidInput(ValueError):
@@ -100,8 +107,14 @@ class Memoir:
                                  merge_threshold=settings.graph_merge_threshold or None)
         self.retriever.graph_search = self.graph.search
         self.jobs_queue = JobQueue(self.engine)
+        self.probe_cache = ProbeCache(home / "llm_modes.json")
         self.llm = self._make_llm()
-        self._writer_lock = threading.Lock()
+        # Held only for short transactions (a job's apply phase, a user's own action): see jobs.py.
+        self._write_lock = threading.Lock()
+        self.runner = JobRunner(self.jobs_queue, self._write_lock,
+                                {"memorize": self._prepare_memorize, "summary": self._prepare_summary,
+                                 "consolidate": self._prepare_consolidation},
+                                around=self._job_context, describe_unavailable=_llm_message)
         self.resumed_jobs = self.jobs_queue.resume_interrupted()
         self.index_report: dict | None = None
         if reconcile:
@@ -135,7 +148,7 @@ class Memoir:
         st = self.settings
         return LLMClient(base_url=st.llm_base_url or None, api_key=secrets.get_api_key(), model=st.llm_model,
                          timeout=st.llm_timeout_s, max_retries=st.llm_max_retries,
-                         metric_sink=self.metrics.record)
+                         metric_sink=self.metrics.record, probe_cache=self.probe_cache)
 
     def reconfigure(self, settings: config.Settings) -> None:
         """Apply new settings; a changed embedding model rebuilds the vector index."""
@@ -157,15 +170,58 @@ class Memoir:
 
     def status(self) -> dict:
         es = self.embedder.status
+        caps = self.llm.capabilities
         return {
             "home": str(self.home),
             "pending_jobs": self.jobs_queue.count("pending"),
             "failed_jobs": self.jobs_queue.count("failed"),
             "llm": {"configured": self.llm.configured, "model": self.settings.llm_model,
-                    "base_url": self.settings.llm_base_url or "(OpenAI default)"},
+                    "base_url": self.settings.llm_base_url or "(OpenAI default)",
+                    "mode": caps.mode if caps else None,
+                    "mode_label": MODE_LABELS[caps.mode] if caps else None},
             "embedder": {"state": es.state, "requested": es.requested, "active": es.active,
                          "message": es.message},
         }
+
+    # -- the LLM connection ---------------------------------------------------------------
+
+    @property
+    def llm_configured(self) -> bool:
+        return bool(self.llm.configured)
+
+    @property
+    def llm_mode(self) -> str | None:
+        caps = self.llm.capabilities
+        return caps.mode if caps else None
+
+    def check_llm(self) -> bool | None:
+        """True when the configured LLM answers, False when it does not, None when none is set."""
+        if not self.llm.configured:
+            return None
+        try:
+            self.llm.ping()
+        except LLMError:
+            return False
+        return True
+
+    def test_llm(self, base_url: str | None, model: str, api_key: str | None = None) -> dict:
+        """Try unsaved connection settings: the server's models and how it answers best (the probe
+        result is remembered, so saving these settings needs no second probe).
+        Raises LLMUnavailable with a sentence fit to show."""
+        key = api_key if api_key is not None else secrets.get_api_key()
+        client = LLMClient(base_url=base_url or None, api_key=key or None, model=model, timeout=15,
+                           max_retries=0, probe_cache=self.probe_cache)
+        if not client.configured:
+            raise LLMUnavailable("no API key and no server URL")
+        models = client.list_models()
+        caps = client.probe(force=True)
+        return {"model": model, "models": models, "mode": caps.mode, "mode_label": MODE_LABELS[caps.mode]}
+
+    @staticmethod
+    def find_local_llms() -> list[dict]:
+        """OpenAI-compatible servers already running on this computer (Ollama, LM Studio, …)."""
+        return [{"preset": f.preset.key, "label": f.preset.label, "base_url": f.base_url, "models": list(f.models)}
+                for f in servers.discover_local()]
 
     # -- journal ------------------------------------------------------------------------
 
@@ -206,52 +262,66 @@ class Memoir:
         return sorted({r.date() for r in rows}, reverse=True)
 
     def chat(self, text: str, *, user_id: str = "me", timestamp=None, remember: bool = True) -> dict:
-        """Journal the message, answer from memory, journal the answer, queue the exchange.
+        """Journal the message, answer from memory, journal the answer, memorise the exchange.
 
+        The user's entry and its memorize job are committed together before the answer call:
+        the job waits for the answer (so extraction sees the whole exchange) and runs without
+        it if the answer fails or the app is killed meanwhile (jobs.resume_interrupted).
         remember=False answers without keeping the exchange (evaluation questions must not
         become memories or change the next question's context)."""
         text = clean_text(text)
         when = parse_time(timestamp)
-        user_entry = Entry(id=None, user_id=user_id, role="user", content=text, created_at=when, source="chat")
+        out = {"reply": None, "entry_id": None, "reply_entry_id": None, "job_id": None,
+               "memories": [], "error": None, "error_kind": None}
         if remember:
             with Session(self.engine) as s:
-                s.add(user_entry)
+                entry = Entry(user_id=user_id, role="user", content=text, created_at=when, source="chat")
+                s.add(entry)
+                s.flush()
+                job = self.jobs_queue.enqueue(s, "memorize", user_id, {"entry_ids": [entry.id]}, state="waiting")
                 s.commit()
-                s.refresh(user_entry)
-        out = {"reply": None, "entry_id": user_entry.id, "reply_entry_id": None, "job_id": None,
-               "memories": [], "error": None, "error_kind": None}
+                out["entry_id"], out["job_id"] = entry.id, job.id
         try:
-            ctx = self.context_for(text, user_id=user_id, now=when)
-            out["memories"] = ctx.all_items
-            out["context_tokens"] = ctx.tokens
-            out["route"] = ctx.route.reason
-            system = prompts.ANSWER_SYSTEM.format(today=when.date().isoformat(),
-                                                  weekday=_WEEKDAYS[when.weekday()], context=ctx.render())
-            with Session(self.engine) as s:
-                recent = recent_entries(s, user_id, user_entry.id or 2**62, self.settings.recent_messages)
-            msgs = [{"role": "system", "content": system}]
-            msgs += [{"role": e.role, "content": e.content} for e in recent]
-            msgs.append({"role": "user", "content": text})
-            out["reply"] = self.llm.complete("answer", msgs, temperature=0.5)
+            out["reply"] = self._answer(text, user_id, when, out["entry_id"], out)
         except LLMError as exc:
             out["error"] = _llm_message(exc)
             out["error_kind"] = ("not_configured" if not self.llm.configured else
                                  "unavailable" if isinstance(exc, LLMUnavailable) else "bad_reply")
-        if not remember:
-            return out
-        ids = [user_entry.id]
+        finally:
+            if remember:
+                self._release_chat_job(out, user_id, when if timestamp is not None else None)
+        return out
+
+    def _answer(self, text: str, user_id: str, when: datetime, entry_id: int | None, out: dict) -> str:
+        ctx = self.context_for(text, user_id=user_id, now=when)
+        out["memories"] = ctx.all_items
+        out["context_tokens"] = ctx.tokens
+        out["route"] = ctx.route.reason
+        system = prompts.ANSWER_SYSTEM.format(today=when.date().isoformat(),
+                                              weekday=temporal.WEEKDAY_NAMES[when.weekday()], context=ctx.render())
         with Session(self.engine) as s:
+            recent = recent_entries(s, user_id, entry_id or 2**62, self.settings.recent_messages)
+        msgs = [{"role": "system", "content": system}]
+        msgs += [{"role": e.role, "content": e.content} for e in recent]
+        msgs.append({"role": "user", "content": text})
+        return self.llm.complete("answer", msgs, temperature=0.5)
+
+    def _release_chat_job(self, out: dict, user_id: str, reply_time: datetime | None) -> None:
+        """Add the reply (if any) to the turn's entries and its job, and let the job run."""
+        with Session(self.engine) as s:
+            job = s.get(Job, out["job_id"])
             if out["reply"]:
-                reply = Entry(user_id=user_id, role="assistant", content=out["reply"], created_at=now()
-                              if timestamp is None else when, source="chat")
+                reply = Entry(user_id=user_id, role="assistant", content=clean_reply(out["reply"]),
+                              created_at=reply_time or now(), source="chat")
                 s.add(reply)
                 s.flush()
-                ids.append(reply.id)
                 out["reply_entry_id"] = reply.id
-            job = self.jobs_queue.enqueue(s, "memorize", user_id, {"entry_ids": ids})
+                if job is not None and job.state == "waiting":
+                    job.payload = {**job.payload, "entry_ids": [*job.payload["entry_ids"], reply.id]}
+            if job is not None and job.state == "waiting":
+                job.state, job.updated_at = "pending", now()
+                s.add(job)
             s.commit()
-            out["job_id"] = job.id
-        return out
 
     def context_for(self, query: str, *, user_id: str = "me", now: datetime | None = None):
         """Hot path (profile, summary) + routed cold path, within the token budget."""
@@ -302,11 +372,12 @@ class Memoir:
     def _add_verbatim(self, msgs, user_id, metadata, when) -> dict:
         change = Change()
         results = []
-        with Session(self.engine) as s:
+        with self._write_lock, Session(self.engine) as s:
             for m in msgs:
+                # Verbatim: the text is kept as given; only its time fields are read from it.
                 row = self.store.stage_add(s, change, user_id=user_id, text=m["content"], actor="user",
                                            created_at=when, about=fact_span(m["content"], when),
-                                           meta=metadata)
+                                           recurrence=temporal.recurring.rule_of(m["content"]), meta=metadata)
                 results.append({"id": row.id, "memory": row.text, "event": "ADD"})
             s.commit()
         self.store.apply_index(user_id, change)
@@ -346,11 +417,16 @@ class Memoir:
         """A user edit: recorded in history with actor "user"; the memory becomes protected."""
         text = clean_text(text)
         change = Change()
-        with self._writer_lock, Session(self.engine) as s:
+        with self._write_lock, Session(self.engine) as s:
             m = s.get(Memory, memory_id)
             if m is None:
                 raise NotFound(memory_id)
-            old = self.store.stage_update(s, change, m, text, actor="user", about=fact_span(text, m.created_at))
+            shaped = shape_fact(text, m.created_at)
+            old = self.store.stage_update(s, change, m, shaped.text, actor="user")
+            # The user's words decide the time fields exactly, also when an edit removes a date.
+            m.about_start, m.about_end = shaped.about or (None, None)
+            m.recurrence = shaped.recurrence
+            s.add(m)
             s.commit()
             s.refresh(m)
             user_id, result = m.user_id, memory_dict(m, previous_memory=old)
@@ -365,7 +441,7 @@ class Memoir:
 
     def _set_state(self, memory_id: str, state: str, actor: str = "user") -> dict:
         change = Change()
-        with self._writer_lock, Session(self.engine) as s:
+        with self._write_lock, Session(self.engine) as s:
             m = s.get(Memory, memory_id)
             if m is None:
                 raise NotFound(memory_id)
@@ -399,7 +475,7 @@ class Memoir:
 
     def resolve_proposal(self, proposal_id: int, accept: bool) -> dict:
         change = Change()
-        with self._writer_lock, Session(self.engine) as s:
+        with self._write_lock, Session(self.engine) as s:
             p = s.get(Proposal, proposal_id)
             if p is None or p.state != "pending":
                 raise NotFound(proposal_id)
@@ -433,6 +509,7 @@ class Memoir:
     def process_jobs(self, limit: int | None = None) -> list[dict]:
         """Drain pending jobs in order. Stops early when the LLM is unreachable (the job stays
         pending). Returns one dict per job attempted: id, kind, state, result or error."""
+        self.jobs_queue.release_stale_waiting()
         out: list[dict] = []
         last = 0
         while limit is None or len(out) < limit:
@@ -448,44 +525,21 @@ class Memoir:
         return out
 
     def _run_job(self, job_id: int) -> dict:
-        with self._writer_lock:
-            with Session(self.engine) as s:
-                job = s.get(Job, job_id)
-                s.expunge(job)
-            if job.state not in ("pending",):
-                return {"id": job.id, "kind": job.kind, "state": job.state, "result": job.result}
-            self.jobs_queue.mark(job.id, "running", bump_attempts=True)
-            self.metrics.job_id = job.id
-            try:
-                with self.embedder.background():
-                    result = self._dispatch(job)
-            except LLMUnavailable as exc:
-                self.jobs_queue.mark(job.id, "pending", error=_llm_message(exc))
-                return {"id": job.id, "kind": job.kind, "state": "pending", "error": _llm_message(exc)}
-            except LLMBadReply as exc:
-                self.jobs_queue.mark(job.id, "failed", error=str(exc), raw=exc.raw)
-                return {"id": job.id, "kind": job.kind, "state": "failed", "error": str(exc)}
-            except Exception as exc:  # a job must fail visibly, never take the app down
-                # Exception texts can quote journal text (SQL parameters): class name only above DEBUG.
-                log.error("job %s failed: %s", job.id, exc.__class__.__name__)
-                log.debug("job %s failure detail", job.id, exc_info=True)
-                self.jobs_queue.mark(job.id, "failed", error=f"{exc.__class__.__name__}: {exc}")
-                return {"id": job.id, "kind": job.kind, "state": "failed", "error": str(exc)}
-            finally:
-                self.metrics.job_id = None
-            return {"id": job.id, "kind": job.kind, "state": "done", "result": result}
+        return self.runner.run(job_id)
 
-    def _dispatch(self, job: Job) -> dict:
-        if job.kind == "memorize":
-            self._index_episodes(job)
-            ctx = WriteContext(self.engine, self.store, self.llm, self.settings,
-                               self.graph if self.settings.graph_enabled else None)
-            return run_memorize(ctx, job)
-        if job.kind == "summary":
-            return self._run_summary(job)
-        if job.kind == "consolidate":
-            return self._run_consolidation(job)
-        raise ValueError(f"unknown job kind {job.kind!r}")
+    @contextlib.contextmanager
+    def _job_context(self, job: Job):
+        self.metrics.job_id = job.id
+        try:
+            with self.embedder.background():
+                yield
+        finally:
+            self.metrics.job_id = None
+
+    def _prepare_memorize(self, job: Job) -> Prepared:
+        ctx = WriteContext(self.engine, self.store, self.llm, self.settings,
+                           self.graph if self.settings.graph_enabled else None, self.episodes)
+        return prepare_memorize(ctx, job)
 
     def consolidate(self, *, user_id: str = "me", include_user_edited: bool = False) -> int:
         """Queue a consolidation job. User-edited memories join only when the user agreed."""
@@ -496,7 +550,7 @@ class Memoir:
 
     def undo_consolidation(self, merged_id: str) -> list[str]:
         change = Change()
-        with self._writer_lock, Session(self.engine) as s:
+        with self._write_lock, Session(self.engine) as s:
             m = s.get(Memory, merged_id)
             if m is None:
                 raise NotFound(merged_id)
@@ -506,54 +560,38 @@ class Memoir:
         self.store.apply_index(user_id, change)
         return restored
 
-    def _run_consolidation(self, job: Job) -> dict:
+    def _prepare_consolidation(self, job: Job) -> Prepared:
         threshold = self.settings.consolidation_threshold or self.embedder.related_threshold
         groups = consolidation.find_groups(self.store, job.user_id, threshold=threshold,
                                            include_user_edited=job.payload.get("include_user_edited", False))
         plans = [(g, consolidation.propose(self.llm, g, now())) for g in groups]
         change = Change()
-        merged = []
-        with Session(self.engine) as s:
+
+        def apply(s: Session) -> dict:
+            merged = []
             for group, text in plans:
                 if text:
                     new = consolidation.apply_merge(self.store, s, change, group, text, job_id=job.id)
                     merged.append(consolidation.result_dict(new, group))
-            result = {"groups": len(groups), "merged": merged}
-            row = s.get(Job, job.id)
-            row.state, row.result, row.updated_at = "done", result, now()
-            s.add(row)
-            s.commit()
-        self.store.apply_index(job.user_id, change)
-        return result
+            return {"groups": len(groups), "merged": merged}
 
-    def _index_episodes(self, job: Job) -> None:
-        """Index the job's entries for episodic search first: it needs no LLM."""
-        with Session(self.engine) as s:
-            rows = list(s.exec(select(Entry).where(Entry.id.in_(job.payload.get("entry_ids", [])))))
-        try:
-            self.episodes.index(job.user_id, rows)
-        except Exception as exc:  # the episodic index is derived; reconcile repairs it
-            log.warning("episodic indexing failed for job %s: %s", job.id, exc.__class__.__name__)
+        return Prepared(apply, after_commit=lambda _r: self.store.apply_index(job.user_id, change))
 
-    def _run_summary(self, job: Job) -> dict:
+    def _prepare_summary(self, job: Job) -> Prepared:
         with Session(self.engine) as s:
             prev = latest_summary(s, job.user_id)
             after = prev.upto_entry_id if prev and prev.upto_entry_id else 0
             new = list(s.exec(select(Entry).where(Entry.user_id == job.user_id, Entry.id > after)
                               .order_by(Entry.id).limit(60)))
         if not new:
-            result = {"summary": prev.text if prev else ""}
-        else:
-            text = refresh_summary(self.llm, prev.text if prev else "", new, new[-1].created_at)
-            result = {"summary": text}
-        with Session(self.engine) as s:
-            if new:
-                s.add(Summary(user_id=job.user_id, text=result["summary"], upto_entry_id=new[-1].id))
-            row = s.get(Job, job.id)
-            row.state, row.result, row.updated_at = "done", result, now()
-            s.add(row)
-            s.commit()
-        return result
+            return Prepared(lambda s: {"summary": prev.text if prev else ""})
+        text = refresh_summary(self.llm, prev.text if prev else "", new, new[-1].created_at)
+
+        def apply(s: Session) -> dict:
+            s.add(Summary(user_id=job.user_id, text=text, upto_entry_id=new[-1].id))
+            return {"summary": text}
+
+        return Prepared(apply)
 
     def summary(self, *, user_id: str = "me") -> str:
         with Session(self.engine) as s:
@@ -597,6 +635,11 @@ def _as_messages(messages) -> list[dict]:
             raise InvalidInput("each message needs a 'content'")
         out.append({"role": m.get("role", "user"), "content": clean_text(m["content"])})
     return out
+
+
+def clean_reply(text: str) -> str:
+    """An answer as it is kept in the journal: control characters out (the LLM's text is not the user's)."""
+    return _CONTROL.sub("", text).strip() or "…"
 
 
 def _llm_message(exc: Exception) -> str:

@@ -33,6 +33,7 @@ class Memory(SQLModel, table=True):
     __table_args__ = (
         Index("ix_memory_user_state_created", "user_id", "state", "created_at"),
         Index("ix_memory_user_state_about", "user_id", "state", "about_end", "about_start"),
+        Index("ix_memory_user_recurrence", "user_id", "recurrence"),
     )
     id: str = Field(primary_key=True)
     user_id: str
@@ -45,6 +46,9 @@ class Memory(SQLModel, table=True):
     # The span the fact is about, where the text says (from the temporal module).
     about_start: NaiveDatetime | None = None
     about_end: NaiveDatetime | None = None
+    # A habit or routine ("매주 금요일", "every Friday"): an RRULE subset, with no single date.
+    recurrence: str | None = None
+    category: str | None = None  # people | places | work | health | preferences | habits | plans | ...
     source_entry_id: int | None = Field(default=None, foreign_key="entry.id")
     user_edited: bool = False
     meta: dict = Field(default_factory=dict, sa_column=Column(JSON))
@@ -74,7 +78,9 @@ class Summary(SQLModel, table=True):
 
 
 class Job(SQLModel, table=True):
-    """A durable unit of background work. States: pending, running, done, failed, waiting."""
+    """A durable unit of background work. States: waiting (a chat turn whose answer is still
+    coming: its entries are committed, the job runs once the reply is added, or at the next
+    start if the app was killed meanwhile), pending, running, done, failed."""
 
     id: int | None = Field(default=None, primary_key=True)
     kind: str  # memorize | summary | consolidate

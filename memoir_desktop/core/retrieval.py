@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlmodel import Session, select
 
@@ -90,6 +90,9 @@ class Retriever:
             for mid in self._in_span(user_id, lo, hi, depth * 3):
                 h = hits.setdefault(mid, [0.0, {}])
                 h[1]["time"] = {"span": [span[0].isoformat(), span[1].isoformat()]}
+        for mid, rule in self._recurring(user_id, query, span):
+            h = hits.setdefault(mid, [0.0, {}])
+            h[1].setdefault("time", {})["recurs"] = rule
         # Rank before reading rows: only the best candidates are fetched from SQLite, more
         # only when filters or stale index entries drop some (fetching every candidate cost
         # 3-4 ms of a 10k-memory search).
@@ -134,6 +137,29 @@ class Retriever:
         merged = dict(recorded)
         merged.update(about)
         return [mid for mid, _ in sorted(merged.items(), key=lambda kv: kv[1], reverse=True)[:limit]]
+
+    def _recurring(self, user_id: str, query: str, span) -> list[tuple[str, str]]:
+        """Habits that fall in the query's time: "금요일에 뭐 하지?" finds "매주 금요일에 요가를 해".
+        Only for spans of up to a week (a habit falls in every month) or a recurring query."""
+        asked = temporal.recurring.rule_of(query)
+        days = []
+        if span and (span[1] - span[0]).days < 7:
+            days = [span[0] + timedelta(days=i) for i in range((span[1] - span[0]).days + 1)]
+        if not days and asked is None:
+            return []
+        with Session(self.engine) as s:
+            rows = s.exec(select(Memory.id, Memory.recurrence).where(
+                Memory.user_id == user_id, Memory.state == "active", Memory.recurrence.is_not(None))).all()
+        wanted = temporal.recurring.weekdays(asked) if asked else None
+        out = []
+        for mid, rule in rows:
+            if days and any(temporal.recurring.falls_on(rule, d) for d in days):
+                out.append((mid, rule))
+            elif asked and not days:
+                have = temporal.recurring.weekdays(rule)
+                if wanted is None or have is None or wanted & have:
+                    out.append((mid, rule))
+        return out
 
     # -- the cold path ------------------------------------------------------------------
 

@@ -50,6 +50,8 @@ def memory_dict(m: Memory, **extra) -> dict:
         "updated_at": m.updated_at.isoformat(),
         "about": [m.about_start.date().isoformat(), m.about_end.date().isoformat()]
         if m.about_start and m.about_end else None,
+        "recurrence": m.recurrence,
+        "category": m.category,
         "source_entry_id": m.source_entry_id,
         "user_edited": m.user_edited,
         "metadata": dict(m.meta or {}),
@@ -119,18 +121,20 @@ class MemoryStore:
                   created_at: datetime | None = None, entry_id: int | None = None,
                   job_id: int | None = None, about: tuple[datetime, datetime] | None = None,
                   memory_type: str = "semantic", meta: dict | None = None,
-                  vector: np.ndarray | None = None) -> Memory:
+                  vector: np.ndarray | None = None, recurrence: str | None = None,
+                  category: str | None = None, note: str | None = None) -> Memory:
         t = created_at or now()
         m = Memory(
             id=str(uuid.uuid4()), user_id=user_id, text=text, hash=text_hash(text), created_at=t,
             updated_at=t, source_entry_id=entry_id, memory_type=memory_type, meta=meta or {},
             about_start=about[0] if about else None, about_end=about[1] if about else None,
+            recurrence=recurrence, category=category,
             user_edited=actor == "user",  # typed by the user: protected like an edit
         )
         s.add(m)
         s.flush()  # no ORM relationship orders the inserts: the memory row must exist first
         s.add(History(memory_id=m.id, event="ADD", new_memory=text, actor=actor, created_at=t,
-                      entry_id=entry_id, job_id=job_id))
+                      entry_id=entry_id, job_id=job_id, note=note))
         change.upsert[m.id] = text
         if vector is not None:
             change.vectors[m.id] = vector
@@ -139,12 +143,17 @@ class MemoryStore:
     @staticmethod
     def stage_update(s: Session, change: Change, m: Memory, text: str, *, actor: str,
                      entry_id: int | None = None, job_id: int | None = None,
-                     about: tuple[datetime, datetime] | None = None, when: datetime | None = None) -> str:
+                     about: tuple[datetime, datetime] | None = None, when: datetime | None = None,
+                     recurrence: str | None = None, category: str | None = None) -> str:
         old = m.text
         m.text, m.hash = text, text_hash(text)
         m.updated_at = when or now()
         if about:
             m.about_start, m.about_end = about
+        if recurrence:
+            m.recurrence = recurrence
+        if category:
+            m.category = category
         if actor == "user":
             m.user_edited = True
         s.add(m)

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
 
 import pytest
 
@@ -144,3 +145,26 @@ def test_process_killed_during_job_resumes_without_loss(tmp_path, fake_llm):
         assert sorted(x["memory"] for x in m.get_all()["results"]) == [f"crash entry {i}" for i in range(3)]
         assert all(j["state"] == "done" for j in m.jobs())
         assert m.vectors.count(m.store.collection("me")) == 3
+
+
+def test_a_journal_written_by_an_older_schema_is_migrated_and_keeps_everything(tmp_path):
+    """tests/data/schemas/memoir_v1.sql: a database as schema 1 wrote it (made once, kept as SQL)."""
+    import sqlite3
+
+    from memoir_desktop.core import Memoir
+    from memoir_desktop.core.db import SCHEMA_VERSION
+
+    home = tmp_path / "home"
+    home.mkdir()
+    con = sqlite3.connect(home / "memoir.db")
+    con.executescript((Path(__file__).parent.parent / "data" / "schemas" / "memoir_v1.sql").read_text("utf-8"))
+    con.close()
+    with Memoir.open(home) as m:
+        texts = sorted(x["memory"] for x in m.get_all()["results"])
+        assert texts == ["I like green tea", "나는 부산에 산다"]
+        assert [e["content"] for e in m.entries()] == ["오늘은 비가 왔다"]
+        mid = m.add("매주 금요일에 요가를 해", infer=False)["results"][0]["id"]
+        assert m.get(mid)["recurrence"] == "FREQ=WEEKLY;BYDAY=FR"
+        with m.engine.connect() as conn:
+            assert conn.exec_driver_sql("SELECT value FROM meta WHERE key='schema_version'").scalar() \
+                == str(SCHEMA_VERSION)

@@ -227,10 +227,12 @@ def _disk_full_trial() -> int:
 def run(trials: int, crash_trials: int, seed: int = 0) -> list[Row]:
     rnd = random.Random(seed)
     rows: list[Row] = []
-    if crash_trials:
-        o = crash_campaign.run(crash_trials, seed=seed, verbose=False)
-        rows.append(Row("crash: SIGKILL while journaling/memorising", o.trials, len(o.failures), o.lost,
-                        o.failures[:5]))
+    labels = {"journal": "crash: SIGKILL while journaling/memorising",
+              "chat": "crash: SIGKILL at each step of a chat turn",
+              "user_action": "crash: SIGKILL during user actions while a slow LLM job runs"}
+    for scenario in crash_campaign.SCENARIOS if crash_trials else ():
+        o = crash_campaign.run(crash_trials, seed=seed, verbose=False, scenario=scenario)
+        rows.append(Row(labels[scenario], o.trials, len(o.failures), o.lost, o.failures[:5]))
     rows += llm_faults(trials, rnd)
     rows += bad_input(trials)
     rows += storage_faults(max(1, trials // 2), rnd)

@@ -1,62 +1,127 @@
-"""Crash campaign: a child process journals and memorises entries while being SIGKILLed at
-random points; after each restart every acknowledged entry must be there, SQLite and the
-vector index must agree, history must be consistent and interrupted jobs must resume.
+"""Crash campaign: a child process is SIGKILLed at random points, then the journal is reopened and
+checked. Three scenarios:
 
-    python -m tests.reliability.crash_campaign --trials 50      # prints a summary table
+- journal:      journaling and memorising entries;
+- chat:         `Memoir.chat` turns: killed before, during and after the answer call, and while the
+                turn is memorised; every message whose answer was asked for must be kept and become
+                memories after the restart (the entry and its job are committed before the answer);
+- user_action:  the user forgets and edits memories while a slow LLM job runs; every action the child
+                saw return must be in the journal after the restart, and the actions must have been
+                applied while the job was still running (not queued behind it).
+
+After each restart every acknowledged item must be there, SQLite and the vector index must agree,
+history must be consistent and interrupted jobs must resume.
+
+    python -m tests.reliability.crash_campaign --trials 50 [--scenario journal|chat|user_action|all]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import queue
 import random
 import signal
 import subprocess
 import sys
 import tempfile
 import textwrap
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = ("journal", "chat", "user_action")
 
-CHILD = textwrap.dedent("""
-    import sys
+_OPEN = """
+    import sys, threading
     sys.path.insert(0, {root!r})
     from memoir_desktop.core import Memoir
     m = Memoir.open({home!r}, llm_base_url={url!r}, llm_model="fake", llm_max_retries=0)
     print("OPEN", flush=True)
+"""
+
+CHILD = {
+    "journal": _OPEN + """
     i = {start}
     while True:
         eid = m.journal(f"campaign entry {{i}}")
         print("ACK", eid, flush=True)
         m.process_jobs(limit=1)
         i += 1
-""")
+""",
+    "chat": _OPEN + """
+    i = {start}
+    while True:
+        m.chat(f"chat turn {{i}}")
+        m.process_jobs(limit=1)
+        i += 1
+""",
+    "user_action": _OPEN + """
+    ids = [r["id"] for r in m.add([f"seed {start} memory {{k}}" for k in range(6)], infer=False)["results"]]
+    m.journal("slow entry {start}")
+    worker = threading.Thread(target=m.process_jobs, daemon=True)
+    worker.start()
+    import random, time
+    for k, mid in enumerate(ids):
+        time.sleep(random.uniform(0, 0.25))  # a person clicking, so kills land between and inside actions
+        if k % 2:
+            m.update(mid, f"edited {{mid}}")
+            state = [j["state"] for j in m.jobs() if j["kind"] == "memorize"][-1]
+            print("EDITED", mid, state, flush=True)
+        else:
+            m.delete(mid)
+            state = [j["state"] for j in m.jobs() if j["kind"] == "memorize"][-1]
+            print("FORGOT", mid, state, flush=True)
+    worker.join()
+    print("IDLE", flush=True)
+    time.sleep(60)
+""",
+}
 
 
 @dataclass
 class Outcome:
+    scenario: str = "journal"
     trials: int = 0
     acked: int = 0
     lost: int = 0
     resumed_jobs: int = 0
     index_repaired: int = 0
+    actions_during_job: int = 0  # user actions that returned while the LLM job was running
     failures: list[str] = field(default_factory=list)
 
 
-def check_store(home: str, url: str, acked: set[int], outcome: Outcome) -> int:
+@dataclass
+class _Acks:
+    entries: set[int] = field(default_factory=set)
+    texts: set[str] = field(default_factory=set)  # chat messages whose answer was asked for
+    forgot: set[str] = field(default_factory=set)
+    edited: dict[str, str] = field(default_factory=dict)
+
+
+def check_store(home: str, url: str, acks: _Acks, outcome: Outcome) -> int:
     """Reopen, verify invariants, finish the work. Returns the number of entries present."""
     from memoir_desktop.core import Memoir
 
     with Memoir.open(home, llm_base_url=url, llm_model="fake", reconcile=False) as m:
         outcome.resumed_jobs += m.resumed_jobs
-        present = {e["id"] for e in m.entries()}
-        lost = acked - present
-        outcome.lost += len(lost)
-        if lost:
-            outcome.failures.append(f"lost entries {sorted(lost)}")
+        entries = m.entries()
+        present = {e["id"] for e in entries}
+        lost = acks.entries - present
+        lost_texts = acks.texts - {e["content"] for e in entries}
+        outcome.lost += len(lost) + len(lost_texts)
+        if lost or lost_texts:
+            outcome.failures.append(f"lost entries {sorted(lost)} {sorted(lost_texts)}")
+        for mid in acks.forgot:
+            if m.get(mid)["state"] != "invalid":
+                outcome.lost += 1
+                outcome.failures.append(f"forget of {mid} lost")
+        for mid, text in acks.edited.items():
+            if m.get(mid)["memory"] != text:
+                outcome.lost += 1
+                outcome.failures.append(f"edit of {mid} lost")
         rep = m.reconcile()
         outcome.index_repaired += rep["added"] + rep["removed"] + len(rep["rebuilt"])
         m.process_jobs()
@@ -70,47 +135,95 @@ def check_store(home: str, url: str, acked: set[int], outcome: Outcome) -> int:
                 outcome.failures.append(f"history of {x['id']} starts with {events[:1]}")
         stuck = [j for j in m.jobs() if j["state"] not in ("done",)]
         if stuck:
-            outcome.failures.append(f"{len(stuck)} jobs not done after resume")
+            outcome.failures.append(f"{len(stuck)} jobs not done after resume: {[j['state'] for j in stuck]}")
         texts = [x["memory"] for x in m.get_all()["results"]]
         if len(texts) != len(set(texts)):
             outcome.failures.append("duplicate memories after resume")
+        memorised = set(texts)
+        unmemorised = sorted(t for t in acks.texts if t not in memorised)
+        if unmemorised:
+            outcome.failures.append(f"chat turns never memorised: {unmemorised[:3]}")
         return len(present)
 
 
-def run(trials: int, seed: int = 0, verbose: bool = True) -> Outcome:
+def _server(scenario: str, rnd: random.Random, acks: _Acks, lock: threading.Lock):
     from tests.fakes.fake_llm import FakeLLM, echo_facts, slow
 
-    rnd = random.Random(seed)
     llm = FakeLLM()
-    # Slow, jittered replies so kills land inside LLM calls, commits and index updates alike.
-    llm.on("save_facts", lambda req: slow(rnd.uniform(0, 0.05), echo_facts(req)))
-    outcome = Outcome()
-    home = tempfile.mkdtemp(prefix="memoir-crash-")
-    acked: set[int] = set()
+    if scenario == "user_action":
+        # Slow enough that the child's actions land while the extraction is being answered.
+        llm.on("save_facts", lambda req: slow(rnd.uniform(1.0, 2.0), echo_facts(req)))
+    else:
+        # Slow, jittered replies so kills land inside LLM calls, commits and index updates alike.
+        llm.on("save_facts", lambda req: slow(rnd.uniform(0, 0.05), echo_facts(req)))
+    if scenario == "chat":
+        def answer(req):
+            if "journaling companion" not in req["messages"][0]["content"]:
+                return "요약: 매일 대화를 나눈다."  # the running summary's refresh
+            with lock:
+                acks.texts.add(req["messages"][-1]["content"])
+            time.sleep(rnd.uniform(0, 0.3))
+            return "들려줘서 고마워요."
+
+        llm.on_text(answer)
+    return llm
+
+
+def run(trials: int, seed: int = 0, verbose: bool = True, scenario: str = "journal") -> Outcome:
+    rnd = random.Random(seed)
+    acks, lock = _Acks(), threading.Lock()
+    llm = _server(scenario, rnd, acks, lock)
+    outcome = Outcome(scenario)
+    home = tempfile.mkdtemp(prefix=f"memoir-crash-{scenario}-")
     start = 0
     try:
         for t in range(trials):
             proc = subprocess.Popen(
-                [sys.executable, "-c", CHILD.format(root=str(ROOT), home=home, url=llm.url, start=start)],
+                [sys.executable, "-c", textwrap.dedent(CHILD[scenario]).format(
+                    root=str(ROOT), home=home, url=llm.url, start=start)],
                 stdout=subprocess.PIPE, text=True,
             )
+            lines: queue.Queue = queue.Queue()
+            reader = threading.Thread(target=lambda p=proc, q=lines: [q.put(x) for x in p.stdout], daemon=True)
+            reader.start()
             deadline = None
-            for line in proc.stdout:
-                if line.startswith("OPEN"):
-                    deadline = time.monotonic() + rnd.uniform(0.05, 1.5)
-                elif line.startswith("ACK"):
-                    acked.add(int(line.split()[1]))
-                    start += 1
-                if deadline and time.monotonic() >= deadline:
+            # The kill comes at a random time after the child opened, whatever it prints meanwhile.
+            while deadline is None or time.monotonic() < deadline:
+                try:
+                    line = lines.get(timeout=0.01 if deadline else 60)
+                except queue.Empty:
+                    if deadline is None:
+                        break  # the child never opened the journal
+                    continue
+                word, *rest = line.split() or [""]
+                if word == "OPEN":
+                    deadline = time.monotonic() + rnd.uniform(0.05, 1.5 if scenario != "user_action" else 2.5)
+                elif word == "ACK":
+                    acks.entries.add(int(rest[0]))
+                elif word in ("FORGOT", "EDITED"):
+                    mid, state = rest
+                    if word == "FORGOT":
+                        acks.forgot.add(mid)
+                    else:
+                        acks.edited[mid] = f"edited {mid}"
+                    outcome.actions_during_job += state == "running"
+                elif word == "IDLE":
                     break
             os.kill(proc.pid, signal.SIGKILL)
             proc.wait()
+            reader.join(5)
+            while not lines.empty():  # what the child printed just before it died
+                word, *rest = lines.get().split() or [""]
+                if word == "ACK":
+                    acks.entries.add(int(rest[0]))
+            proc.stdout.close()
+            start += 1000  # the next child's texts and seeds are new
             outcome.trials += 1
-            check_store(home, llm.url, acked, outcome)
+            check_store(home, llm.url, acks, outcome)
             if verbose:
-                print(f"\rtrial {t + 1}/{trials}: {len(acked)} acknowledged, {outcome.lost} lost",
+                print(f"\r{scenario} trial {t + 1}/{trials}: {outcome.lost} lost, {len(outcome.failures)} failures",
                       end="", file=sys.stderr, flush=True)
-        outcome.acked = len(acked)
+        outcome.acked = len(acks.entries) + len(acks.texts) + len(acks.forgot) + len(acks.edited)
     finally:
         llm.close()
         if verbose:
@@ -118,19 +231,28 @@ def run(trials: int, seed: int = 0, verbose: bool = True) -> Outcome:
     return outcome
 
 
+def table(outcomes: list[Outcome]) -> str:
+    lines = ["| scenario | trials | acknowledged | lost | jobs resumed | index repairs | actions during a job |"
+             " failures |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for o in outcomes:
+        lines.append(f"| SIGKILL: {o.scenario} | {o.trials} | {o.acked} | {o.lost} | {o.resumed_jobs} | "
+                     f"{o.index_repaired} | {o.actions_during_job} | {len(o.failures)} |")
+    return "\n".join(lines)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--trials", type=int, default=50)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--scenario", choices=(*SCENARIOS, "all"), default="all")
     a = p.parse_args(argv)
-    o = run(a.trials, a.seed)
-    print("| fault | trials | entries acknowledged | lost | jobs resumed | index repairs | failures |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
-    print(f"| SIGKILL while journaling / memorising | {o.trials} | {o.acked} | {o.lost} | {o.resumed_jobs} | "
-          f"{o.index_repaired} | {len(o.failures)} |")
-    for f in o.failures[:20]:
-        print("  -", f)
-    return 0 if not o.failures and not o.lost else 1
+    scenarios = SCENARIOS if a.scenario == "all" else (a.scenario,)
+    outcomes = [run(a.trials, a.seed, scenario=s) for s in scenarios]
+    print(table(outcomes))
+    for o in outcomes:
+        for f in o.failures[:20]:
+            print(f"  - {o.scenario}: {f[:300]}")
+    return 0 if all(not o.failures and not o.lost for o in outcomes) else 1
 
 
 if __name__ == "__main__":

@@ -10,11 +10,15 @@ from tests.reliability import crash_campaign
 
 
 @pytest.mark.slow
-def test_sigkill_campaign_loses_nothing():
+@pytest.mark.parametrize("scenario", crash_campaign.SCENARIOS)
+def test_sigkill_campaign_loses_nothing(scenario):
     trials = int(os.environ.get("MEMOIR_CRASH_TRIALS", "8"))
-    o = crash_campaign.run(trials, seed=1, verbose=False)
+    o = crash_campaign.run(trials, seed=1, verbose=False, scenario=scenario)
     assert o.trials == trials and o.acked > 0
     assert o.lost == 0 and o.failures == []
+    if scenario == "user_action":
+        # The user's actions returned while the slow LLM job was still running: not queued behind it.
+        assert o.actions_during_job > 0
 
 
 def test_llm_timeout_leaves_job_pending(mem, fake_llm):

@@ -70,8 +70,8 @@ def propose(llm, group: list[Memory], today: datetime) -> str | None:
     args = llm.call_tool("consolidation", [
         {"role": "system", "content": prompts.CONSOLIDATE_SYSTEM.format(today=today.date().isoformat())},
         {"role": "user", "content": listing}], prompts.CONSOLIDATE_TOOL)
-    merged = str(args.get("text") or "").strip()
-    if not args.get("merge") or not merged:
+    merged = (args.text or "").strip()
+    if not args.merge or not merged:
         return None
     originals = [m.text for m in group]
     if count_tokens(merged) >= sum(count_tokens(t) for t in originals):

@@ -2,20 +2,39 @@
 
 The extractor sees the running summary S, the last m messages and the new exchange, whose
 relative times were already made absolute by the temporal module (so "어제" reaches the LLM
-as "어제 (2026-11-28)" computed from the entry's own time, not from today's).
+as "어제 (2026-11-28)" computed from the entry's own time, not from today's). Each fact comes back
+as text with its time: the span it is about (from the annotations the model copied, which are
+then written as words, and from dates the text names) or the recurrence it states.
+
+A long entry is read in chunks, and a prompt the server finds too long is sent again smaller
+(fewer chunk characters, no recent messages), so a small local model's context never costs a fact.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import date, datetime
 
 from memoir_desktop.core import prompts, temporal
 from memoir_desktop.core.llm import LLMClient
+from memoir_desktop.core.llm.errors import LLMPromptTooLong
 from memoir_desktop.core.models import Entry
 
-_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 _ISO = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+CHUNK_CHARS = 6000  # per extraction call: a 4k-token local model still fits prompt + reply
+MIN_CHUNK_CHARS = 750
+_SENTENCE_END = re.compile(r"(?<=[.!?。…\n])\s+")
+
+Span = tuple[datetime, datetime]
+
+
+@dataclass
+class Fact:
+    text: str
+    category: str | None = None
+    about: Span | None = None
+    recurrence: str | None = None  # RRULE subset (temporal.recurring), e.g. "FREQ=WEEKLY;BYDAY=FR"
 
 
 def annotate(entry: Entry) -> str:
@@ -23,26 +42,95 @@ def annotate(entry: Entry) -> str:
 
 
 def extract_facts(llm: LLMClient, *, summary: str, recent: list[Entry], new: list[Entry],
-                  today: datetime) -> list[str]:
+                  today: datetime) -> list[Fact]:
+    chunk, with_context = CHUNK_CHARS, True
+    while True:
+        try:
+            return _extract(llm, summary, recent, new, today, chunk, with_context)
+        except LLMPromptTooLong:
+            if with_context:
+                with_context = False  # the summary and recent messages go first
+            elif chunk // 2 >= MIN_CHUNK_CHARS:
+                chunk //= 2
+            else:
+                raise
+
+
+def _extract(llm, summary, recent, new, today, chunk_chars: int, with_context: bool) -> list[Fact]:
     system = prompts.EXTRACTION_SYSTEM.format(today=today.date().isoformat(),
-                                              weekday=_WEEKDAYS[today.weekday()])
-    user = prompts.EXTRACTION_USER.format(
-        summary=summary or "(none yet)",
-        recent=prompts.format_messages([{"role": e.role, "content": e.content} for e in recent]),
-        new=prompts.format_messages([{"role": e.role, "content": annotate(e)} for e in new]),
-    )
-    args = llm.call_tool("extraction", [{"role": "system", "content": system},
-                                        {"role": "user", "content": user}], prompts.EXTRACTION_TOOL)
-    facts, seen = [], set()
-    for f in args["facts"]:
-        f = " ".join(f.split())
-        if f and f not in seen:
-            seen.add(f)
-            facts.append(f)
+                                              weekday=temporal.WEEKDAY_NAMES[today.weekday()],
+                                              categories=", ".join(prompts.FACT_CATEGORIES))
+    lines = [{"role": e.role, "content": annotate(e)} for e in new]
+    facts: list[Fact] = []
+    seen: set[str] = set()
+    todo = _chunks(lines, chunk_chars)
+    while todo:
+        part = todo.pop(0)
+        user = prompts.EXTRACTION_USER.format(
+            summary=(summary or "(none yet)") if with_context else "(left out)",
+            recent=prompts.format_messages([{"role": e.role, "content": e.content} for e in recent])
+            if with_context else "(left out)",
+            new=prompts.format_messages(part),
+        )
+        args = llm.call_tool("extraction", [{"role": "system", "content": system},
+                                            {"role": "user", "content": user}], prompts.EXTRACTION_TOOL)
+        size = sum(len(m["content"]) for m in part)
+        if args.truncated and size > MIN_CHUNK_CHARS:
+            # The reply ran out of room: read the part again in halves, so the facts the cut-off
+            # reply lost come back (duplicates of the ones it kept are dropped below).
+            todo[:0] = _chunks(part, max(MIN_CHUNK_CHARS // 2, size // 2))
+        for f in args.facts:
+            fact = shape_fact(f.text, today, f.category)
+            if fact.text and fact.text not in seen:
+                seen.add(fact.text)
+                facts.append(fact)
     return facts
 
 
-def fact_span(fact: str, recorded: datetime) -> tuple[datetime, datetime] | None:
+def _chunks(lines: list[dict], limit: int) -> list[list[dict]]:
+    """Messages grouped into parts of at most `limit` characters; a longer message is split at
+    sentence ends (or hard, for a single run-on sentence)."""
+    parts: list[list[dict]] = [[]]
+    size = 0
+    for line in lines:
+        for piece in _split(line["content"], limit):
+            if size + len(piece) > limit and parts[-1]:
+                parts.append([])
+                size = 0
+            parts[-1].append({"role": line["role"], "content": piece})
+            size += len(piece)
+    return parts
+
+
+def _split(text: str, limit: int) -> list[str]:
+    if len(text) <= limit:
+        return [text]
+    out, cur = [], ""
+    for sent in _SENTENCE_END.split(text):
+        while len(sent) > limit:
+            out.append(sent[:limit])
+            sent = sent[limit:]
+        if len(cur) + len(sent) + 1 > limit and cur:
+            out.append(cur)
+            cur = ""
+        cur = f"{cur} {sent}" if cur else sent
+    if cur:
+        out.append(cur)
+    return out
+
+
+def shape_fact(text: str, recorded: datetime, category: str | None = None) -> Fact:
+    """A fact's final text and time: copied date annotations become words, their spans the
+    fact's `about`; a recurring expression gives a recurrence instead of a date."""
+    text = " ".join(text.split())
+    text, spans = temporal.naturalize(text, recorded.date())
+    about = _union([(_start(a), _end(b)) for a, b in spans] + ([fact_span(text, recorded)] if text else []))
+    if category not in prompts.FACT_CATEGORIES:
+        category = None
+    return Fact(text, category, about, temporal.recurring.rule_of(text))
+
+
+def fact_span(fact: str, recorded: datetime) -> Span | None:
     """The span a fact is about: absolute dates it carries, else relative ones it still has."""
     days: list[date] = []
     for y, m, d in _ISO.findall(fact):
@@ -54,5 +142,19 @@ def fact_span(fact: str, recorded: datetime) -> tuple[datetime, datetime] | None
         days.extend([span.start, span.end])
     if not days:
         return None
-    lo, hi = min(days), max(days)
-    return datetime(lo.year, lo.month, lo.day), datetime(hi.year, hi.month, hi.day, 23, 59, 59)
+    return _start(min(days)), _end(max(days))
+
+
+def _start(d: date) -> datetime:
+    return datetime(d.year, d.month, d.day)
+
+
+def _end(d: date) -> datetime:
+    return datetime(d.year, d.month, d.day, 23, 59, 59)
+
+
+def _union(spans: list[Span | None]) -> Span | None:
+    spans = [s for s in spans if s]
+    if not spans:
+        return None
+    return min(s[0] for s in spans), max(s[1] for s in spans)

@@ -301,13 +301,13 @@ class GraphMemory:
                                        {"role": "user", "content": prompts.GRAPH_ENTITIES_USER.format(text=text)}],
                              prompts.GRAPH_ENTITIES_TOOL)
         out: dict[str, tuple[str, str]] = {}
-        for item in args["entities"]:
-            name = _clean(item.get("name")) if isinstance(item, dict) else ""
+        for item in args.entities:
+            name = _clean(item.name)
             key = _key(name)
             if key == USER_NODE_NAME:
                 out[key] = (USER_NODE_NAME, USER_NODE_TYPE)
             elif key:
-                out.setdefault(key, (name, normalize_type(item.get("type"))))
+                out.setdefault(key, (name, normalize_type(item.type)))
         return out
 
     def _extract_relations(self, llm, text: str, entities: dict, today: str) -> list[tuple[str, str, str]]:
@@ -317,11 +317,9 @@ class GraphMemory:
         args = llm.call_tool("graph", [{"role": "system", "content": prompts.GRAPH_RELATIONS_SYSTEM.format(today=today)},
                                        {"role": "user", "content": user}], prompts.GRAPH_RELATIONS_TOOL)
         out = []
-        for item in args["relations"]:
-            if not isinstance(item, dict):
-                continue
-            ends = [_clean(item.get("source")), _clean(item.get("destination"))]
-            (src, dst), rel = [_key(n) for n in ends], normalize_relation(_clean(item.get("relation"), 60))
+        for item in args.relations:
+            ends = [_clean(item.source), _clean(item.destination)]
+            (src, dst), rel = [_key(n) for n in ends], normalize_relation(_clean(item.relation, 60))
             if src and dst and rel:
                 for key, name in zip((src, dst), ends):
                     entities.setdefault(key, (name, None))
@@ -391,8 +389,8 @@ class GraphMemory:
         args = llm.call_tool("graph", [{"role": "system", "content": prompts.GRAPH_OBSOLETE_SYSTEM.format(today=today)},
                                        {"role": "user", "content": user}], prompts.GRAPH_OBSOLETE_TOOL)
         id_of = {num: eid for eid, num in num_of.items()}
-        for num in args["obsolete"]:
-            eid = id_of.get(num) if type(num) is int else None
+        for num in args.obsolete:
+            eid = id_of.get(num)
             if eid is None:
                 log.warning("graph: obsolete_relations named unknown id %r; ignored", num)
                 continue

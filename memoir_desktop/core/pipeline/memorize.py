@@ -1,33 +1,43 @@
 """One memorize job: entries -> facts -> operations -> one transaction -> indexes.
 
-All LLM work happens before the transaction; the memory changes, their history and the
-job's `done` mark are committed together, so a job killed at any point either left no
-trace or is complete. The vector index follows after the commit (see store.reconcile).
+`prepare_memorize` does every LLM call and embedding with no lock held and writes nothing to
+SQLite; the `Prepared.apply` it returns stages the memory changes and their history in the
+runner's transaction (jobs.py), which also marks the job done. The memories a plan names are
+read again inside that transaction: one the user forgot or edited while the LLM was thinking is
+never overwritten (an edit makes the change a proposal; a forgotten one gets the fact added).
+The vector index follows after the commit (see store.reconcile for repairs).
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 
+from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from memoir_desktop.core.llm import LLMBadReply
-from memoir_desktop.core.models import Entry, Job, Memory, Proposal, Summary, now
-from memoir_desktop.core.pipeline.extraction import extract_facts, fact_span
-from memoir_desktop.core.pipeline.update import Op, plan_operations
-from memoir_desktop.core.store import Change, MemoryStore, memory_dict, text_hash
+from memoir_desktop.core.config import Settings
+from memoir_desktop.core.episodes import EpisodeIndex
+from memoir_desktop.core.jobs import Prepared
+from memoir_desktop.core.llm import LLMBadReply, LLMClient
+from memoir_desktop.core.models import Entry, Job, Memory, Proposal, Summary
+from memoir_desktop.core.pipeline.extraction import Fact, extract_facts
+from memoir_desktop.core.pipeline.graph import GraphMemory, GraphPlan
+from memoir_desktop.core.pipeline.update import Candidate, Op, plan_operations
+from memoir_desktop.core.store import Change, MemoryStore, text_hash
 
 log = logging.getLogger(__name__)
 
 
 @dataclass
 class WriteContext:
-    engine: object
+    engine: Engine
     store: MemoryStore
-    llm: object
-    settings: object
-    graph: object | None = None  # GraphMemory, when graph memory is enabled
+    llm: LLMClient
+    settings: Settings
+    graph: GraphMemory | None = None  # when graph memory is enabled
+    episodes: EpisodeIndex | None = None
 
 
 def latest_summary(s: Session, user_id: str) -> Summary | None:
@@ -41,41 +51,76 @@ def recent_entries(s: Session, user_id: str, before_id: int, m: int) -> list[Ent
     return list(reversed(rows))
 
 
-def run_memorize(ctx: WriteContext, job: Job) -> dict:
+@dataclass
+class _Plan:
+    job: Job
+    entry_id: int
+    when: datetime
+    facts: list[Fact]
+    ops: list[Op]
+    vectors: dict
+    graph_plan: GraphPlan | None
+    graph_error: str | None
+    metadata: dict
+    change: Change = field(default_factory=Change)  # filled by apply, read by after_commit
+
+
+def prepare_memorize(ctx: WriteContext, job: Job) -> Prepared:
     st = ctx.settings
     with Session(ctx.engine) as s:
-        new = list(s.exec(select(Entry).where(Entry.id.in_(job.payload["entry_ids"])).order_by(Entry.id)))
-        if not new:
-            return {"results": [], "facts": []}
-        recent = recent_entries(s, job.user_id, new[0].id, st.recent_messages)
-        summ = latest_summary(s, job.user_id)
+        new = list(s.exec(select(Entry).where(Entry.id.in_(job.payload.get("entry_ids", []))).order_by(Entry.id)))
+        if new:
+            recent = recent_entries(s, job.user_id, new[0].id, st.recent_messages)
+            summ = latest_summary(s, job.user_id)
+    if not new:
+        return Prepared(apply=lambda s: {"results": [], "facts": []})
+    _index_episodes(ctx, job, new)
     when = new[-1].created_at
     user_entry = next((e.id for e in new if e.role == "user"), new[0].id)
     facts = extract_facts(ctx.llm, summary=summ.text if summ else "", recent=recent, new=new, today=when)
     ops: list[Op] = []
-    vectors = {}
-    llm_facts, llm_cands = [], []
+    vectors: dict = {}
+    llm_facts: list[Fact] = []
+    llm_cands: list[list[Candidate]] = []
     if facts:
-        fact_vecs = ctx.store.embed_texts(facts)
+        fact_vecs = ctx.store.embed_texts([f.text for f in facts])
         name = ctx.store.collection(job.user_id)
         for fact, vec in zip(facts, fact_vecs):
-            vectors[fact] = vec
-            dup = ctx.store.find_active_by_hash(job.user_id, text_hash(fact))
+            vectors[fact.text] = vec
+            dup = ctx.store.find_active_by_hash(job.user_id, text_hash(fact.text))
             if dup is not None:
-                # An exact duplicate needs no LLM call.
-                ops.append(Op("NOOP", -1, fact, dup.id, note="duplicate"))
+                ops.append(Op("NOOP", -1, fact.text, dup.id, note="duplicate"))  # known: no LLM call needed
                 continue
             hits = ctx.store.vectors.search(name, vec, st.similar_memories)
             rows = ctx.store.get_many([h[0] for h in hits])
             # The collection is per user, but SQLite stays the judge of owner and state.
-            cands = [rows[h[0]] for h in hits
+            cands = [Candidate(rows[h[0]], float(h[1])) for h in hits
                      if h[0] in rows and rows[h[0]].user_id == job.user_id and rows[h[0]].state == "active"]
             llm_facts.append(fact)
             llm_cands.append(cands)
     if llm_facts:
-        ops.extend(plan_operations(ctx.llm, llm_facts, llm_cands, when))
+        ops.extend(plan_operations(ctx.llm, llm_facts, llm_cands, when,
+                                   noop_threshold=ctx.store.embedder.related_threshold))
     graph_plan, graph_error = _plan_graph(ctx, job, new, when)
-    return apply_operations(ctx, job, ops, user_entry, when, vectors, facts, graph_plan, graph_error)
+    plan = _Plan(job, user_entry, when, facts, ops, vectors, graph_plan, graph_error,
+                 dict(job.payload.get("metadata") or {}))
+
+    def after(_result: dict) -> None:
+        if graph_plan is not None:
+            ctx.graph.after_commit(job.user_id)
+        ctx.store.apply_index(job.user_id, plan.change)
+
+    return Prepared(apply=lambda s: apply_operations(ctx, s, plan), after_commit=after)
+
+
+def _index_episodes(ctx: WriteContext, job: Job, rows: list[Entry]) -> None:
+    """Index the job's entries for episodic search first: it needs no LLM."""
+    if ctx.episodes is None:
+        return
+    try:
+        ctx.episodes.index(job.user_id, rows)
+    except Exception as exc:  # the episodic index is derived; reconcile repairs it
+        log.warning("episodic indexing failed for job %s: %s", job.id, exc.__class__.__name__)
 
 
 def _plan_graph(ctx: WriteContext, job: Job, new: list[Entry], when):
@@ -91,80 +136,80 @@ def _plan_graph(ctx: WriteContext, job: Job, new: list[Entry], when):
         return None, str(exc)
 
 
-def apply_operations(ctx: WriteContext, job: Job, ops: list[Op], entry_id: int, when, vectors: dict,
-                     facts: list[str], graph_plan=None, graph_error: str | None = None) -> dict:
-    st = ctx.settings
+def apply_operations(ctx: WriteContext, s: Session, plan: _Plan) -> dict:
+    st, job = ctx.settings, plan.job
     results: list[dict] = []
     held: list[dict] = []
-    change = Change()
-    deletes = 0
-    with Session(ctx.engine) as s:
-        seen_hashes: dict[str, str] = {}
-        for op in ops:
-            if op.event == "NOOP":
-                results.append({"id": op.memory_id, "memory": op.text, "event": "NOOP", "note": op.note})
+    change = plan.change
+    changes = 0  # UPDATEs and DELETEs of this turn, against the per-turn limit
+    seen_hashes: dict[str, str] = {}
+
+    def add(text: str, shaped: Fact | None, note: str = "") -> None:
+        h = text_hash(text)
+        dup = seen_hashes.get(h) or _active_hash(s, job.user_id, h)
+        if dup:
+            results.append({"id": dup, "memory": text, "event": "NOOP", "note": "duplicate"})
+            return
+        m = ctx.store.stage_add(
+            s, change, user_id=job.user_id, text=text, actor="llm", created_at=plan.when,
+            entry_id=plan.entry_id, job_id=job.id, about=shaped.about if shaped else None,
+            vector=plan.vectors.get(text), meta=plan.metadata, note=note or None,
+            recurrence=shaped.recurrence if shaped else None, category=shaped.category if shaped else None,
+        )
+        seen_hashes[h] = m.id
+        results.append({"id": m.id, "memory": m.text, "event": "ADD", **({"note": note} if note else {})})
+
+    for op in plan.ops:
+        if op.event == "NOOP":
+            results.append({"id": op.memory_id, "memory": op.text, "event": "NOOP", "note": op.note})
+            continue
+        if op.event == "ADD":
+            add(op.text, op.shaped, op.note)
+            continue
+        m = s.get(Memory, op.memory_id)
+        if m is None or m.user_id != job.user_id or m.state != "active":
+            if op.event == "UPDATE":  # forgotten meanwhile: the new fact still counts
+                add(op.text, op.shaped, "the memory it refined is no longer active: fact kept")
+            continue
+        over_limit = changes >= st.max_llm_invalidations_per_turn
+        if m.user_edited or over_limit:
+            reason = "user-edited memory" if m.user_edited else "over the per-turn change limit"
+            s.add(Proposal(user_id=job.user_id, memory_id=m.id, event=op.event,
+                           new_text=op.text if op.event == "UPDATE" else None, reason=reason, job_id=job.id))
+            held.append({"id": m.id, "memory": m.text, "event": op.event, "proposed": op.text, "reason": reason})
+            continue
+        if op.event == "UPDATE":
+            if text_hash(op.text) == m.hash:
+                results.append({"id": m.id, "memory": m.text, "event": "NOOP", "note": "unchanged"})
                 continue
-            if op.event == "ADD":
-                h = text_hash(op.text)
-                dup = seen_hashes.get(h) or _active_hash(s, job.user_id, h)
-                if dup:
-                    results.append({"id": dup, "memory": op.text, "event": "NOOP", "note": "duplicate"})
-                    continue
-                m = ctx.store.stage_add(
-                    s, change, user_id=job.user_id, text=op.text, actor="llm", created_at=when,
-                    entry_id=entry_id, job_id=job.id, about=fact_span(op.text, when),
-                    vector=vectors.get(op.text),
-                )
-                seen_hashes[h] = m.id
-                results.append({"id": m.id, "memory": m.text, "event": "ADD"})
-                continue
-            m = s.get(Memory, op.memory_id)
-            if m is None or m.user_id != job.user_id or m.state != "active":
-                results.append({"id": None, "memory": op.text, "event": "NOOP", "note": "target not active"})
-                continue
-            over_limit = op.event == "DELETE" and deletes >= st.max_llm_invalidations_per_turn
-            if m.user_edited or over_limit:
-                reason = "user-edited memory" if m.user_edited else "over the per-turn invalidation limit"
-                p = Proposal(user_id=job.user_id, memory_id=m.id, event=op.event,
-                             new_text=op.text if op.event == "UPDATE" else None, reason=reason, job_id=job.id)
-                s.add(p)
-                held.append({"id": m.id, "memory": m.text, "event": op.event, "proposed": op.text,
-                             "reason": reason})
-                continue
-            if op.event == "UPDATE":
-                if text_hash(op.text) == m.hash:
-                    results.append({"id": m.id, "memory": m.text, "event": "NOOP", "note": "unchanged"})
-                    continue
-                old = ctx.store.stage_update(s, change, m, op.text, actor="llm", entry_id=entry_id,
-                                             job_id=job.id, about=fact_span(op.text, when), when=when)
-                results.append({"id": m.id, "memory": op.text, "event": "UPDATE", "previous_memory": old})
-            else:
-                deletes += 1
-                ctx.store.stage_state(s, change, m, "invalid", actor="llm", entry_id=entry_id, job_id=job.id,
-                                      note=op.note or None, when=when)
-                results.append({"id": m.id, "memory": m.text, "event": "DELETE"})
-        graph_ops = ctx.graph.apply(s, graph_plan, entry_id=entry_id, job_id=job.id) if graph_plan else []
-        result = {"results": results, "facts": facts, "pending_confirmation": held, "relations": graph_ops}
-        if graph_error:
-            result["graph_error"] = graph_error
-        row = s.get(Job, job.id)
-        row.state, row.result, row.error, row.updated_at = "done", result, None, now()
-        s.add(row)
-        _maybe_queue_summary(s, ctx, job)
-        s.commit()
-    if graph_plan is not None:
-        ctx.graph.after_commit(job.user_id)
-    try:
-        ctx.store.apply_index(job.user_id, change)
-    except Exception as exc:  # SQLite is committed; the index is repaired at next open
-        log.warning("vector index update failed after commit (%s); will reconcile", exc.__class__.__name__)
+            changes += 1
+            shaped = op.shaped
+            old = ctx.store.stage_update(s, change, m, op.text, actor="llm", entry_id=plan.entry_id, job_id=job.id,
+                                         about=shaped.about if shaped else None, when=plan.when,
+                                         recurrence=shaped.recurrence if shaped else None,
+                                         category=shaped.category if shaped else None)
+            if plan.metadata:
+                m.meta = {**(m.meta or {}), **plan.metadata}
+                s.add(m)
+            results.append({"id": m.id, "memory": op.text, "event": "UPDATE", "previous_memory": old})
+        else:
+            changes += 1
+            ctx.store.stage_state(s, change, m, "invalid", actor="llm", entry_id=plan.entry_id, job_id=job.id,
+                                  note=op.note or None, when=plan.when)
+            results.append({"id": m.id, "memory": m.text, "event": "DELETE"})
+    graph_ops = ctx.graph.apply(s, plan.graph_plan, entry_id=plan.entry_id, job_id=job.id) \
+        if plan.graph_plan else []
+    result = {"results": results, "facts": [f.text for f in plan.facts], "pending_confirmation": held,
+              "relations": graph_ops}
+    if plan.graph_error:
+        result["graph_error"] = plan.graph_error
+    _maybe_queue_summary(s, ctx, job)
     return result
 
 
 def _active_hash(s: Session, user_id: str, h: str) -> str | None:
-    row = s.exec(select(Memory.id).where(Memory.user_id == user_id, Memory.hash == h,
-                                         Memory.state == "active")).first()
-    return row
+    return s.exec(select(Memory.id).where(Memory.user_id == user_id, Memory.hash == h,
+                                          Memory.state == "active")).first()
 
 
 def _maybe_queue_summary(s: Session, ctx: WriteContext, job: Job) -> None:
@@ -174,7 +219,3 @@ def _maybe_queue_summary(s: Session, ctx: WriteContext, job: Job) -> None:
                                        Job.state == "done", Job.id != job.id)).all()
     if (len(done) + 1) % every == 0:
         s.add(Job(kind="summary", user_id=job.user_id, payload={}))
-
-
-def memory_results(rows: list[Memory]) -> list[dict]:
-    return [memory_dict(m) for m in rows]

@@ -1,26 +1,37 @@
 """Phase 2 of Mem0's write path (Algorithm 1): ADD / UPDATE / DELETE / NOOP per fact.
 
-One forced tool call covers all facts of a turn (fewer round trips than one per fact);
-each fact is shown with its s most similar active memories under small integer ids.
-Safety rules applied after the LLM decides, whatever it said:
-- an id the LLM invents is a NOOP (logged);
-- a contradiction never leaves the store without the new fact (mem0 #4536): a fact whose
-  only operation is DELETE is also ADDed, and a fact the LLM skipped entirely is ADDed;
-- DELETE is a soft invalidation; user-edited memories and DELETEs beyond the per-turn
-  limit are held as proposals for the user to confirm, never applied silently.
+One forced tool call covers the facts of a turn (fewer round trips than one per fact); each fact
+is shown with its s most similar active memories under small integer ids (never UUIDs, which
+models mangle). Whatever the model answers, a fact is stored unless the model says, about a
+memory it was shown, that the fact is already known (NOOP) or merged into it (UPDATE):
+- an UPDATE / DELETE / NOOP naming a memory it was not shown ADDs the fact (the note says why);
+- a NOOP naming no memory counts only when the fact's nearest memory is close, else it ADDs;
+- a fact only DELETEd is ADDed too (mem0 #4536), and a fact the model skipped is ADDed.
+What happens to the memories (held as proposals for user-edited ones and beyond the per-turn
+limit) is decided when the plan is applied (memorize.py).
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from memoir_desktop.core import prompts
 from memoir_desktop.core.llm import LLMClient
+from memoir_desktop.core.llm.errors import LLMPromptTooLong
 from memoir_desktop.core.models import Memory
+from memoir_desktop.core.pipeline.extraction import Fact, shape_fact
 
 log = logging.getLogger(__name__)
+
+FACTS_PER_CALL = 8
+
+
+@dataclass
+class Candidate:
+    memory: Memory
+    similarity: float
 
 
 @dataclass
@@ -30,21 +41,51 @@ class Op:
     text: str = ""
     memory_id: str | None = None
     note: str = ""
+    shaped: Fact | None = None  # the stored text's time and category (ADD / UPDATE)
 
 
-def plan_operations(llm: LLMClient, facts: list[str], candidates: list[list[Memory]],
-                    today: datetime) -> list[Op]:
-    """Ask the LLM for operations and map its integer ids back to memory ids."""
-    id_of: dict[int, str] = {}
-    num_of: dict[str, int] = {}
+@dataclass
+class _Listing:
+    """The integer ids one call showed, and which fact each was shown with."""
+    id_of: dict[int, str] = field(default_factory=dict)
+    num_of: dict[str, int] = field(default_factory=dict)
+
+
+def plan_operations(llm: LLMClient, facts: list[Fact], candidates: list[list[Candidate]], today: datetime,
+                    *, noop_threshold: float) -> list[Op]:
+    """Operations for every fact; `noop_threshold`: how close the nearest memory must be for a NOOP
+    that names no memory to count as "already known" (the embedder's related threshold)."""
+    ops: list[Op] = []
+    batch, shown = FACTS_PER_CALL, None
+    at = 0
+    while at < len(facts):
+        idx = list(range(at, min(at + batch, len(facts))))
+        try:
+            ops.extend(_plan_batch(llm, facts, candidates, idx, today, shown, noop_threshold))
+        except LLMPromptTooLong:
+            if batch > 1:
+                batch = max(1, batch // 2)
+            elif shown is None or shown > 2:
+                shown = 5 if shown is None else 2  # fewer candidates per fact
+            else:
+                raise
+            continue
+        at += len(idx)
+    return complete_plan(ops, facts)
+
+
+def _plan_batch(llm, facts, candidates, idx: list[int], today, shown: int | None, noop_threshold: float) -> list[Op]:
+    listing = _Listing()
     blocks = []
-    for i, (fact, cands) in enumerate(zip(facts, candidates)):
-        lines = [f"NEW FACT {i}: {fact}", "EXISTING MEMORIES:"]
-        for m in cands:
-            if m.id not in num_of:
-                num_of[m.id] = len(num_of)
-                id_of[num_of[m.id]] = m.id
-            lines.append(f"  [{num_of[m.id]}] {m.text} (recorded {m.created_at.date().isoformat()})")
+    for k, i in enumerate(idx):
+        cands = candidates[i][:shown] if shown else candidates[i]
+        lines = [f"NEW FACT {k}: {facts[i].text}", "EXISTING MEMORIES:"]
+        for c in cands:
+            m = c.memory
+            if m.id not in listing.num_of:
+                listing.num_of[m.id] = len(listing.num_of)
+                listing.id_of[listing.num_of[m.id]] = m.id
+            lines.append(f"  [{listing.num_of[m.id]}] {m.text} (recorded {m.created_at.date().isoformat()})")
         if not cands:
             lines.append("  (none)")
         blocks.append("\n".join(lines))
@@ -52,37 +93,55 @@ def plan_operations(llm: LLMClient, facts: list[str], candidates: list[list[Memo
     user = prompts.UPDATE_USER.format(blocks="\n\n".join(blocks))
     args = llm.call_tool("update", [{"role": "system", "content": system},
                                     {"role": "user", "content": user}], prompts.UPDATE_TOOL)
-    ops: list[Op] = []
-    for raw in args["operations"]:
-        event = str(raw.get("event", "")).upper()
-        fact = raw.get("fact", 0)
-        if not isinstance(fact, int) or not 0 <= fact < len(facts):
-            log.warning("update: operation names fact %r that does not exist; ignored", fact)
+    out: list[Op] = []
+    for raw in args.operations:
+        if not 0 <= raw.fact < len(idx):
+            log.warning("update: an operation names fact %r, which does not exist; ignored", raw.fact)
             continue
-        text = str(raw.get("text") or facts[fact]).strip()
-        num = raw.get("id")
-        if event in ("UPDATE", "DELETE"):
-            mid = id_of.get(num) if isinstance(num, int) else None
-            if mid is None:
-                log.warning("update: %s names unknown memory id %r; treated as NOOP", event, num)
-                ops.append(Op("NOOP", fact, facts[fact], note=f"unknown id {num!r}"))
-                continue
-            ops.append(Op(event, fact, text, mid))
-        elif event == "NOOP":
-            mid = id_of.get(num) if isinstance(num, int) else None
-            ops.append(Op("NOOP", fact, facts[fact], mid))
-        else:
-            ops.append(Op("ADD", fact, text))
-    return complete_plan(ops, facts)
+        i = idx[raw.fact]
+        out.append(_op(raw, i, facts[i], candidates[i], listing, today, noop_threshold))
+    return out
 
 
-def complete_plan(ops: list[Op], facts: list[str]) -> list[Op]:
+def _op(raw, i: int, fact: Fact, cands: list[Candidate], listing: _Listing, today: datetime,
+        noop_threshold: float) -> Op:
+    mid = listing.id_of.get(raw.id) if raw.id is not None else None
+    named = raw.id is not None or raw.id_unreadable
+    if raw.event == "ADD":
+        return _add(i, raw.text or fact.text, fact, today)
+    if raw.event in ("UPDATE", "DELETE"):
+        if mid is None:
+            log.warning("update: %s names memory %r, which it was not shown; the fact is kept", raw.event, raw.id)
+            return _add(i, fact.text, fact, today, note=f"{raw.event} named a memory it was not shown: fact kept")
+        if raw.event == "DELETE":
+            return Op("DELETE", i, fact.text, mid)
+        text = (raw.text or "").strip() or fact.text
+        return Op("UPDATE", i, text, mid, shaped=_shaped(text, fact, today))
+    # NOOP
+    if mid is not None:
+        return Op("NOOP", i, fact.text, mid)
+    if not named and cands and cands[0].similarity >= noop_threshold:
+        return Op("NOOP", i, fact.text, cands[0].memory.id, note="known: nearest memory")
+    why = "NOOP named a memory it was not shown" if named else "NOOP with no memory that says it"
+    return _add(i, fact.text, fact, today, note=f"{why}: fact kept")
+
+
+def _shaped(text: str, fact: Fact, today: datetime) -> Fact:
+    shaped = shape_fact(text, today, fact.category)
+    return Fact(shaped.text, shaped.category, shaped.about or fact.about, shaped.recurrence or fact.recurrence)
+
+
+def _add(i: int, text: str, fact: Fact, today: datetime, note: str = "") -> Op:
+    shaped = _shaped(text.strip() or fact.text, fact, today)
+    return Op("ADD", i, shaped.text, note=note, shaped=shaped)
+
+
+def complete_plan(ops: list[Op], facts: list[Fact]) -> list[Op]:
     """Never lose a fact: a fact only DELETEd, or not mentioned at all, is also ADDed."""
     out = list(ops)
     for i, fact in enumerate(facts):
         mine = [o for o in ops if o.fact == i]
-        keeps = any(o.event in ("ADD", "UPDATE", "NOOP") for o in mine)
-        if not keeps:
+        if not any(o.event in ("ADD", "UPDATE", "NOOP") for o in mine):
             why = "contradiction: new fact kept" if mine else "no operation given: fact kept"
-            out.append(Op("ADD", i, fact, note=why))
+            out.append(Op("ADD", i, fact.text, note=why, shaped=fact))
     return out

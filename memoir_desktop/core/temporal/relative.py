@@ -42,6 +42,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from memoir_desktop.core.temporal import recurring
+
 Span = tuple[date, date]
 
 
@@ -524,7 +526,14 @@ def _today(now: datetime | date) -> date:
 
 
 def _scan(text: str, today: date) -> list[tuple[re.Match, Span]]:
-    """Leftmost-longest, non-overlapping matches whose rule accepts them."""
+    """Leftmost-longest, non-overlapping matches whose rule accepts them, outside recurring
+    expressions ("매주 금요일", "every Friday" name a habit, not a date)."""
+    blocked = [(r.start, r.end) for r in recurring.find(text)]
+    return [(m, span) for m, span in _scan_all(text, today)
+            if not any(m.start() < end and start < m.end() for start, end in blocked)]
+
+
+def _scan_all(text: str, today: date) -> list[tuple[re.Match, Span]]:
     found: list[tuple[re.Match, Span]] = []
     # Each rule's next match at or after pos (None: no more; missing: not searched yet), so every
     # pattern scans the text about once instead of being retried at every position.
