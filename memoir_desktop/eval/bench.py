@@ -1,7 +1,7 @@
-"""Latency and cost benchmark: search at growing store sizes, and LLM calls / tokens per journal turn.
+"""Search latency benchmark: search at growing store sizes.
 
     python -m memoir_desktop.eval.bench [--sizes 1000 10000 50000] [--queries 200] [--embed-model NAME]
-                                        [--vectors model|synthetic] [--turns 20] [--profile] [--json OUT]
+                                        [--vectors model|synthetic] [--profile] [--json OUT]
 
 Search: one user's store is filled with synthetic Korean and English facts through the fast path
 (``Memoir.add(infer=False)`` in batches of ``--batch``), growing from one size to the next, and at
@@ -13,12 +13,8 @@ and the SQLite fetch of the candidate rows. ``--profile`` adds a cProfile breakd
 model and reuses pool vectors plus noise for the rest (same staging and index path), for a 50k store
 on a machine where the model embeds a few dozen facts per second.
 
-Journal turns: a second home is wired to the fake OpenAI-compatible server of the test suite
-(``tests.fakes.fake_llm``, importable when run from the repository root); ``--turns`` entries are
-journaled and processed, and ``metrics.summary()["per_turn"]`` gives LLM calls and tokens per turn
-(next to all calls divided by entries). The fake's graph rules are set to find one entity and one
-relation per entry, so the graph stage makes its full set of calls. Token counts are what the fake
-server reports (fixed per call), so the call count is the meaningful number. Everything runs in temporary homes; the user's data is never touched.
+LLM calls and tokens per journal turn are measured against the test suite's fake server, so that
+benchmark lives with the tests: ``python -m tests.benchmarks.llm_calls``.
 """
 
 from __future__ import annotations
@@ -29,7 +25,6 @@ import json
 import os
 import pstats
 import random
-import re
 import sys
 import tempfile
 import time
@@ -39,7 +34,7 @@ from pathlib import Path
 
 from memoir_desktop.eval.stats import percentile
 
-__all__ = ["main", "run_journal", "run_search", "synthetic_facts", "synthetic_queries"]
+__all__ = ["main", "run_search", "synthetic_facts", "synthetic_queries"]
 
 # --------------------------------------------------------------------------- synthetic data
 
@@ -368,91 +363,10 @@ def _top_functions(prof: cProfile.Profile, n: int, limit: int = 12) -> list[tupl
     return rows[:limit]
 
 
-# --------------------------------------------------------------------------- journal turns
-
-_ENTRIES = [
-    "오늘 민지랑 성수동 카페에서 디카페인 라떼를 마셨다. 요즘 카페인을 줄이는 중이다.",
-    "I went bouldering after work and finally finished the blue route.",
-    "회사에서 새 프로젝트를 맡았다. 팀장님이 기대가 크다고 하셨다.",
-    "Mom called; she is planning a trip to Jeju next month.",
-    "저녁으로 김치찌개를 끓였는데 너무 짰다.",
-    "Started reading a novel by Han Kang. The first chapter was haunting.",
-    "동생이 다음 주에 부산으로 이사 간다고 한다.",
-    "My knee hurts a bit after yesterday's run, so I skipped the gym.",
-    "주말에 북한산 등산을 했다. 날씨가 맑아서 정상에서 서울이 다 보였다.",
-    "I've decided to learn Spanish before the Lisbon trip in October.",
-    "고양이 보리가 오늘 병원에서 예방접종을 맞았다.",
-    "Had a long call with Daniel about changing jobs.",
-    "요즘 잠을 잘 못 잔다. 자기 전에 휴대폰을 덜 보기로 했다.",
-    "Bought a new espresso machine; the first shots were sour.",
-    "할머니 생신이라 가족들이 전주에 모였다.",
-    "The pottery class was calming; I made a lopsided bowl.",
-    "팀 회식에서 삼겹살을 먹었다. 술은 안 마셨다.",
-    "I think I'm finally getting used to waking up at 6.",
-    "친구 유나가 결혼 소식을 전했다. 내년 봄에 한다고 한다.",
-    "Finished the quarterly report and felt relieved.",
-]
-
-
-def run_journal(turns: int = 20) -> dict | None:
-    """LLM calls and tokens per journal turn against the fake server; None if tests is not importable."""
-    _bench_environment()
-    try:
-        from tests.fakes.fake_llm import FakeLLM
-    except ImportError:
-        return None
-    from memoir_desktop.core import Memoir
-
-    server = FakeLLM()
-    # The fake's graph rules find nothing by default; give each entry the user and one entity with
-    # a relation, so the graph stage makes the calls it makes with a real model (entities, relations,
-    # and the conflict check once relations exist).
-    from tests.fakes.fake_llm import tool
-
-    def entities(req):
-        text = req["messages"][-1]["content"]
-        word = next((w.strip(".,;:!?") for w in text.split()[1:] if w[:1].isupper()), "") or "journal"
-        return tool({"entities": [{"name": "나", "type": "person"}, {"name": word, "type": "thing"}]})
-
-    def relations(req):
-        names = re.findall(r"^- (.+?) \(", req["messages"][-1]["content"], re.M)
-        if len(names) < 2:
-            return tool({"relations": []})
-        return tool({"relations": [{"source": names[0], "relation": "mentions", "destination": names[1]}]})
-
-    server.on("extract_entities", entities)
-    server.on("extract_relations", relations)
-    try:
-        with tempfile.TemporaryDirectory(prefix="memoir-bench-llm-") as tmp, \
-                Memoir.open(Path(tmp) / "home", llm_base_url=server.url, llm_model="fake-model",
-                            llm_max_retries=1) as mem:
-            start = datetime(2025, 6, 1, 21, 0)
-            t0 = time.perf_counter()
-            for i in range(turns):
-                mem.journal(_ENTRIES[i % len(_ENTRIES)], timestamp=start + timedelta(days=i))
-                mem.process_jobs()
-                _progress(f"\rjournal turn {i + 1}/{turns}", end="")
-            _progress("")
-            elapsed = time.perf_counter() - t0
-            summary = mem.metrics.summary()
-            jobs = mem.jobs()
-    finally:
-        server.close()
-    per_turn = summary.get("per_turn", {})
-    stages = {k: v for k, v in summary.items() if k != "per_turn"}
-    llm_stages = [v for k, v in stages.items() if k not in ("embedding", "search")]
-    calls = sum(v["count"] for v in llm_stages)
-    tokens = sum(v["tokens"] for v in llm_stages)
-    return {"turns": turns, "per_turn": per_turn, "stages": stages, "requests": len(server.requests),
-            "calls_per_entry": calls / turns if turns else 0.0, "tokens_per_entry": tokens / turns if turns else 0.0,
-            "jobs": {s: sum(1 for j in jobs if j["state"] == s) for s in {j["state"] for j in jobs}},
-            "elapsed_s": elapsed}
-
-
 # --------------------------------------------------------------------------- report
 
 
-def render(search: dict | None, journal: dict | None, journal_skipped: str | None = None) -> str:
+def render(search: dict | None) -> str:
     lines: list[str] = []
     if search:
         lines += [f"# Search latency — embedder {search['embedder']} (ms, p50 / p95)", "",
@@ -488,23 +402,6 @@ def render(search: dict | None, journal: dict | None, journal_skipped: str | Non
                 lines += ["", "| top functions (self time) | ms |", "|---|---:|"]
                 lines += [f"| `{name}` | {ms:.2f} |" for name, ms in r["profile_top"]]
                 lines.append("")
-    if journal:
-        pt = journal["per_turn"]
-        lines += ["# Journal turns against the fake LLM server", "",
-                  "| turns | LLM calls / turn | tokens / turn | LLM calls / entry | tokens / entry | "
-                  "requests to server | jobs |",
-                  "|---:|---:|---:|---:|---:|---:|---|",
-                  (f"| {journal['turns']} | {pt.get('llm_calls', 0):.2f} | {pt.get('tokens', 0):.0f} | "
-                   f"{journal['calls_per_entry']:.2f} | {journal['tokens_per_entry']:.0f} | {journal['requests']} | "
-                   f"{', '.join(f'{k} {v}' for k, v in sorted(journal['jobs'].items()))} |"),
-                  "", "| stage | count | p50 ms | p95 ms | tokens |", "|---|---:|---:|---:|---:|"]
-        for stage, v in sorted(journal["stages"].items()):
-            lines.append(f"| {stage} | {v['count']} | {v['p50_ms']:.1f} | {v['p95_ms']:.1f} | {v['tokens']} |")
-        lines += ["", "Per turn: `metrics.summary()[\"per_turn\"]` (per write job with LLM calls, summary jobs "
-                  "included); per entry: every LLM call and token of the run divided by the entries journaled. "
-                  "Tokens are what the fake server reports (100 prompt + 20 completion per call).", ""]
-    elif journal_skipped:
-        lines += ["# Journal turns", "", f"skipped: {journal_skipped}", ""]
     return "\n".join(lines)
 
 
@@ -525,24 +422,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="model: every fact embedded through add(infer=False); synthetic: only a pool of "
                         "--pool facts is, later ones reuse pool vectors plus noise (fast loads)")
     p.add_argument("--pool", type=int, default=2000, help="facts embedded by the model with --vectors synthetic")
-    p.add_argument("--turns", type=int, default=20, help="journal turns against the fake LLM (0: skip)")
-    p.add_argument("--no-search", action="store_true", help="only the journal-turn part")
     p.add_argument("--profile", action="store_true", help="cProfile Memoir.search at the largest size")
     p.add_argument("--json", default=None, help="also write the results as JSON to this path")
     args = p.parse_args(argv)
 
-    search = None if args.no_search else run_search(args.sizes, args.queries, embed_model=args.embed_model,
-                                                    batch=args.batch, profile=args.profile,
-                                                    vectors=args.vectors, pool=args.pool)
-    journal, skipped = None, None
-    if args.turns > 0:
-        journal = run_journal(args.turns)
-        if journal is None:
-            skipped = "tests.fakes.fake_llm is not importable (run from the repository root)"
-    print(render(search, journal, skipped))
+    search = run_search(args.sizes, args.queries, embed_model=args.embed_model, batch=args.batch,
+                        profile=args.profile, vectors=args.vectors, pool=args.pool)
+    print(render(search))
     if args.json:
-        Path(args.json).write_text(json.dumps({"search": search, "journal": journal}, indent=1,
-                                              ensure_ascii=False, default=str), "utf-8")
+        Path(args.json).write_text(json.dumps({"search": search}, indent=1, ensure_ascii=False, default=str),
+                                   "utf-8")
     return 0
 
 

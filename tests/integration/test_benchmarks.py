@@ -15,25 +15,31 @@ def test_bench_tiny(capsys, tmp_path):
     out_json = tmp_path / "bench.json"
     # 50 facts embedded by the model (the pool), 70 more with synthetic vectors; 2 journal turns
     assert bench.main(["--sizes", "50", "120", "--vectors", "synthetic", "--pool", "50", "--batch", "50",
-                       "--queries", "12", "--turns", "2", "--profile", "--json", str(out_json)]) == 0
+                       "--queries", "12", "--profile", "--json", str(out_json)]) == 0
     out = capsys.readouterr()
     text = out.out
     assert "# Search latency" in text
     assert "| 50 |" in text and "| 120 |" in text
     assert "Qdrant local search" in text  # the profile table, at the largest size
-    assert "# Journal turns against the fake LLM server" in text
-    row = next(line for line in text.splitlines() if line.startswith("| 2 |"))
-    calls = float(row.split("|")[2])
-    assert calls >= 1.0  # at least the extraction call per turn
     assert "loading 120/120" in out.err
     assert out_json.exists()
 
 
 def test_bench_model_path(capsys):
-    assert bench.main(["--sizes", "20", "--queries", "3", "--turns", "0"]) == 0
+    assert bench.main(["--sizes", "20", "--queries", "3"]) == 0
     text = capsys.readouterr().out
     assert "| 20 |" in text and "Model embedding while loading" in text
-    assert "# Journal turns" not in text
+
+
+def test_llm_calls_per_turn_tiny(capsys):
+    from tests.benchmarks import llm_calls
+
+    assert llm_calls.main(["--turns", "2"]) == 0
+    text = capsys.readouterr().out
+    on = next(line for line in text.splitlines() if line.startswith("| on | 2 |"))
+    off = next(line for line in text.splitlines() if line.startswith("| off | 2 |"))
+    assert float(off.split("|")[3]) == 2.0  # extraction + update
+    assert float(on.split("|")[3]) > 2.0  # plus the graph stages
 
 
 def test_synthetic_data_is_varied_and_deterministic():

@@ -80,3 +80,16 @@ def test_proposal_for_a_protected_memory_is_accepted_from_the_panel(window, back
     page.proposals.resolve.emit(page.proposals.proposals[0]["id"], True)
     qtbot.waitUntil(lambda: mem.get(mid)["memory"] == "나는 요즘 차를 더 좋아한다", timeout=15_000)
     qtbot.waitUntil(lambda: not page.proposals.isVisible(), timeout=15_000)
+
+
+def test_a_habit_card_says_it_repeats_and_names_no_single_day(window, mem, qtbot):
+    from datetime import datetime
+
+    mid = mem.add("매주 금요일에 요가를 해", infer=False, timestamp=datetime(2026, 3, 13))["results"][0]["id"]
+    page = window.memories
+    window.tabs.setCurrentWidget(page)
+    page.reload()
+    qtbot.waitUntil(lambda: _card(page, mid) is not None, timeout=15_000)
+    meta = _card(page, mid).meta.text()
+    assert "반복: 매주 금요일" in meta
+    assert "2026-03-13" not in meta.split("·", 1)[-1]  # only the recording date, no "about" day

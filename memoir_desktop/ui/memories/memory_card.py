@@ -5,6 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
+from memoir_desktop.core.temporal import recurring
+from memoir_desktop.ui import i18n
 from memoir_desktop.ui.formatting import short_date
 
 
@@ -88,6 +90,9 @@ class MemoryCard(QFrame):
         if about:
             span = about[0] if about[0] == about[1] else f"{about[0]} ~ {about[1]}"
             parts.append(self.tr("About {span}").format(span=span))
+        if m.get("recurrence"):
+            # A habit: it repeats, it did not happen once on the day it was recorded.
+            parts.append(self.tr("Repeats {when}").format(when=recurring.describe(m["recurrence"], i18n.current())))
         return " · ".join(parts)
 
     def _badge(self, text: str, name: str) -> QLabel:
