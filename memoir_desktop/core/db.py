@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from sqlalchemy import event, text
+from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, create_engine, select
 
@@ -90,7 +90,8 @@ def _migrate(engine: Engine) -> None:
             )
         for version in range(current + 1, SCHEMA_VERSION + 1):
             for stmt in MIGRATIONS.get(version, []):
-                s.exec(text(stmt))
+                s.connection().exec_driver_sql(stmt)
+            assert row is not None  # a version above 0 was read from this row
             row.value = str(version)
             s.add(row)
         s.commit()

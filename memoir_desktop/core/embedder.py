@@ -92,7 +92,7 @@ class _SentenceTransformer:
 
         self._m = SentenceTransformer(_resolve_st_path(name_or_path), device="cpu")
         get_dim = getattr(self._m, "get_embedding_dimension", None) or self._m.get_sentence_embedding_dimension
-        self.dim = int(get_dim())
+        self.dim = int(get_dim() or 0)
 
     def docs(self, texts: list[str]) -> np.ndarray:
         return self._m.encode(texts, batch_size=32, normalize_embeddings=True, convert_to_numpy=True)

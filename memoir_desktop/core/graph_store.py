@@ -24,14 +24,14 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from pydantic import NaiveDatetime
 from sqlalchemy import Column, Index, LargeBinary, or_
-from sqlmodel import Field, Session, SQLModel, select
+from sqlmodel import Field, Session, SQLModel, col, select
 
-from memoir_desktop.core.models import now
+from memoir_desktop.core.models import now, pk
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -64,7 +64,7 @@ def normalize_type(type_) -> str:
 
 
 class GraphNode(SQLModel, table=True):
-    __tablename__ = "graph_node"
+    __tablename__ = "graph_node"  # type: ignore[assignment]  # SQLModel types it as a declared_attr
     id: int | None = Field(default=None, primary_key=True)
     user_id: str = Field(index=True)
     name: str
@@ -79,7 +79,7 @@ class GraphNode(SQLModel, table=True):
 
 
 class GraphEdge(SQLModel, table=True):
-    __tablename__ = "graph_edge"
+    __tablename__ = "graph_edge"  # type: ignore[assignment]
     __table_args__ = (Index("ix_graph_edge_user_valid", "user_id", "valid"),)
     id: int | None = Field(default=None, primary_key=True)
     user_id: str
@@ -131,9 +131,15 @@ def vector_bytes(vec) -> bytes:
     return np.asarray(vec, dtype=np.float32).tobytes()
 
 
+def held_at(recorded_at: datetime | None, expired_at: datetime | None, when: datetime) -> bool:
+    """Whether the journal held a fact recorded then (and expired then, if ever) as true at `when`:
+    system time, not fact time. An unknown recording time counts as always known."""
+    return (recorded_at is None or recorded_at <= when) and (expired_at is None or expired_at > when)
+
+
 def live_at(edge: GraphEdge, as_of: datetime) -> bool:
     """Whether the journal held this edge as true at `as_of` (system time, not fact time)."""
-    return edge.recorded_at <= as_of and (edge.expired_at is None or edge.expired_at > as_of)
+    return held_at(edge.recorded_at, edge.expired_at, as_of)
 
 
 def true_during(edge: GraphEdge, lo: datetime, hi: datetime) -> bool:
@@ -246,7 +252,7 @@ class GraphStore(ABC):
         if node is None:
             return None
         edges = self.edges_of(user_id, node_id)
-        names = {n.id: n.name for n in self.nodes(user_id)}
+        names = {pk(n): n.name for n in self.nodes(user_id)}
         entries = {e.source_entry_id for e in edges} | {node.source_entry_id}
         return {
             "node": {"id": node.id, "name": node.name, "type": node.type, "mentions": node.mentions,
@@ -265,7 +271,7 @@ class SQLiteGraphStore(GraphStore):
 
     def nodes(self, user_id: str) -> list[GraphNode]:
         with Session(self.engine) as s:
-            return list(s.exec(select(GraphNode).where(GraphNode.user_id == user_id).order_by(GraphNode.id)))
+            return list(s.exec(select(GraphNode).where(col(GraphNode.user_id) == user_id).order_by(col(GraphNode.id))))
 
     def node(self, user_id: str, node_id: int) -> GraphNode | None:
         with Session(self.engine) as s:
@@ -274,21 +280,21 @@ class SQLiteGraphStore(GraphStore):
 
     def edges(self, user_id: str, *, include_invalid: bool = False,
               as_of: datetime | None = None) -> list[GraphEdge]:
-        q = select(GraphEdge).where(GraphEdge.user_id == user_id)
+        q = select(GraphEdge).where(col(GraphEdge.user_id) == user_id)
         if as_of is not None:
-            q = q.where(GraphEdge.recorded_at <= as_of,
-                        or_(GraphEdge.expired_at.is_(None), GraphEdge.expired_at > as_of))
+            q = q.where(col(GraphEdge.recorded_at) <= as_of,
+                        or_(col(GraphEdge.expired_at).is_(None), col(GraphEdge.expired_at) > as_of))
         elif not include_invalid:
-            q = q.where(GraphEdge.valid.is_(True))
+            q = q.where(col(GraphEdge.valid).is_(True))
         with Session(self.engine) as s:
-            return list(s.exec(q.order_by(GraphEdge.id)))
+            return list(s.exec(q.order_by(col(GraphEdge.id))))
 
     def edges_of(self, user_id: str, node_id: int) -> list[GraphEdge]:
         with Session(self.engine) as s:
             return list(s.exec(
-                select(GraphEdge).where(GraphEdge.user_id == user_id,
-                                        or_(GraphEdge.source_id == node_id, GraphEdge.target_id == node_id))
-                .order_by(GraphEdge.recorded_at, GraphEdge.id)))
+                select(GraphEdge).where(col(GraphEdge.user_id) == user_id,
+                                        or_(col(GraphEdge.source_id) == node_id, col(GraphEdge.target_id) == node_id))
+                .order_by(col(GraphEdge.recorded_at), col(GraphEdge.id))))
 
     def neighbours(self, user_id: str, node_ids: Iterable[int]) -> list[GraphEdge]:
         ids = list(node_ids)
@@ -296,16 +302,16 @@ class SQLiteGraphStore(GraphStore):
             return []
         with Session(self.engine) as s:
             return list(s.exec(
-                select(GraphEdge).where(GraphEdge.user_id == user_id, GraphEdge.valid.is_(True),
-                                        or_(GraphEdge.source_id.in_(ids), GraphEdge.target_id.in_(ids)))
-                .order_by(GraphEdge.id)))
+                select(GraphEdge).where(col(GraphEdge.user_id) == user_id, col(GraphEdge.valid).is_(True),
+                                        or_(col(GraphEdge.source_id).in_(ids), col(GraphEdge.target_id).in_(ids)))
+                .order_by(col(GraphEdge.id))))
 
     def load_node(self, s: Session, node_id: int) -> GraphNode | None:
         return s.get(GraphNode, node_id)
 
     def find_node(self, s: Session, user_id: str, name: str, type_: str) -> GraphNode | None:
-        return s.exec(select(GraphNode).where(GraphNode.user_id == user_id, GraphNode.name == name,
-                                              GraphNode.type == type_).order_by(GraphNode.id)).first()
+        return s.exec(select(GraphNode).where(col(GraphNode.user_id) == user_id, col(GraphNode.name) == name,
+                                              col(GraphNode.type) == type_).order_by(col(GraphNode.id))).first()
 
     def add_node(self, s: Session, node: GraphNode) -> GraphNode:
         s.add(node)
@@ -347,7 +353,7 @@ class GraphIndex:
 
     generation: int
     model: str  # the embedding model the vectors come from ("" when none could load)
-    embedder: object
+    embedder: Any  # core.embedder.Embedder (duck-typed: tests pass fakes)
     nodes: dict[int, GraphNode]
     edges: list[GraphEdge]  # invalid ones included
     user_node: int | None = None
@@ -362,10 +368,10 @@ class GraphIndex:
     def build(cls, store: GraphStore, user_id: str, embedder, model: str,
               previous: GraphIndex | None = None) -> GraphIndex:
         gen = store.generation(user_id)  # read first: a write during the build makes it stale, not wrong
-        nodes = {n.id: n for n in store.nodes(user_id)}
+        nodes = {pk(n): n for n in store.nodes(user_id)}
         keep = previous is not None and previous.model == model
         idx = cls(gen, model, embedder, nodes, store.edges(user_id, include_invalid=True),
-                  texts=previous.texts if keep else {}, tokens=previous.tokens if keep else {})
+                  texts=previous.texts if keep and previous else {}, tokens=previous.tokens if keep and previous else {})
         for nid, n in nodes.items():
             idx.by_key.setdefault(normalize_name(n.name), []).append(nid)
             if is_user_node(n) and idx.user_node is None:
@@ -374,8 +380,8 @@ class GraphIndex:
         stale = [n for n in others if n.embed_model != model or not n.embedding]
         fresh = idx.embed([n.name for n in stale]) if stale and model else None
         if fresh is not None:
-            idx.refreshed = {n.id: v for n, v in zip(stale, fresh)}
-        rows = [(n.id, idx.refreshed.get(n.id, vector_of(n) if n.embed_model == model else None)) for n in others]
+            idx.refreshed = {pk(n): v for n, v in zip(stale, fresh)}
+        rows = [(pk(n), idx.refreshed.get(pk(n), vector_of(n) if n.embed_model == model else None)) for n in others]
         rows = [(nid, v) for nid, v in rows if v is not None]
         if rows:
             idx.vec_ids = [nid for nid, _ in rows]

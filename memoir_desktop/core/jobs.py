@@ -19,10 +19,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from memoir_desktop.core.llm.errors import LLMBadReply, LLMUnavailable
-from memoir_desktop.core.models import Job, now
+from memoir_desktop.core.models import Job, now, pk
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +55,7 @@ class JobQueue:
     def resume_interrupted(self) -> int:
         """Jobs left `running` (or `waiting` for an answer) by a crash go back to `pending`."""
         with Session(self.engine) as s:
-            rows = s.exec(select(Job).where(Job.state.in_(("running", "waiting")))).all()
+            rows = s.exec(select(Job).where(col(Job.state).in_(("running", "waiting")))).all()
             for j in rows:
                 j.state = "pending"
                 j.updated_at = now()
@@ -66,7 +66,7 @@ class JobQueue:
     def release_stale_waiting(self) -> None:
         cutoff = now() - WAITING_TIMEOUT
         with Session(self.engine) as s:
-            rows = s.exec(select(Job).where(Job.state == "waiting", Job.updated_at < cutoff)).all()
+            rows = s.exec(select(Job).where(col(Job.state) == "waiting", col(Job.updated_at) < cutoff)).all()
             for j in rows:
                 j.state, j.updated_at = "pending", now()
                 s.add(j)
@@ -75,13 +75,13 @@ class JobQueue:
     def next_pending(self, after_id: int = 0) -> Job | None:
         with Session(self.engine) as s:
             return s.exec(
-                select(Job).where(Job.state == "pending", Job.id > after_id).order_by(Job.id)
+                select(Job).where(col(Job.state) == "pending", col(Job.id) > after_id).order_by(col(Job.id))
             ).first()
 
     def mark(self, job_id: int, state: str, *, error: str | None = None, raw: str | None = None,
              bump_attempts: bool = False) -> None:
         with Session(self.engine) as s:
-            job = s.get(Job, job_id)
+            job = _get(s, job_id)
             job.state = state
             job.error = error
             if raw is not None:
@@ -96,10 +96,10 @@ class JobQueue:
         with Session(self.engine) as s:
             q = select(Job)
             if state:
-                q = q.where(Job.state == state)
+                q = q.where(col(Job.state) == state)
             if user_id:
-                q = q.where(Job.user_id == user_id)
-            return list(s.exec(q.order_by(Job.id)))
+                q = q.where(col(Job.user_id) == user_id)
+            return list(s.exec(q.order_by(col(Job.id))))
 
     def count(self, state: str) -> int:
         return len(self.list(state))
@@ -131,6 +131,7 @@ class JobRunner:
     def run(self, job_id: int) -> dict:
         with self._job_lock:
             job = self._claim(job_id)
+            jid = pk(job)
             if job.state != "running":
                 return {"id": job.id, "kind": job.kind, "state": job.state, "result": job.result}
             try:
@@ -146,22 +147,22 @@ class JobRunner:
                     result = self._commit(job, prepared)
             except LLMUnavailable as exc:
                 message = self._unavailable(exc)
-                self.queue.mark(job.id, "pending", error=message)
+                self.queue.mark(jid, "pending", error=message)
                 return {"id": job.id, "kind": job.kind, "state": "pending", "error": message}
             except LLMBadReply as exc:
-                self.queue.mark(job.id, "failed", error=str(exc), raw=exc.raw)
+                self.queue.mark(jid, "failed", error=str(exc), raw=exc.raw)
                 return {"id": job.id, "kind": job.kind, "state": "failed", "error": str(exc)}
             except Exception as exc:  # a job must fail visibly, never take the app down
                 # Exception texts can quote journal text (SQL parameters): class name only above DEBUG.
                 log.error("job %s failed: %s", job.id, exc.__class__.__name__)
                 log.debug("job %s failure detail", job.id, exc_info=True)
-                self.queue.mark(job.id, "failed", error=f"{exc.__class__.__name__}: {exc}")
+                self.queue.mark(jid, "failed", error=f"{exc.__class__.__name__}: {exc}")
                 return {"id": job.id, "kind": job.kind, "state": "failed", "error": str(exc)}
             return {"id": job.id, "kind": job.kind, "state": "done", "result": result}
 
     def _claim(self, job_id: int) -> Job:
         with self.write_lock, Session(self.queue.engine) as s:
-            job = s.get(Job, job_id)
+            job = _get(s, job_id)
             if job.state == "pending":
                 job.state, job.attempts, job.updated_at = "running", job.attempts + 1, now()
                 s.add(job)
@@ -173,7 +174,7 @@ class JobRunner:
     def _commit(self, job: Job, prepared: Prepared) -> dict:
         with self.write_lock, Session(self.queue.engine) as s:
             result = prepared.apply(s)
-            row = s.get(Job, job.id)
+            row = _get(s, pk(job))
             row.state, row.result, row.error, row.updated_at = "done", result, None, now()
             s.add(row)
             s.commit()
@@ -184,6 +185,13 @@ class JobRunner:
                 log.warning("job %s: index update after commit failed (%s); will reconcile", job.id,
                             exc.__class__.__name__)
         return result
+
+
+def _get(s: Session, job_id: int) -> Job:
+    job = s.get(Job, job_id)
+    if job is None:
+        raise LookupError(f"no job {job_id}")
+    return job
 
 
 def job_dict(j: Job) -> dict:

@@ -16,20 +16,20 @@ import time
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from memoir_desktop.core import backup, config, prompts, secrets, temporal, transfer
-from memoir_desktop.core.context import assemble
+from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.db import open_database
 from memoir_desktop.core.embedder import Embedder
-from memoir_desktop.core.episodes import EpisodeIndex
 from memoir_desktop.core.graph_store import SQLiteGraphStore
 from memoir_desktop.core.jobs import JobQueue, JobRunner, Prepared, job_dict
+from memoir_desktop.core.lexical import LexicalIndexes
 from memoir_desktop.core.llm import LLMBadReply, LLMClient, LLMError, LLMUnavailable, servers
 from memoir_desktop.core.llm.modes import MODE_LABELS
 from memoir_desktop.core.llm.probe import ProbeCache
 from memoir_desktop.core.metrics import MetricsRecorder
-from memoir_desktop.core.models import Entry, Job, Memory, Proposal, Summary, now
+from memoir_desktop.core.models import Entry, Job, Memory, Proposal, Summary, now, pk
 from memoir_desktop.core.pipeline import consolidate as consolidation
 from memoir_desktop.core.pipeline.extraction import fact_span, shape_fact
 from memoir_desktop.core.pipeline.graph import GraphMemory
@@ -40,8 +40,8 @@ from memoir_desktop.core.pipeline.memorize import (
     recent_entries,
 )
 from memoir_desktop.core.pipeline.summary import refresh_summary
-from memoir_desktop.core.retrieval import Retriever
-from memoir_desktop.core.router import route
+from memoir_desktop.core.search import Retriever, assemble, route
+from memoir_desktop.core.search.episodes import EpisodeIndex
 from memoir_desktop.core.store import Change, MemoryStore, memory_dict
 from memoir_desktop.core.vectors import VectorIndex
 
@@ -99,13 +99,14 @@ class Memoir:
         self.metrics = MetricsRecorder(self.engine)
         self.vectors = VectorIndex(home / "qdrant")
         self.embedder = Embedder(settings.embed_model, metric_sink=self.metrics.record)
-        self.store = MemoryStore(self.engine, self.vectors, self.embedder)
-        self.episodes = EpisodeIndex(self.engine, self.vectors, self.store.collections)
-        self.retriever = Retriever(self.engine, self.store, self.episodes)
+        self.lexical = LexicalIndexes()  # one BM25 cache for memories and entries
+        self.store = MemoryStore(self.engine, self.vectors, self.embedder, self.lexical)
+        self.episodes = EpisodeIndex(self.engine, self.vectors, self.store.collections, self.lexical)
         # 0 = the embedding model's calibrated merge threshold (pipeline/graph.py MERGE_THRESHOLDS).
         self.graph = GraphMemory(SQLiteGraphStore(self.engine), self.embedder,
                                  merge_threshold=settings.graph_merge_threshold or None)
-        self.retriever.graph_search = self.graph.search
+        self.retriever = Retriever(self.engine, self.store, self.episodes,
+                                   graph_search=lambda user_id, q, limit: self.graph.search(user_id, q, limit))
         self.jobs_queue = JobQueue(self.engine)
         self.probe_cache = ProbeCache(home / "llm_modes.json")
         self.llm = self._make_llm()
@@ -133,7 +134,6 @@ class Memoir:
         return cls(path, settings, reconcile=reconcile)
 
     def close(self) -> None:
-        self.retriever.close()
         self.metrics.flush()
         self.vectors.close()
         self.engine.dispose()
@@ -235,15 +235,15 @@ class Memoir:
             s.flush()
             self.jobs_queue.enqueue(s, "memorize", user_id, {"entry_ids": [e.id]})
             s.commit()
-            return e.id
+            return pk(e)
 
     def entries(self, *, user_id: str = "me", day: date | None = None, limit: int | None = None) -> list[dict]:
         with Session(self.engine) as s:
-            q = select(Entry).where(Entry.user_id == user_id)
+            q = select(Entry).where(col(Entry.user_id) == user_id)
             if day:
                 start = datetime(day.year, day.month, day.day)
-                q = q.where(Entry.created_at >= start, Entry.created_at < start + timedelta(days=1))
-            q = q.order_by(Entry.created_at, Entry.id)
+                q = q.where(col(Entry.created_at) >= start, col(Entry.created_at) < start + timedelta(days=1))
+            q = q.order_by(col(Entry.created_at), col(Entry.id))
             rows = list(s.exec(q))
         if limit:
             rows = rows[-limit:]
@@ -296,7 +296,7 @@ class Memoir:
         ctx = self.context_for(text, user_id=user_id, now=when)
         out["memories"] = ctx.all_items
         out["context_tokens"] = ctx.tokens
-        out["route"] = ctx.route.reason
+        out["route"] = ctx.route.reason if ctx.route else ""
         system = prompts.ANSWER_SYSTEM.format(today=when.date().isoformat(),
                                               weekday=temporal.WEEKDAY_NAMES[when.weekday()], context=ctx.render())
         with Session(self.engine) as s:
@@ -334,8 +334,8 @@ class Memoir:
         with Session(self.engine) as s:
             summ = latest_summary(s, user_id)
             profile_rows = s.exec(
-                select(Memory).where(Memory.user_id == user_id, Memory.state == "active")
-                .order_by(Memory.user_edited.desc(), Memory.updated_at.desc()).limit(PROFILE_SIZE)
+                select(Memory).where(col(Memory.user_id) == user_id, col(Memory.state) == "active")
+                .order_by(col(Memory.user_edited).desc(), col(Memory.updated_at).desc()).limit(PROFILE_SIZE)
             ).all()
         ctx = assemble(summary=summ.text if summ else "", profile=[memory_dict(m) for m in profile_rows],
                        retrieved=cold.memories, relations=cold.relations, episodes=cold.episodes,
@@ -362,7 +362,7 @@ class Memoir:
                 ids.append(e.id)
             job = self.jobs_queue.enqueue(s, "memorize", user_id, {"entry_ids": ids, "metadata": metadata or {}})
             s.commit()
-            job_id = job.id
+            job_id = pk(job)
         done = self._run_job(job_id)
         if done["state"] != "done":
             raise (LLMUnavailable if done["state"] == "pending" else LLMBadReply)(done.get("error") or "failed")
@@ -410,6 +410,10 @@ class Memoir:
             raise NotFound(memory_id)
         return memory_dict(m)
 
+    def get_many(self, ids) -> dict[str, dict]:
+        """{id: memory} for the ids that exist (any state)."""
+        return {mid: memory_dict(m) for mid, m in self.store.get_many(ids).items()}
+
     def get_all(self, *, user_id: str = "me", include_invalid: bool = False) -> dict:
         return {"results": [memory_dict(m) for m in self.store.all(user_id, include_invalid)]}
 
@@ -429,7 +433,8 @@ class Memoir:
             s.add(m)
             s.commit()
             s.refresh(m)
-            user_id, result = m.user_id, memory_dict(m, previous_memory=old)
+            user_id, result = m.user_id, memory_dict(m, previous_memory=old,
+                                                     changes=Changes.of(memories=[m.id]).to_dict())
         self.store.apply_index(user_id, change)
         return result
 
@@ -449,7 +454,7 @@ class Memoir:
                 self.store.stage_state(s, change, m, state, actor=actor)
                 s.commit()
                 s.refresh(m)
-            user_id, result = m.user_id, memory_dict(m)
+            user_id, result = m.user_id, memory_dict(m, changes=Changes.of(memories=[m.id]).to_dict())
         self.store.apply_index(user_id, change)
         return result
 
@@ -467,8 +472,8 @@ class Memoir:
 
     def proposals(self, *, user_id: str = "me") -> list[dict]:
         with Session(self.engine) as s:
-            rows = s.exec(select(Proposal).where(Proposal.user_id == user_id, Proposal.state == "pending")
-                          .order_by(Proposal.id)).all()
+            rows = s.exec(select(Proposal).where(col(Proposal.user_id) == user_id, col(Proposal.state) == "pending")
+                          .order_by(col(Proposal.id))).all()
             mems = self.store.get_many([p.memory_id for p in rows])
         return [{"id": p.id, "memory_id": p.memory_id, "event": p.event, "memory": mems[p.memory_id].text,
                  "proposed": p.new_text, "reason": p.reason, "job_id": p.job_id} for p in rows]
@@ -482,13 +487,15 @@ class Memoir:
             p.state = "accepted" if accept else "rejected"
             s.add(p)
             m = s.get(Memory, p.memory_id)
+            if m is None:
+                raise NotFound(p.memory_id)
             if accept and m.state == "active":
                 if p.event == "UPDATE" and p.new_text:
                     self.store.stage_update(s, change, m, p.new_text, actor="user")
                 elif p.event == "DELETE":
                     self.store.stage_state(s, change, m, "invalid", actor="user", note="confirmed LLM proposal")
             s.commit()
-            user_id, result = m.user_id, memory_dict(m)
+            user_id, result = m.user_id, memory_dict(m, changes=Changes.of(memories=[m.id], proposals=True).to_dict())
         self.store.apply_index(user_id, change)
         return result
 
@@ -516,8 +523,8 @@ class Memoir:
             job = self.jobs_queue.next_pending(after_id=last)
             if job is None:
                 break
-            last = job.id
-            res = self._run_job(job.id)
+            last = pk(job)
+            res = self._run_job(last)
             out.append(res)
             if res["state"] == "pending":
                 break
@@ -546,7 +553,7 @@ class Memoir:
         with Session(self.engine) as s:
             job = self.jobs_queue.enqueue(s, "consolidate", user_id, {"include_user_edited": include_user_edited})
             s.commit()
-            return job.id
+            return pk(job)
 
     def undo_consolidation(self, merged_id: str) -> list[str]:
         change = Change()
@@ -573,7 +580,8 @@ class Memoir:
                 if text:
                     new = consolidation.apply_merge(self.store, s, change, group, text, job_id=job.id)
                     merged.append(consolidation.result_dict(new, group))
-            return {"groups": len(groups), "merged": merged}
+            ids = [x["merged"]["id"] for x in merged] + [o for x in merged for o in x["originals"]]
+            return {"groups": len(groups), "merged": merged, "changes": Changes.of(memories=ids).to_dict()}
 
         return Prepared(apply, after_commit=lambda _r: self.store.apply_index(job.user_id, change))
 
@@ -581,15 +589,15 @@ class Memoir:
         with Session(self.engine) as s:
             prev = latest_summary(s, job.user_id)
             after = prev.upto_entry_id if prev and prev.upto_entry_id else 0
-            new = list(s.exec(select(Entry).where(Entry.user_id == job.user_id, Entry.id > after)
-                              .order_by(Entry.id).limit(60)))
+            new = list(s.exec(select(Entry).where(col(Entry.user_id) == job.user_id, col(Entry.id) > after)
+                              .order_by(col(Entry.id)).limit(60)))
         if not new:
             return Prepared(lambda s: {"summary": prev.text if prev else ""})
         text = refresh_summary(self.llm, prev.text if prev else "", new, new[-1].created_at)
 
         def apply(s: Session) -> dict:
             s.add(Summary(user_id=job.user_id, text=text, upto_entry_id=new[-1].id))
-            return {"summary": text}
+            return {"summary": text, "changes": Changes.of(summary=True).to_dict()}
 
         return Prepared(apply)
 
@@ -597,6 +605,19 @@ class Memoir:
         with Session(self.engine) as s:
             row = latest_summary(s, user_id)
         return row.text if row else ""
+
+    # -- graph and metrics, read by the screens -----------------------------------------
+
+    @property
+    def graph_store(self):
+        """The graph's store, for reading a user's whole graph (viewmodels.graph_view.load_snapshot)."""
+        return self.graph.store
+
+    def graph_node(self, node_id: int, *, user_id: str = "me") -> dict | None:
+        return self.graph.node_detail(user_id, node_id)
+
+    def metric_rows(self):
+        return self.metrics.rows()
 
     # -- export / import ----------------------------------------------------------------
 

@@ -6,25 +6,39 @@ close: a commit on the search thread would land in the search's p95. The buffer 
 
 from __future__ import annotations
 
+import math
 import threading
 from collections import defaultdict
+from collections.abc import Sequence
 from datetime import datetime
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from memoir_desktop.core.models import Metric, now
 
 STAGES = ("extraction", "update", "summary", "search", "answer", "embedding", "graph")
 
 
-def percentile(values: list[float], p: float) -> float:
-    if not values:
+def percentile(values: Sequence[float], p: float) -> float:
+    """The ``p``-th percentile (``0 <= p <= 100``) with linear interpolation.
+
+    Matches ``numpy.percentile(values, p)`` with its default ``method="linear"`` (Hyndman & Fan
+    type 7): sort the values, take the fractional rank ``h = (n - 1) * p / 100`` and interpolate
+    between the neighbouring order statistics.  An empty input returns 0.0.
+    """
+    if not 0.0 <= p <= 100.0:
+        raise ValueError(f"percentile must be in [0, 100], got {p}")
+    xs = sorted(float(v) for v in values)
+    n = len(xs)
+    if n == 0:
         return 0.0
-    xs = sorted(values)
-    k = (len(xs) - 1) * p / 100
-    lo = int(k)
-    hi = min(lo + 1, len(xs) - 1)
-    return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)
+    if n == 1:
+        return xs[0]
+    h = (n - 1) * (p / 100.0)
+    lo = math.floor(h)
+    hi = min(lo + 1, n - 1)
+    frac = h - lo
+    return xs[lo] + (xs[hi] - xs[lo]) * frac
 
 
 class MetricsRecorder:
@@ -59,15 +73,16 @@ class MetricsRecorder:
         if not job_ids:
             return []
         with Session(self._engine) as s:
-            return list(s.exec(select(Job.id).where(Job.id.in_(job_ids), Job.kind == "memorize")))
+            return [i for i in s.exec(select(Job.id).where(col(Job.id).in_(job_ids), col(Job.kind) == "memorize"))
+                    if i is not None]
 
     def rows(self, since: datetime | None = None) -> list[Metric]:
         self.flush()
         with Session(self._engine) as s:
             q = select(Metric)
             if since:
-                q = q.where(Metric.created_at >= since)
-            return list(s.exec(q.order_by(Metric.id)))
+                q = q.where(col(Metric.created_at) >= since)
+            return list(s.exec(q.order_by(col(Metric.id))))
 
     def summary(self, since: datetime | None = None) -> dict:
         """{stage: {count, p50_ms, p95_ms, tokens}} plus LLM calls and tokens per write job."""

@@ -17,6 +17,12 @@ def now() -> datetime:
     return datetime.now().replace(microsecond=0)
 
 
+def pk(row) -> int:
+    """The id of a row that was saved (a saved row always has one; the type says `int | None`)."""
+    assert row.id is not None, f"{type(row).__name__} has no id yet"
+    return row.id
+
+
 class Entry(SQLModel, table=True):
     """One journal message (user or assistant), committed before anything else happens."""
 

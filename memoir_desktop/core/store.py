@@ -19,10 +19,10 @@ from datetime import datetime
 
 import numpy as np
 from sqlalchemy import literal_column
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from memoir_desktop.core.embedder import Embedder
-from memoir_desktop.core.lexical import BM25Index
+from memoir_desktop.core.lexical import BM25Index, LexicalIndexes
 from memoir_desktop.core.models import History, IndexState, Memory, now
 from memoir_desktop.core.vectors import VectorIndex, collection_name
 
@@ -70,12 +70,12 @@ class Change:
 
 
 class MemoryStore:
-    def __init__(self, engine, vectors: VectorIndex, embedder: Embedder):
+    def __init__(self, engine, vectors: VectorIndex, embedder: Embedder, lexical: LexicalIndexes | None = None):
         self.engine = engine
         self.vectors = vectors
         self.embedder = embedder
-        self._bm25: dict[str, BM25Index] = {}
-        self._bm25_lock = threading.Lock()
+        self.lexical = lexical or LexicalIndexes()
+        self.lexical.register("mem", lambda user_id: ((m.id, m.text) for m in self.all(user_id)))
         self.collections = Collections(engine, vectors, embedder)
 
     def set_embedder(self, embedder: Embedder) -> None:
@@ -93,16 +93,16 @@ class MemoryStore:
         if not ids:
             return {}
         with Session(self.engine) as s:
-            rows = s.exec(select(Memory).where(Memory.id.in_(ids))).all()
+            rows = s.exec(select(Memory).where(col(Memory.id).in_(ids))).all()
         return {m.id: m for m in rows}
 
     def all(self, user_id: str, include_invalid: bool = False) -> list[Memory]:
         with Session(self.engine) as s:
-            q = select(Memory).where(Memory.user_id == user_id)
+            q = select(Memory).where(col(Memory.user_id) == user_id)
             if not include_invalid:
-                q = q.where(Memory.state == "active")
+                q = q.where(col(Memory.state) == "active")
             # rowid keeps insertion order among memories recorded at the same second.
-            return list(s.exec(q.order_by(Memory.created_at, literal_column("memory.rowid"))))
+            return list(s.exec(q.order_by(col(Memory.created_at), literal_column("memory.rowid"))))
 
     def find_active_by_hash(self, user_id: str, h: str) -> Memory | None:
         with Session(self.engine) as s:
@@ -112,7 +112,7 @@ class MemoryStore:
 
     def history(self, memory_id: str) -> list[History]:
         with Session(self.engine) as s:
-            return list(s.exec(select(History).where(History.memory_id == memory_id).order_by(History.id)))
+            return list(s.exec(select(History).where(col(History.memory_id) == memory_id).order_by(col(History.id))))
 
     # -- writes inside a caller's transaction -----------------------------------------
 
@@ -196,25 +196,13 @@ class MemoryStore:
             change.vectors.update(zip(todo, vecs))
         if change.upsert:
             self.vectors.upsert(name, [(mid, change.vectors[mid]) for mid in change.upsert])
-        with self._bm25_lock:
-            bm = self._bm25.get(user_id)
-            if bm is not None:
-                for mid in change.remove:
-                    bm.remove(mid)
-                for mid, text in change.upsert.items():
-                    bm.add(mid, text)
+        self.lexical.update(user_id, "mem", add=change.upsert.items(), remove=change.remove)
 
     def collection(self, user_id: str) -> str:
         return self.collections.get(user_id, "mem")
 
     def bm25(self, user_id: str) -> BM25Index:
-        with self._bm25_lock:
-            bm = self._bm25.get(user_id)
-            if bm is None:
-                bm = BM25Index()
-                bm.add_many((m.id, m.text) for m in self.all(user_id))
-                self._bm25[user_id] = bm
-            return bm
+        return self.lexical.get(user_id, "mem")
 
     def users(self) -> list[str]:
         with Session(self.engine) as s:
@@ -259,8 +247,7 @@ class MemoryStore:
             done += len(chunk)
             if progress:
                 progress(done, total)
-        with self._bm25_lock:
-            self._bm25.pop(user_id, None)
+        self.lexical.drop(user_id, "mem")
 
 
 class Collections:

@@ -16,11 +16,12 @@ from __future__ import annotations
 import json
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from memoir_desktop.core.graph_store import GraphEdge, GraphNode
-from memoir_desktop.core.models import Entry, History, Memory, Summary, now
+from memoir_desktop.core.models import Entry, History, Memory, Summary, now, pk
 
 FORMAT, VERSION = "memoir-export", 2
 _NODE_DERIVED = ("embedding", "embed_model")
@@ -44,12 +45,12 @@ def export_journal(engine, path) -> dict:
     with Session(engine) as s:
         data = {
             "format": FORMAT, "version": VERSION, "exported_at": now().isoformat(),
-            "entries": [_row(e) for e in s.exec(select(Entry).order_by(Entry.id))],
+            "entries": [_row(e) for e in s.exec(select(Entry).order_by(col(Entry.id)))],
             "memories": [_row(m) for m in s.exec(select(Memory))],
-            "history": [_row(h) for h in s.exec(select(History).order_by(History.id))],
-            "summaries": [_row(x) for x in s.exec(select(Summary).order_by(Summary.id))],
-            "graph_nodes": [_row(n, _NODE_DERIVED) for n in s.exec(select(GraphNode).order_by(GraphNode.id))],
-            "graph_edges": [_row(e) for e in s.exec(select(GraphEdge).order_by(GraphEdge.id))],
+            "history": [_row(h) for h in s.exec(select(History).order_by(col(History.id)))],
+            "summaries": [_row(x) for x in s.exec(select(Summary).order_by(col(Summary.id)))],
+            "graph_nodes": [_row(n, _NODE_DERIVED) for n in s.exec(select(GraphNode).order_by(col(GraphNode.id)))],
+            "graph_edges": [_row(e) for e in s.exec(select(GraphEdge).order_by(col(GraphEdge.id)))],
         }
     tmp = Path(str(path) + ".tmp")
     tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), "utf-8")
@@ -70,11 +71,11 @@ def read_export(path) -> dict:
 
 def import_journal(engine, data: dict) -> tuple[dict, set[str]]:
     """Merge `data` (from `read_export`); returns (counts, users whose graph changed)."""
-    counts = {"entries": 0, "memories": 0, "history": 0, "summaries": 0, "graph_nodes": 0, "graph_edges": 0}
+    counts: dict[str, Any] = {"entries": 0, "memories": 0, "history": 0, "summaries": 0, "graph_nodes": 0, "graph_edges": 0}
     skipped_graphs: set[str] = set()
     graph_users: set[str] = set()
     with Session(engine) as s:
-        entry_map: dict[int, int] = {}
+        entry_map: dict[int | None, int | None] = {}  # exported id -> new id (None stays None)
         for e in data.get("entries", []):
             created = _dt(e["created_at"])
             # The same entry imported again (same user, role, time and text) is the same entry.
@@ -88,7 +89,7 @@ def import_journal(engine, data: dict) -> tuple[dict, set[str]]:
                         source="import")
             s.add(row)
             s.flush()
-            entry_map[e["id"]] = row.id
+            entry_map[e["id"]] = pk(row)
             counts["entries"] += 1
         new_ids = set()
         for m in data.get("memories", []):
@@ -132,7 +133,7 @@ def import_journal(engine, data: dict) -> tuple[dict, set[str]]:
             row = GraphNode(**fields)
             s.add(row)
             s.flush()
-            node_map[n["id"]] = row.id
+            node_map[n["id"]] = pk(row)
             counts["graph_nodes"] += 1
         edge_map: dict[int, GraphEdge] = {}
         for e in data.get("graph_edges", []):

@@ -138,7 +138,7 @@ class VectorIndex:
                 points, offset = self._client.scroll(
                     name, limit=1024, offset=offset, with_payload=["item"], with_vectors=False
                 )
-                out.update(str(p.payload["item"]) for p in points)
+                out.update(str((p.payload or {})["item"]) for p in points)
                 if offset is None:
                     return out
 
@@ -176,7 +176,7 @@ class VectorIndex:
             if mirror is not None:
                 mirror.delete(item_ids)
             if self._client.collection_exists(name):
-                self._client.delete(name, points_selector=models.PointIdsList(points=pids), wait=True)
+                self._client.delete(name, points_selector=models.PointIdsList(points=list(pids)), wait=True)
 
     def search(self, name: str, vector: np.ndarray, limit: int) -> list[tuple[str | int, float]]:
         with self._lock:
@@ -195,7 +195,9 @@ class VectorIndex:
         self._files.changing(name)
 
     def _dim(self, name: str) -> int:
-        return self._client.get_collection(name).config.params.vectors.size
+        vectors = self._client.get_collection(name).config.params.vectors
+        assert isinstance(vectors, models.VectorParams), "memoir's collections have one unnamed vector"
+        return vectors.size
 
     def _from_copy(self, name: str) -> Mirror | None:
         # The file first: with a change marker present it answers without touching Qdrant.
@@ -215,7 +217,7 @@ class VectorIndex:
             points, offset = self._client.scroll(name, limit=2048, offset=offset, with_payload=["item"],
                                                  with_vectors=True)
             if points:
-                mirror.upsert([p.payload["item"] for p in points], np.asarray([p.vector for p in points]))
+                mirror.upsert([(p.payload or {})["item"] for p in points], np.asarray([p.vector for p in points]))
             if offset is None:
                 break
         self._mirror[name] = mirror

@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from memoir_desktop.core.temporal import WEEKDAY_NAMES
 from memoir_desktop.eval.stats import percentile
 
 __all__ = ["main", "run_search", "synthetic_facts", "synthetic_queries"]
@@ -97,7 +98,7 @@ _KO_ITEMS = ["블루투스 스피커", "운동화", "전기 포트", "캠핑 의
 _EN_ITEMS = ["bluetooth speaker", "rain jacket", "espresso machine", "yoga mat", "cookbook", "camera lens",
              "desk lamp", "board game", "fountain pen"]
 _KO_WD = ["월요일", "화요일", "수요일", "목요일", "금요일", "토요일", "일요일"]
-_EN_WD = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+_EN_WD = list(WEEKDAY_NAMES)
 _KO_A2 = ["필라테스를 한다", "장을 본다", "부모님께 전화한다", "독서 모임에 간다", "축구를 한다"]
 
 _KO_QUERIES = ["{p}{랑} 뭐 했었지?", "{pl}에 언제 갔더라", "내가 좋아하는 음식", "{food} 먹은 날", "작년 이맘때 뭐 했지",

@@ -50,8 +50,8 @@ def _ms(samples: list[float]) -> tuple[float, float]:
 
 
 def bench_one(app, n: int, frames: int, seed: int) -> dict[str, float]:
+    from memoir_desktop.graphlayout.force import ForceLayout
     from memoir_desktop.ui.graph.canvas import GraphCanvas
-    from memoir_desktop.ui.graph.layout import ForceLayout
 
     ids, edges = ba_like_graph(n, seed)
     rng = np.random.default_rng(seed)

@@ -1,4 +1,4 @@
-"""Benchmark the graph-canvas layout (:mod:`memoir_desktop.ui.graph.layout`) against networkx.
+"""Benchmark the graph-canvas layout (:mod:`memoir_desktop.graphlayout.force`) against networkx.
 
     python -m memoir_desktop.eval.bench_layout [--sizes 200 1000 2000] [--seed 0]
 
@@ -24,7 +24,7 @@ import time
 
 import numpy as np
 
-from memoir_desktop.ui.graph.layout import EXACT_MAX_NODES, ForceLayout
+from memoir_desktop.graphlayout.force import EXACT_MAX_NODES, ForceLayout
 
 
 def ba_like_graph(n: int, seed: int = 0) -> tuple[list[str], list[tuple[str, str]]]:

@@ -23,13 +23,16 @@ timestamp either way). The dataset (CC BY-NC 4.0) is read from the path given an
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
+import random
 import re
 import sys
 import tempfile
 import time
+import uuid
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -160,6 +163,20 @@ def _quiet_environment() -> None:
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 
+@contextlib.contextmanager
+def _reproducible_ids(seed: int = 0):
+    """Memory ids from a seeded generator while the benchmark runs. Ids are random UUIDs, and ties
+    (equal BM25 scores, equal fused ranks) are broken by id, so without this two runs of the same
+    code differed by a few tenths of a point; with it a change's effect is not lost in that noise."""
+    rng = random.Random(seed)
+    real = uuid.uuid4
+    uuid.uuid4 = lambda: uuid.UUID(int=rng.getrandbits(128), version=4)  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        uuid.uuid4 = real  # type: ignore[assignment]
+
+
 def run(data: str | Path, *, limit_questions: int | None = None, embed_model: str | None = None,
         variants: Sequence[str] = ("dated", "plain")) -> dict:
     """Run the benchmark; returns a JSON-able dict of results per variant."""
@@ -170,7 +187,7 @@ def run(data: str | Path, *, limit_questions: int | None = None, embed_model: st
     convs = load_locomo(data)
     selected = _select_questions(convs, limit_questions)
     results: dict = {"data": Path(data).name, "variants": {}}
-    with tempfile.TemporaryDirectory(prefix="memoir-locomo-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="memoir-locomo-") as tmp, _reproducible_ids():
         overrides = {"embed_model": embed_model} if embed_model else {}
         with Memoir.open(Path(tmp) / "home", reconcile=False, **overrides) as mem:
             t0 = time.perf_counter()

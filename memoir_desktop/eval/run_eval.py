@@ -42,6 +42,7 @@ from sqlmodel import Session, select
 from memoir_desktop.core import Memoir, prompts
 from memoir_desktop.core.llm import LLMBadReply, LLMUnavailable
 from memoir_desktop.core.models import Entry, Metric
+from memoir_desktop.core.temporal import WEEKDAY_NAMES
 from memoir_desktop.core.tokens import count_tokens
 from memoir_desktop.eval import report
 from memoir_desktop.eval.judge import Judge, llm_settings, require_llm
@@ -53,7 +54,7 @@ EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 SCENARIO_DIR = Path(__file__).resolve().parent / "scenarios"
 SCENARIO_TYPES = ["single-hop", "temporal", "multi-hop", "preference"]
 LLM_STAGES_EXCLUDED = ("search", "embedding")
-WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+WEEKDAYS = WEEKDAY_NAMES
 
 FULL_CONTEXT_HEADER = "The user's complete journal, oldest first (every entry with its date):"
 

@@ -13,6 +13,8 @@ import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 
+from memoir_desktop.core.metrics import percentile  # one implementation for the app and the evaluation
+
 __all__ = [
     "bleu1",
     "mean_ci",
@@ -136,25 +138,3 @@ def bleu1(prediction: str, gold: str) -> float:
     c, r = len(pred_toks), len(gold_toks)
     bp = 1.0 if c > r else math.exp(1.0 - r / c)
     return bp * precision
-
-
-def percentile(values: Sequence[float], p: float) -> float:
-    """The ``p``-th percentile (``0 <= p <= 100``) with linear interpolation.
-
-    Matches ``numpy.percentile(values, p)`` with its default ``method="linear"`` (Hyndman & Fan
-    type 7): sort the values, take the fractional rank ``h = (n - 1) * p / 100`` and interpolate
-    between the neighbouring order statistics.  An empty input returns 0.0.
-    """
-    if not 0.0 <= p <= 100.0:
-        raise ValueError(f"percentile must be in [0, 100], got {p}")
-    xs = sorted(float(v) for v in values)
-    n = len(xs)
-    if n == 0:
-        return 0.0
-    if n == 1:
-        return xs[0]
-    h = (n - 1) * (p / 100.0)
-    lo = math.floor(h)
-    hi = min(lo + 1, n - 1)
-    frac = h - lo
-    return xs[lo] + (xs[hi] - xs[lo]) * frac

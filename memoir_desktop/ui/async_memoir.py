@@ -1,8 +1,13 @@
-"""`AsyncMemoir`: the UI's asynchronous face of the `Memoir` facade.
+"""`AsyncMemoir`: the UI's asynchronous face of the `Memoir` facade — the one adapter.
 
-Every method returns at once. Reads (and chat, whose LLM call can take seconds) run on a
-small reads pool; anything that changes memories runs on the `BackgroundWriter`. Callbacks
-and signals arrive on the UI thread. Widgets talk to this object, never to `Memoir`.
+Threading rule: every method returns at once. Reads (and chat, whose LLM call can take seconds)
+run on the reads pool; anything that changes memories runs on the `BackgroundWriter` (jobs, and
+the user's own edits on the thread no job holds). Callbacks and signals arrive on the UI thread.
+Widgets talk to this object, never to `Memoir`; this object only calls `Memoir`'s public methods.
+Background work uses two pools (reads, writer) plus the graph's layout worker, nothing else.
+
+After any write, `changed(Changes)` says what moved (memories, entries, graph, proposals, summary,
+settings), so each page refreshes only what it shows.
 """
 
 from __future__ import annotations
@@ -14,10 +19,12 @@ from datetime import date, datetime
 from PySide6.QtCore import QObject, Signal
 
 from memoir_desktop.core import config, secrets
+from memoir_desktop.core.changes import Changes
 from memoir_desktop.ui.background_writer import BackgroundWriter
-from memoir_desktop.ui.journal.day_model import DayView, build_day_view
-from memoir_desktop.ui.stats_series import StatsData, build_stats
 from memoir_desktop.ui.tasks import TaskRunner, call_if_alive
+from memoir_desktop.viewmodels.day import DayView, build_day_view
+from memoir_desktop.viewmodels.graph_view import load_snapshot
+from memoir_desktop.viewmodels.stats_series import StatsData, build_stats
 
 log = logging.getLogger(__name__)
 
@@ -25,8 +32,7 @@ Callback = Callable | None
 
 
 class AsyncMemoir(QObject):
-    memories_changed = Signal()
-    entries_changed = Signal()
+    changed = Signal(object)  # Changes: what a job or a user action changed
     job_finished = Signal(dict)
     pending_changed = Signal(int)
     llm_reachable_changed = Signal(object)  # True | False | None (not configured)
@@ -34,10 +40,11 @@ class AsyncMemoir(QObject):
     settings_changed = Signal(object)  # the new Settings
     error = Signal(str)  # a failure no caller handled, as a sentence for the status bar
 
-    def __init__(self, mem, parent: QObject | None = None):
+    def __init__(self, mem, parent: QObject | None = None, reads: TaskRunner | None = None):
         super().__init__(parent)
         self.mem = mem
-        self.reads = TaskRunner(2, self)
+        # The app's reads pool, made before the journal opened (start-up used it); a pool of our own otherwise.
+        self.reads = reads or TaskRunner(3, self)
         self.writer = BackgroundWriter(mem, self)
         self.writer.job_finished.connect(self._on_job_finished)
         self.writer.pending_changed.connect(self.pending_changed)
@@ -85,7 +92,7 @@ class AsyncMemoir(QObject):
     def chat(self, text: str, on_done: Callback, on_error: Callback = None) -> None:
         def done(out: dict) -> None:
             self.writer.poke()
-            self.entries_changed.emit()
+            self.changed.emit(Changes.of(entries=[out.get("entry_id"), out.get("reply_entry_id")]))
             if out.get("error"):
                 self.llm_reachable_changed.emit(False if self.llm_configured else None)
             elif out.get("reply"):
@@ -131,6 +138,11 @@ class AsyncMemoir(QObject):
     def memories(self, on_done: Callable[[list[dict]], None]) -> None:
         self.reads.submit(lambda: self.mem.get_all(include_invalid=True)["results"], on_done)
 
+    def memories_by_id(self, ids, on_done: Callable[[dict[str, dict]], None]) -> None:
+        """The named memories as they are now ({id: memory}; a missing id is absent)."""
+        ids = list(ids)
+        self.reads.submit(lambda: self.mem.get_many(ids), on_done)
+
     def search(self, query: str, on_done: Callable[[list[dict]], None], limit: int = 50) -> None:
         self.reads.submit(lambda: self.mem.search(query, limit=limit)["results"], on_done)
 
@@ -155,7 +167,8 @@ class AsyncMemoir(QObject):
 
     def _write(self, fn: Callable, on_done: Callback, on_error: Callback) -> None:
         def done(result) -> None:
-            self.memories_changed.emit()
+            if isinstance(result, dict):
+                self.changed.emit(Changes.from_dict(result.get("changes")))
             call_if_alive(on_done, result)
 
         self.writer.submit(fn, done, on_error)
@@ -174,7 +187,7 @@ class AsyncMemoir(QObject):
         self.reads.submit(self.mem.check_llm, done)
 
     def stats(self, on_done: Callable[[StatsData], None]) -> None:
-        self.reads.submit(lambda: build_stats(self.mem.metrics.rows()), on_done)
+        self.reads.submit(lambda: build_stats(self.mem.metric_rows()), on_done)
 
     def test_connection(self, base_url: str, model: str, api_key: str | None,
                         on_done: Callable[[dict], None], on_error: Callable[[BaseException], None]) -> None:
@@ -218,6 +231,7 @@ class AsyncMemoir(QObject):
         def done(outcome) -> None:
             message, running = outcome
             self.settings_changed.emit(running)
+            self.changed.emit(Changes(settings=True))
             self.writer.poke()
             self.refresh_status()
             self.check_llm()
@@ -228,4 +242,12 @@ class AsyncMemoir(QObject):
     def _on_job_finished(self, result: dict) -> None:
         self.job_finished.emit(result)
         if result.get("state") == "done":
-            self.memories_changed.emit()
+            self.changed.emit(Changes.from_dict((result.get("result") or {}).get("changes")))
+
+    # -- graph ------------------------------------------------------------------------------------
+
+    def graph_snapshot(self, on_done: Callable, on_error: Callback = None, user_id: str = "me") -> None:
+        self.reads.submit(lambda: load_snapshot(self.mem.graph_store, user_id), on_done, on_error)
+
+    def node_detail(self, node_id: int, on_done: Callable, on_error: Callback = None, user_id: str = "me") -> None:
+        self.reads.submit(lambda: self.mem.graph_node(node_id, user_id=user_id), on_done, on_error)

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from memoir_desktop.ui import i18n
 from memoir_desktop.ui.single_instance import SingleInstance
 from memoir_desktop.ui.startup import MemoirOpener, StartupWindow
+from memoir_desktop.ui.tasks import TaskRunner
 
 if TYPE_CHECKING:
     from memoir_desktop.ui.async_memoir import AsyncMemoir
@@ -39,7 +40,9 @@ class AppLifecycle(QObject):
         self.backend: AsyncMemoir | None = None
         self.window: MainWindow | None = None
         self.startup = StartupWindow()
-        self.opener = MemoirOpener(home, self)
+        # One reads pool for the whole run: it opens the journal, then serves the screens.
+        self.reads = TaskRunner(3, self)
+        self.opener = MemoirOpener(home, self, reads=self.reads)
         self.opener.progress.connect(self.startup.set_step)
         self.opener.downloading.connect(self.startup.skip.setVisible)
         self.startup.skip.clicked.connect(self.opener.skip_download)
@@ -55,7 +58,7 @@ class AppLifecycle(QObject):
     def _ready(self, mem) -> None:
         from memoir_desktop.ui.async_memoir import AsyncMemoir
 
-        self.backend = AsyncMemoir(mem, self)
+        self.backend = AsyncMemoir(mem, self, reads=self.reads)
         self.window = self._make_window()
         self.window.show()
         self.startup.close()

@@ -60,12 +60,13 @@ class MemoirOpener(QObject):
     ready = Signal(object)
     failed = Signal(str)
 
-    def __init__(self, home: Path, parent: QObject | None = None):
+    def __init__(self, home: Path, parent: QObject | None = None, reads: TaskRunner | None = None):
+        """`reads`: the app's reads pool, which the journal's screens use once it is open."""
         super().__init__(parent)
         self.home = home
         self.model_problem = ""
         self._skip = threading.Event()
-        self._runner = TaskRunner(1, self)
+        self._runner = reads or TaskRunner(1, self)
 
     def start(self) -> None:
         self._runner.submit(self._open, self.ready.emit, lambda exc: self.failed.emit(

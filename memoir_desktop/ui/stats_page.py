@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memoir_desktop.ui.stats_series import CHART_STAGES, StatsData
+from memoir_desktop.viewmodels.stats_series import CHART_STAGES, StatsData
 
 REFRESH_DELAY_MS = 1_500  # coalesce bursts of finished jobs into one redraw
 

@@ -49,7 +49,8 @@ def test_user_edited_memories_are_left_out_unless_agreed(mem, fake_llm):
     fake_llm.on("consolidate_memories", lambda req: tool(
         {"merge": True, "text": "I drink coffee with oat milk every morning at 7 am"}))
     mem.consolidate()
-    assert mem.process_jobs()[-1]["result"] == {"groups": 0, "merged": []}
+    result = mem.process_jobs()[-1]["result"]
+    assert result["groups"] == 0 and result["merged"] == [] and result["changes"]["memories"] == []
     assert len(fake_llm.calls("consolidate_memories")) == 0
     mem.consolidate(include_user_edited=True)
     assert len(mem.process_jobs()[-1]["result"]["merged"]) == 1

@@ -6,8 +6,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from memoir_desktop.core import lexical
 from memoir_desktop.core.lexical import BM25Index, tokenize, tokenize_many, warm_up
+from memoir_desktop.core.lexical import tokens as lexical
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -1,6 +1,6 @@
 """The read path: episodic search, routing, budget, parallel sources with failures skipped."""
 
-from memoir_desktop.core.context import assemble
+from memoir_desktop.core.search.context import assemble
 from memoir_desktop.core.tokens import count_tokens
 
 

@@ -1,6 +1,6 @@
 import pytest
 
-from memoir_desktop.core.router import route
+from memoir_desktop.core.search.router import route
 
 
 @pytest.mark.parametrize("text", ["안녕", "안녕하세요!", "고마워", "ㅇㅋ", "응", "네~", "ㅋㅋㅋ", "hi", "Hello!",

@@ -57,11 +57,11 @@ def build_demo_graph(mem, user_id: str = "me") -> dict[str, int]:
 
 
 @pytest.fixture
-def page(mem, qtbot):
+def page(mem, backend, qtbot):
     from memoir_desktop.ui.graph.graph_page import GraphPage
 
     ids = build_demo_graph(mem)
-    p = GraphPage(mem)
+    p = GraphPage(backend)
     p.engine.frame_interval = 0  # no pacing: tests need the result, not the animation
     qtbot.addWidget(p)
     p.resize(1100, 700)
@@ -96,10 +96,10 @@ def test_loads_the_graph_and_draws_every_node(page):
     assert page.count_label.text()  # "10 / 10"
 
 
-def test_empty_graph_shows_a_calm_message(mem, qtbot):
+def test_empty_graph_shows_a_calm_message(backend, qtbot):
     from memoir_desktop.ui.graph.graph_page import GraphPage
 
-    p = GraphPage(mem)
+    p = GraphPage(backend)
     qtbot.addWidget(p)
     p.show()
     qtbot.waitUntil(lambda: p._loaded_once, timeout=15_000)
@@ -247,10 +247,12 @@ def test_graph_grows_in_place(page, qtbot, mem):
 
 def render_screenshot(mem, path, qtbot=None) -> None:
     """The demo graph page with the user's own node selected, at rest, saved as PNG."""
+    from memoir_desktop.ui.async_memoir import AsyncMemoir
     from memoir_desktop.ui.graph.graph_page import GraphPage
 
     build_demo_graph(mem)
-    page = GraphPage(mem)
+    backend = AsyncMemoir(mem)
+    page = GraphPage(backend)
     page.engine.frame_interval = 0
     page.resize(1280, 820)
     page.show()
@@ -276,6 +278,7 @@ def render_screenshot(mem, path, qtbot=None) -> None:
     page.grab().save(str(path))
     page.shutdown()
     page.close()
+    backend.shutdown(5_000)
 
 
 def test_screenshot_renders(mem, tmp_path, qtbot):

@@ -93,3 +93,21 @@ def test_a_habit_card_says_it_repeats_and_names_no_single_day(window, mem, qtbot
     meta = _card(page, mid).meta.text()
     assert "반복: 매주 금요일" in meta
     assert "2026-03-13" not in meta.split("·", 1)[-1]  # only the recording date, no "about" day
+
+
+def test_a_one_memory_edit_rebuilds_one_card_and_a_job_only_the_cards_it_changed(window, backend, mem, qtbot):
+    ids = [r["id"] for r in mem.add([f"기억 {i}번: 동네 산책을 했다" for i in range(20)], infer=False)["results"]]
+    page = window.memories
+    window.tabs.setCurrentWidget(page)
+    page.reload()
+    qtbot.waitUntil(lambda: len(page.cards) == 20, timeout=15_000)
+    built = page.cards_built
+    backend.update(ids[3], "기억 3번: 동네 한 바퀴를 뛰었다")
+    qtbot.waitUntil(lambda: _card(page, ids[3]) and "뛰었다" in _card(page, ids[3]).text.text(), timeout=15_000)
+    assert page.cards_built - built == 1
+    assert len(page.cards) == 20
+    built = page.cards_built
+    mem.journal("오늘은 비가 와서 집에 있었다")  # a job that adds one memory
+    backend.writer.poke()
+    qtbot.waitUntil(lambda: len(page.cards) == 21, timeout=20_000)
+    assert page.cards_built - built == 1

@@ -73,7 +73,7 @@ def test_settings_find_a_local_server_list_its_models_and_show_the_mode(window, 
     # The fake server stands in for an Ollama already running on this computer.
     monkeypatch.setattr(servers, "discover_local", lambda: real([(found_ollama, fake_llm.url)]))
     dialog = window.open_settings()
-    assert "first time" in dialog.mode_label.text()
+    assert dialog.mode_label.text() == "처음 모델과 대화할 때 알아내요"  # not probed yet
     dialog.find_local()
     qtbot.waitUntil(lambda: "Ollama" in dialog.test_result.text(), timeout=10_000)
     assert dialog.provider.currentData() == "ollama" and dialog.base_url.text() == fake_llm.url
@@ -91,4 +91,4 @@ def test_settings_show_structured_output_for_a_server_without_tools(window, qtbo
     dialog.model.setCurrentText("fake-model")
     dialog.test_connection()
     qtbot.waitUntil(lambda: "✓" in dialog.test_result.text(), timeout=10_000)
-    assert "JSON schema" in dialog.mode_label.text() or "JSON" in dialog.mode_label.text()
+    assert dialog.mode_label.text() == "구조화된 출력 (JSON 스키마)"

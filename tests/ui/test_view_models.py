@@ -6,9 +6,9 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 from types import SimpleNamespace
 
-from memoir_desktop.ui.journal.day_model import build_day_view
-from memoir_desktop.ui.memories.filters import MemoryFilter, apply_filter
-from memoir_desktop.ui.stats_series import latency_series, stage_table, tokens_per_turn
+from memoir_desktop.viewmodels.day import build_day_view
+from memoir_desktop.viewmodels.memory_filters import MemoryFilter, apply_filter
+from memoir_desktop.viewmodels.stats_series import latency_series, stage_table, tokens_per_turn
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -143,7 +143,7 @@ class LLMClient:
             self._failures = 0
             if truncated:
                 log.warning("%s reply was truncated; its complete items were kept", stage)
-                args.truncated = True
+                args.truncated = True  # type: ignore[attr-defined]  # every args model has it (llm/args.py)
             return args
         raise LLMBadReply(f"{stage}: {'; '.join(problems)}", raw="\n---\n".join(raws))
 
@@ -211,8 +211,8 @@ class LLMClient:
             if kind == "too_long":
                 raise LLMPromptTooLong(f"{stage}: the prompt is longer than the model's context window "
                                        f"({error_text(exc)[:200]})") from exc
-            if kind in ("no_tools", "no_format") and modes.next_mode(mode):
-                down = modes.next_mode(mode)
+            down = modes.next_mode(mode)
+            if kind in ("no_tools", "no_format") and down:
                 log.info("%s mode refused (%s); using %s from now on", mode, describe(exc), down)
                 self._set_mode(down, f"refused: {error_text(exc)[:120]}")
                 raise _Downgrade(down, f"refused ({describe(exc)})") from exc

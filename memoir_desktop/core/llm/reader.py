@@ -495,7 +495,7 @@ def _types(schema: dict) -> list:
 
 
 def _item_kind(prop: dict) -> str:
-    items = prop.get("items") if isinstance(prop.get("items"), dict) else {}
+    items = prop["items"] if isinstance(prop.get("items"), dict) else {}
     if "object" in _types(items) or "properties" in items:
         return "object"
     return "string" if "string" in _types(items) else "other"

@@ -4,7 +4,6 @@ already running on this computer, and the models a server offers (GET /v1/models
 from __future__ import annotations
 
 import logging
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from urllib.parse import urlparse
 
@@ -78,18 +77,15 @@ def list_models(base_url: str, api_key: str | None = None, *, timeout: float = 3
 
 
 def discover_local(candidates: list[tuple[Preset, str]] | None = None, *, timeout: float = 0.5) -> list[Found]:
-    """Local servers that answer their model list, probed in parallel (about `timeout` seconds)."""
-    candidates = candidates or [(p, p.base_url) for p in PRESETS if p.local]
-
-    def probe(item: tuple[Preset, str]) -> Found | None:
-        preset, url = item
+    """Local servers that answer their model list. One after the other: on this computer a closed
+    port refuses at once, so only a server that is up but slow costs up to `timeout`."""
+    found = []
+    for preset, url in candidates or [(p, p.base_url) for p in PRESETS if p.local]:
         try:
-            return Found(preset, url, tuple(list_models(url, timeout=timeout)))
+            found.append(Found(preset, url, tuple(list_models(url, timeout=timeout))))
         except (httpx.HTTPError, ValueError):
-            return None
-
-    with ThreadPoolExecutor(max_workers=len(candidates) or 1) as pool:
-        return [f for f in pool.map(probe, candidates) if f is not None]
+            continue
+    return found
 
 
 def _same_server(a: str, b: str) -> bool:

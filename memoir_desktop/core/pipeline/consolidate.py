@@ -92,8 +92,10 @@ def apply_merge(store: MemoryStore, s: Session, change: Change, group: list[Memo
         about=_span(group),
     )
     for m in group:
-        store.stage_state(s, change, s.get(Memory, m.id), "invalid", actor="system", job_id=job_id,
-                          note=f"consolidated into {new.id}", when=when)
+        row = s.get(Memory, m.id)
+        if row is not None:
+            store.stage_state(s, change, row, "invalid", actor="system", job_id=job_id,
+                              note=f"consolidated into {new.id}", when=when)
     return new
 
 
@@ -101,7 +103,7 @@ def undo(store: MemoryStore, s: Session, change: Change, merged_id: str) -> list
     """Invalidate the merged memory and restore the originals it replaced."""
     merged = s.get(Memory, merged_id)
     originals = (merged.meta or {}).get("consolidated_from") if merged else None
-    if not originals:
+    if not originals or merged is None:
         raise ValueError(f"{merged_id} is not a consolidated memory")
     if merged.state == "active":
         store.stage_state(s, change, merged, "invalid", actor="user", note="consolidation undone")

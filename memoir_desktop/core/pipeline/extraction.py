@@ -154,7 +154,7 @@ def _end(d: date) -> datetime:
 
 
 def _union(spans: list[Span | None]) -> Span | None:
-    spans = [s for s in spans if s]
-    if not spans:
+    known = [s for s in spans if s]
+    if not known:
         return None
-    return min(s[0] for s in spans), max(s[1] for s in spans)
+    return min(s[0] for s in known), max(s[1] for s in known)

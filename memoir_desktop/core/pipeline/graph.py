@@ -6,7 +6,8 @@ Write path, split to fit the memorize job's single transaction:
   apply()        stages nodes, edges and invalidations in the caller's session, returns the op log;
   after_commit() drops the caches once the caller committed.
 Read path, no LLM call: search() fuses an entity-centric ranking (query entity -> node -> valid
-1-hop edges) with a semantic one (triplet embeddings) by reciprocal rank fusion.
+1-hop edges) with a semantic one (triplet embeddings) by the search package's one fusion, on the
+Query the other sources share (one embedding per turn).
 
 Threading rule: plan/apply run on the single writer; search/node_detail on any thread. The
 per-user index is rebuilt when the store's generation moves, so readers never need the writer.
@@ -40,14 +41,16 @@ from memoir_desktop.core.graph_store import (
     vector_bytes,
 )
 from memoir_desktop.core.lexical import tokenize_many
+from memoir_desktop.core.models import pk
 from memoir_desktop.core.pipeline.extraction import fact_span
+from memoir_desktop.core.search.fusion import fuse
+from memoir_desktop.core.search.query import Query
 
 log = logging.getLogger(__name__)
 
 FIRST_PERSON = frozenset({"나", "저", "내", "제", "i", "me", "my", "myself", "mine", "user", "the user",
                           "사용자", "본인"})
 CONFLICT_CANDIDATES = 8  # existing edges shown to the LLM per new relation
-RRF_K = 60
 _EPS = 1e-6  # float32 rounding must not split a pair sitting exactly on a threshold
 _SENTENCE = re.compile(r"(?<=[.!?。])\s+|\n+")
 # Kiwi drops pronouns from lexical tokens, so first person in a query is found here.
@@ -144,6 +147,7 @@ class GraphMemory:
                                                          match="user", is_user=True))
             else:
                 name, type_ = entities[key]
+                assert vecs is not None  # strict: embedding failures raise
                 slot[key] = self._resolve(idx, plan, name, type_, key, vecs[new_keys.index(key)])
         known = {(e.source_id, e.relation, e.target_id) for e in idx.edges if e.valid}
         seen = set()
@@ -193,7 +197,7 @@ class GraphMemory:
                     embed_model=plan.model if has_vec else None, created_at=plan.when, source_entry_id=entry_id))
                 ops.append({"event": "NODE_ADD", "id": node.id, "text": f"{node.name} ({node.type})",
                             "name": node.name, "type": node.type})
-            ids[i], names[node.id] = node.id, node.name
+            ids[i], names[pk(node)] = pk(node), node.name
         for pe in plan.edges:
             edge = st.add_edge(s, GraphEdge(
                 user_id=uid, source_id=ids[pe.source], relation=pe.relation, target_id=ids[pe.target],
@@ -217,31 +221,25 @@ class GraphMemory:
 
     # -- read path ----------------------------------------------------------------------
 
-    def search(self, user_id: str, query: str, limit: int = 10, now: datetime | None = None) -> list[dict]:
-        """Relations for a query: entity-centric and semantic rankings fused (RRF)."""
-        query = (query or "").strip()
-        if not query or limit <= 0:
+    def search(self, user_id: str, query: str | Query, limit: int = 10, now: datetime | None = None) -> list[dict]:
+        """Relations for a query: entity-centric and semantic rankings fused. `query` is text or a
+        Query analysed once for every source (its vector is reused, not computed again)."""
+        q = query if isinstance(query, Query) else Query.of(query, now, self.embedder)
+        if not q.text or limit <= 0:
             return []
         idx = self._get_index(user_id)
         edges = [e for e in idx.edges if e.valid]
-        now = now or datetime.now()
-        span = temporal.query_span(query, now)
-        if span and span[1] < now.date():
+        past = q.span_bounds if q.asks_about_the_past else None
+        if past:
             # A past time in the query ("작년에", "last spring") asks about the graph as it was then:
             # relations true in that span, invalidated ones included; the current graph if none were.
             # A span reaching today ("요즘") keeps the current graph: what is true now.
-            lo, hi = datetime(*span[0].timetuple()[:3]), datetime(*span[1].timetuple()[:3], 23, 59, 59)
-            edges = [e for e in idx.edges if true_during(e, lo, hi)] or edges
-        else:
-            span = None
+            edges = [e for e in idx.edges if true_during(e, *past)] or edges
         if not edges:
             return []
-        qvec = None
-        try:
-            qvec = unit(self.embedder.embed_query(query))
-        except Exception as exc:  # semantic side skipped; entity side still answers
-            log.warning("graph search without embeddings: %s", exc)
-        matched = self._match_entities(idx, query)
+        qvec = q.vector()
+        qvec = unit(qvec) if qvec is not None else None
+        matched = self._match_entities(idx, q)
         sims = np.zeros(len(edges), dtype=np.float32)
         if qvec is not None:
             vecs = idx.embed([idx.triplet(e) for e in edges])
@@ -251,24 +249,23 @@ class GraphMemory:
         entity_rank = sorted((i for i in range(len(edges)) if entity_score[i] > 0),
                              key=lambda i: (-entity_score[i], -sims[i], edges[i].id))
         semantic_rank = sorted(range(len(edges)), key=lambda i: (-sims[i], edges[i].id)) if qvec is not None else []
-        semantic_rank = semantic_rank[:max(limit * 3, 30)]
-        scores: dict[int, float] = {}
-        signals: dict[int, dict] = {}
-        for name, ranking in (("entity", entity_rank), ("semantic", semantic_rank)):
-            for rank, i in enumerate(ranking):
-                scores[i] = scores.get(i, 0.0) + 1.0 / (RRF_K + rank + 1)
-                sig = {"rank": rank + 1}
-                if name == "entity":
-                    sig["nodes"] = [idx.name(n) for n in (edges[i].source_id, edges[i].target_id) if n in matched]
-                else:
-                    sig["score"] = round(float(sims[i]), 4)
-                signals.setdefault(i, {})[name] = sig
-        if span:
-            for sig in signals.values():
-                sig["time"] = {"span": [span[0].isoformat(), span[1].isoformat()]}
-        best = sorted(scores, key=lambda i: (-scores[i], edges[i].id))[:limit]
+        fused = fuse({"entity": [(i, entity_score[i]) for i in entity_rank],
+                      "semantic": [(i, float(sims[i])) for i in semantic_rank[:max(limit * 3, 30)]]})
+        fused.sort(key=lambda t: (-t[1], edges[t[0]].id))
         names = {nid: n.name for nid, n in idx.nodes.items()}
-        return [{**edge_dict(edges[i], names), "score": round(scores[i], 6), "signals": signals[i]} for i in best]
+        out = []
+        for i, score, signals in fused[:limit]:
+            sig = {}
+            if "entity" in signals:
+                e = edges[i]
+                sig["entity"] = {"rank": signals["entity"]["rank"],
+                                 "nodes": [idx.name(n) for n in (e.source_id, e.target_id) if n in matched]}
+            if "semantic" in signals:
+                sig["semantic"] = signals["semantic"]
+            if past and q.span:
+                sig["time"] = {"span": [q.span[0].isoformat(), q.span[1].isoformat()]}
+            out.append({**edge_dict(edges[i], names), "score": round(score, 6), "signals": sig})
+        return out
 
     def node_detail(self, user_id: str, node_id: int) -> dict | None:
         return self.store.node_detail(user_id, node_id)
@@ -372,6 +369,7 @@ class GraphMemory:
             new_text = f"{src.name} {pe.relation} {dst.name}"
             if len(cands) > CONFLICT_CANDIDATES:
                 vecs = idx.embed([new_text] + [idx.triplet(e) for e in cands], strict=True)
+                assert vecs is not None  # strict: embedding failures raise
                 sims = vecs[1:] @ vecs[0]
                 order = sorted(range(len(cands)), key=lambda j: (cands[j].relation != pe.relation, -sims[j]))
                 cands = [cands[j] for j in order[:CONFLICT_CANDIDATES]]
@@ -398,14 +396,15 @@ class GraphMemory:
             if eid not in pe.obsoletes:
                 pe.obsoletes.append(eid)
 
-    def _match_entities(self, idx: GraphIndex, query: str) -> dict[int, float]:
+    def _match_entities(self, idx: GraphIndex, q: Query) -> dict[int, float]:
         """Nodes the query names -> match strength. By name only: query-to-name embedding scores
         are as compressed as name-to-name ones, and the semantic ranking covers meaning."""
+        query = q.text
         qkey = normalize_name(query)
         names = [n.name for n in idx.nodes.values() if n.name not in idx.tokens]
         for name, toks in zip(names, tokenize_many(names) if names else []):
             idx.tokens[name] = frozenset(toks)
-        qtoks = set(tokenize_many([query])[0])
+        qtoks = set(q.tokens)
         matched: dict[int, float] = {}
         for nid, n in idx.nodes.items():
             if nid == idx.user_node:

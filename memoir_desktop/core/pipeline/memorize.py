@@ -15,16 +15,17 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
+from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.config import Settings
-from memoir_desktop.core.episodes import EpisodeIndex
 from memoir_desktop.core.jobs import Prepared
 from memoir_desktop.core.llm import LLMBadReply, LLMClient
-from memoir_desktop.core.models import Entry, Job, Memory, Proposal, Summary
+from memoir_desktop.core.models import Entry, Job, Memory, Proposal, Summary, pk
 from memoir_desktop.core.pipeline.extraction import Fact, extract_facts
 from memoir_desktop.core.pipeline.graph import GraphMemory, GraphPlan
 from memoir_desktop.core.pipeline.update import Candidate, Op, plan_operations
+from memoir_desktop.core.search.episodes import EpisodeIndex
 from memoir_desktop.core.store import Change, MemoryStore, text_hash
 
 log = logging.getLogger(__name__)
@@ -41,12 +42,13 @@ class WriteContext:
 
 
 def latest_summary(s: Session, user_id: str) -> Summary | None:
-    return s.exec(select(Summary).where(Summary.user_id == user_id).order_by(Summary.id.desc())).first()
+    return s.exec(select(Summary).where(col(Summary.user_id) == user_id).order_by(col(Summary.id).desc())).first()
 
 
 def recent_entries(s: Session, user_id: str, before_id: int, m: int) -> list[Entry]:
     rows = s.exec(
-        select(Entry).where(Entry.user_id == user_id, Entry.id < before_id).order_by(Entry.id.desc()).limit(m)
+        select(Entry).where(col(Entry.user_id) == user_id, col(Entry.id) < before_id)
+        .order_by(col(Entry.id).desc()).limit(m)
     ).all()
     return list(reversed(rows))
 
@@ -68,15 +70,16 @@ class _Plan:
 def prepare_memorize(ctx: WriteContext, job: Job) -> Prepared:
     st = ctx.settings
     with Session(ctx.engine) as s:
-        new = list(s.exec(select(Entry).where(Entry.id.in_(job.payload.get("entry_ids", []))).order_by(Entry.id)))
+        new = list(s.exec(select(Entry).where(col(Entry.id).in_(job.payload.get("entry_ids", [])))
+                          .order_by(col(Entry.id))))
         if new:
-            recent = recent_entries(s, job.user_id, new[0].id, st.recent_messages)
+            recent = recent_entries(s, job.user_id, pk(new[0]), st.recent_messages)
             summ = latest_summary(s, job.user_id)
     if not new:
         return Prepared(apply=lambda s: {"results": [], "facts": []})
     _index_episodes(ctx, job, new)
     when = new[-1].created_at
-    user_entry = next((e.id for e in new if e.role == "user"), new[0].id)
+    user_entry = next((pk(e) for e in new if e.role == "user"), pk(new[0]))
     facts = extract_facts(ctx.llm, summary=summ.text if summ else "", recent=recent, new=new, today=when)
     ops: list[Op] = []
     vectors: dict = {}
@@ -92,7 +95,7 @@ def prepare_memorize(ctx: WriteContext, job: Job) -> Prepared:
                 ops.append(Op("NOOP", -1, fact.text, dup.id, note="duplicate"))  # known: no LLM call needed
                 continue
             hits = ctx.store.vectors.search(name, vec, st.similar_memories)
-            rows = ctx.store.get_many([h[0] for h in hits])
+            rows = ctx.store.get_many([str(h[0]) for h in hits])
             # The collection is per user, but SQLite stays the judge of owner and state.
             cands = [Candidate(rows[h[0]], float(h[1])) for h in hits
                      if h[0] in rows and rows[h[0]].user_id == job.user_id and rows[h[0]].state == "active"]
@@ -106,7 +109,7 @@ def prepare_memorize(ctx: WriteContext, job: Job) -> Prepared:
                  dict(job.payload.get("metadata") or {}))
 
     def after(_result: dict) -> None:
-        if graph_plan is not None:
+        if graph_plan is not None and ctx.graph is not None:
             ctx.graph.after_commit(job.user_id)
         ctx.store.apply_index(job.user_id, plan.change)
 
@@ -198,9 +201,12 @@ def apply_operations(ctx: WriteContext, s: Session, plan: _Plan) -> dict:
                                   note=op.note or None, when=plan.when)
             results.append({"id": m.id, "memory": m.text, "event": "DELETE"})
     graph_ops = ctx.graph.apply(s, plan.graph_plan, entry_id=plan.entry_id, job_id=job.id) \
-        if plan.graph_plan else []
+        if plan.graph_plan and ctx.graph is not None else []
+    touched = [r["id"] for r in results if r["event"] in ("ADD", "UPDATE", "DELETE")]
     result = {"results": results, "facts": [f.text for f in plan.facts], "pending_confirmation": held,
-              "relations": graph_ops}
+              "relations": graph_ops,
+              "changes": Changes.of(memories=touched, entries=job.payload.get("entry_ids", []),
+                                    graph=bool(graph_ops), proposals=bool(held)).to_dict()}
     if plan.graph_error:
         result["graph_error"] = plan.graph_error
     _maybe_queue_summary(s, ctx, job)

@@ -80,7 +80,7 @@ def naturalize(text: str, today: date) -> tuple[str, list[Span]]:
     found = [(m.start(), m.end()) for m, _ in _scan(text, today)]
     out, last = [], 0
     for ann in _ANNOTATION.finditer(text):
-        g = [int(x) if x else None for x in ann.groups()]
+        g = [int(x) if x else 0 for x in ann.groups()]
         try:
             a = date(g[0], g[1], g[2])
             b = date(g[3], g[4], g[5]) if g[3] else a

@@ -11,6 +11,7 @@ BYDAY=MO,TU,.. (weekdays) and BYMONTHDAY=n (매달 15일).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
@@ -67,7 +68,7 @@ def _en_days(text: str) -> list[int]:
 
 
 # (pattern, rule builder). Order matters only for ties: the scanner keeps the longest match.
-_PATTERNS: list[tuple[re.Pattern, object]] = [
+_PATTERNS: list[tuple[re.Pattern, Callable[[re.Match], str]]] = [
     # 매주 금요일(마다), 매주 월·수·금요일, 격주 금요일, 격주로, 2주마다, 금요일마다, 월수금마다
     (re.compile(rf"(?:매\s*주|주마다)(?:\s*{_KO_WD_LIST})?(?:\s*마다)?"), _ko_weekly),
     (re.compile(rf"(?P<biweekly>{_KO_BIWEEKLY})(?:\s*{_KO_WD_LIST})?(?:\s*마다)?"), _ko_weekly),

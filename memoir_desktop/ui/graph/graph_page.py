@@ -1,8 +1,8 @@
 """`GraphPage`: the Graph tab. Filters and the date slider on top, the canvas, the node panel.
 
-Threading rule: the snapshot read and node details run on the page's reads pool (`TaskRunner`), the
+Threading rule: the snapshot read and node details run on the backend's reads pool, the
 layout on `LayoutEngine`'s worker; both come back by signal. Filtering is done on the UI thread over
-the in-memory snapshot (see graph_model), so it needs neither the database nor a new layout: one
+the in-memory snapshot (see viewmodels/graph_view.py), so it needs neither the database nor a new layout: one
 layout of the whole graph keeps every node in place whatever is filtered out.
 """
 
@@ -31,10 +31,9 @@ from PySide6.QtWidgets import (
 
 from memoir_desktop.ui.formatting import short_date
 from memoir_desktop.ui.graph.canvas import GraphCanvas, type_color
-from memoir_desktop.ui.graph.graph_model import Filters, GraphSnapshot, end_of_day, filter_view, load_snapshot
 from memoir_desktop.ui.graph.layout_worker import LayoutEngine
 from memoir_desktop.ui.graph.node_panel import NodePanel, type_name
-from memoir_desktop.ui.tasks import TaskRunner
+from memoir_desktop.viewmodels.graph_view import Filters, GraphSnapshot, end_of_day, filter_view
 
 log = logging.getLogger(__name__)
 
@@ -93,10 +92,10 @@ class GraphPage(QWidget):
     openEntryRequested = Signal(int)  # journal entry id behind a node or relation
     layoutSettled = Signal()  # the drawing came to rest (tests, screenshots)
 
-    def __init__(self, mem, user_id: str = "me", parent=None):
-        """`mem`: an open `Memoir`, or the UI's `AsyncMemoir` (then the graph reloads after each job)."""
+    def __init__(self, backend, user_id: str = "me", parent=None):
+        """`backend`: the UI's `AsyncMemoir`; the graph reloads when a change touched it."""
         super().__init__(parent)
-        self.mem = getattr(mem, "mem", mem)
+        self.backend = backend
         self.user_id = user_id
         self.snapshot = GraphSnapshot()
         self.selected: int | None = None
@@ -111,16 +110,13 @@ class GraphPage(QWidget):
         self._fit_ids: set[int] | None = None  # what fitting the view frames (None: all shown)
         self._day0 = None
 
-        self.reads = TaskRunner(1, self)
         self.engine = LayoutEngine(self)
         self.engine.positions.connect(self._on_positions)
         self.engine.settled.connect(self._on_settled)
         self._build()
         self._filter_timer = self._timer(FILTER_DELAY_MS, self.apply_filters)
         self._refresh_timer = self._timer(REFRESH_DELAY_MS, self.refresh)
-        job_finished = getattr(mem, "job_finished", None)
-        if job_finished is not None:
-            job_finished.connect(self._on_job_finished)
+        backend.changed.connect(self._on_changed)
         app = QCoreApplication.instance()
         if app is not None:
             app.aboutToQuit.connect(self.shutdown)
@@ -246,8 +242,7 @@ class GraphPage(QWidget):
             self._reload_again = True
             return
         self._loading = True
-        mem, user_id = self.mem, self.user_id
-        self.reads.submit(lambda: load_snapshot(mem.graph, user_id), self._loaded, self._load_failed)
+        self.backend.graph_snapshot(self._loaded, self._load_failed, user_id=self.user_id)
 
     def _loaded(self, snap: GraphSnapshot) -> None:
         self._loading = False
@@ -275,7 +270,9 @@ class GraphPage(QWidget):
         else:
             self.count_label.setText(message)
 
-    def _on_job_finished(self, _job) -> None:
+    def _on_changed(self, changes) -> None:
+        if not changes.graph:
+            return  # memories, entries or settings moved: the graph did not
         self._dirty = True
         if self.isVisible():
             self._refresh_timer.start()
@@ -406,13 +403,11 @@ class GraphPage(QWidget):
         self.canvas.center_on(node_id)
         if self.local.isChecked():
             self.apply_filters(refit=True)
-        mem, user_id = self.mem, self.user_id
-
         def shown(detail) -> None:
             if self.selected == node_id:
                 self.panel.show_detail(detail)
 
-        self.reads.submit(lambda: mem.graph.node_detail(user_id, node_id), shown, self._load_failed)
+        self.backend.node_detail(node_id, shown, self._load_failed, user_id=self.user_id)
 
     def clear_selection(self) -> None:
         self.selected = None
@@ -424,10 +419,8 @@ class GraphPage(QWidget):
     # -- lifetime ------------------------------------------------------------------------------
 
     def shutdown(self, msecs: int = 3_000) -> None:
-        """Stop the layout and the reads (call before the Memoir closes)."""
+        """Stop the layout (call before the Memoir closes; the backend stops the reads)."""
         self.engine.stop(msecs)
-        self.reads.close()
-        self.reads.wait(msecs)
 
     def closeEvent(self, ev) -> None:
         self.shutdown()

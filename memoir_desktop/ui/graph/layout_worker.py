@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
-from memoir_desktop.ui.graph.layout import ForceLayout
+from memoir_desktop.graphlayout.force import ForceLayout
 
 log = logging.getLogger(__name__)
 

@@ -11,9 +11,9 @@ from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 from memoir_desktop.core.memory import InvalidInput
 from memoir_desktop.ui.journal.chat_view import ChatView, PendingExchange
 from memoir_desktop.ui.journal.composer import Composer
-from memoir_desktop.ui.journal.day_model import DayView
 from memoir_desktop.ui.journal.day_navigator import DayNavigator
 from memoir_desktop.ui.journal.welcome_panel import NoLLMBanner, WelcomePanel
+from memoir_desktop.viewmodels.day import DayView
 
 
 class JournalPage(QWidget):
@@ -54,7 +54,7 @@ class JournalPage(QWidget):
         layout.addWidget(self.splitter)
 
         backend.job_finished.connect(self.chat.show_job)
-        backend.entries_changed.connect(self.refresh_days)
+        backend.changed.connect(lambda changes: self.refresh_days() if changes.entries else None)
         backend.llm_reachable_changed.connect(self._on_llm_state)
         backend.settings_changed.connect(lambda _s: self.refresh_banner())
 

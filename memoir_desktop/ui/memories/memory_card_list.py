@@ -20,11 +20,11 @@ from PySide6.QtWidgets import (
 )
 
 from memoir_desktop.ui.memories.edit_dialog import EditMemoryDialog
-from memoir_desktop.ui.memories.filters import MemoryFilter, apply_filter
 from memoir_desktop.ui.memories.history_dialog import HistoryDialog
 from memoir_desktop.ui.memories.memory_card import MemoryCard
 from memoir_desktop.ui.memories.proposal_panel import ProposalPanel
 from memoir_desktop.ui.memories.undo_bar import UndoBar
+from memoir_desktop.viewmodels.memory_filters import MemoryFilter, apply_filter
 
 PAGE_SIZE = 100
 SEARCH_DELAY_MS = 250
@@ -40,6 +40,8 @@ class MemoryCardList(QWidget):
         self.memories: list[dict] = []
         self.shown: list[dict] = []
         self.cards: list[MemoryCard] = []
+        self._card_of: dict[str, MemoryCard] = {}  # cards kept between renders, by memory id
+        self.cards_built = 0  # how many cards were (re)built: a one-memory edit rebuilds one
         self.last_dialog = None
         self._ranked: list[str] | None = None
         self._search_generation = 0
@@ -85,7 +87,7 @@ class MemoryCardList(QWidget):
         self._search_timer.setSingleShot(True)
         self._search_timer.setInterval(SEARCH_DELAY_MS)
         self._search_timer.timeout.connect(self._run_search)
-        backend.memories_changed.connect(self.mark_dirty)
+        backend.changed.connect(self._on_changed)
 
     # -- filter bar ---------------------------------------------------------------------------
 
@@ -153,6 +155,27 @@ class MemoryCardList(QWidget):
         if self.isVisible():
             self.reload()
 
+    def _on_changed(self, changes) -> None:
+        """Fetch only the memories that changed; their cards alone are rebuilt."""
+        if changes.proposals:
+            self.backend.proposals(self.proposals.set_proposals)
+        if not changes.memories:
+            return
+        if self._dirty:
+            return  # a full reload is due anyway when the page is shown
+        if not self.isVisible():
+            self._dirty = True
+            return
+        self.backend.memories_by_id(changes.memories, self._merge)
+
+    def _merge(self, fresh: dict[str, dict]) -> None:
+        by_id = {m["id"]: m for m in self.memories}
+        by_id.update(fresh)
+        self.memories = list(by_id.values())
+        if self.search_box.text().strip():
+            self._run_search()
+        self.render()
+
     def showEvent(self, event) -> None:
         super().showEvent(event)
         if self._dirty:
@@ -202,16 +225,20 @@ class MemoryCardList(QWidget):
         f = self.current_filter()
         matches = apply_filter(self.memories, f, self._ranked)
         self.shown = matches[: self._limit]
+        # A card whose memory is unchanged is kept (moved, not rebuilt): an edit or a finished job
+        # rebuilds the cards of the memories it changed, not the whole list.
+        wanted = {m["id"] for m in self.shown}
+        for mid in [mid for mid in self._card_of if mid not in wanted]:
+            self._card_of.pop(mid).deleteLater()
         for card in self.cards:
-            card.deleteLater()
+            self._cards_layout.removeWidget(card)
         self.cards = []
         for i, memory in enumerate(self.shown):
-            card = MemoryCard(memory)
-            card.edit_requested.connect(self.edit)
-            card.forget_requested.connect(self.forget)
-            card.restore_requested.connect(self.restore)
-            card.history_requested.connect(self.show_history)
-            card.source_requested.connect(self.open_source)
+            card = self._card_of.get(memory["id"])
+            if card is None or card.memory != memory:
+                if card is not None:
+                    card.deleteLater()
+                card = self._card_of[memory["id"]] = self._make_card(memory)
             self._cards_layout.insertWidget(1 + i, card)
             self.cards.append(card)
         self.more_button.setVisible(len(matches) > len(self.shown))
@@ -223,6 +250,16 @@ class MemoryCardList(QWidget):
         else:
             self.empty_label.setText(self._empty_text(f))
             self.empty_label.show()
+
+    def _make_card(self, memory: dict) -> MemoryCard:
+        self.cards_built += 1
+        card = MemoryCard(memory)
+        card.edit_requested.connect(self.edit)
+        card.forget_requested.connect(self.forget)
+        card.restore_requested.connect(self.restore)
+        card.history_requested.connect(self.show_history)
+        card.source_requested.connect(self.open_source)
+        return card
 
     def _empty_text(self, f: MemoryFilter) -> str:
         if not self.memories:

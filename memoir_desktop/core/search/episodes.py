@@ -1,19 +1,18 @@
 """Episodic memory: search over the raw journal messages, not only the extracted facts.
 
-Entries get their own derived vector collection (kind "ent") and a lazily built BM25
-index. Entries are indexed by the write job *before* its LLM step, so a journal written
-while the LLM is down is still searchable by meaning.
+Entries get their own derived vector collection (kind "ent") and a BM25 index in the shared
+lexical cache (kind "ent"). Entries are indexed by the write job *before* its LLM step, so a
+journal written while the LLM is down is still searchable by meaning.
 """
 
 from __future__ import annotations
 
-import threading
+from sqlmodel import Session, col, select
 
-import numpy as np
-from sqlmodel import Session, select
-
-from memoir_desktop.core.lexical import BM25Index
-from memoir_desktop.core.models import Entry
+from memoir_desktop.core.lexical import BM25Index, LexicalIndexes
+from memoir_desktop.core.models import Entry, pk
+from memoir_desktop.core.search.fusion import fuse
+from memoir_desktop.core.search.query import Query
 from memoir_desktop.core.store import Collections
 from memoir_desktop.core.vectors import VectorIndex, collection_name
 
@@ -29,46 +28,38 @@ def entry_dict(e: Entry, **extra) -> dict:
 
 
 class EpisodeIndex:
-    def __init__(self, engine, vectors: VectorIndex, collections: Collections):
+    def __init__(self, engine, vectors: VectorIndex, collections: Collections, lexical: LexicalIndexes):
         self.engine = engine
         self.vectors = vectors
         self.collections = collections
-        self._bm25: dict[str, BM25Index] = {}
-        self._lock = threading.Lock()
+        self.lexical = lexical
+        lexical.register("ent", self._entries_of)
 
     def index(self, user_id: str, entries: list[Entry]) -> None:
         if not entries:
             return
         name = self.collections.get(user_id, "ent")
         vecs = self.collections.embedder.embed_documents([e.content[:MAX_EMBED_CHARS] for e in entries])
-        self.vectors.upsert(name, [(e.id, v) for e, v in zip(entries, vecs)])
-        with self._lock:
-            bm = self._bm25.get(user_id)
-            if bm is not None:
-                for e in entries:
-                    bm.add(str(e.id), e.content)
+        self.vectors.upsert(name, [(pk(e), v) for e, v in zip(entries, vecs)])
+        self.lexical.update(user_id, "ent", add=[(str(e.id), e.content) for e in entries])
 
-    def search(self, user_id: str, query: str, qvec: np.ndarray | None, limit: int) -> list[tuple[int, float, str]]:
-        """[(entry id, rrf score, signal names)] best first."""
-        from memoir_desktop.core.retrieval import rrf
-
+    def search(self, user_id: str, q: Query, limit: int) -> list[tuple[int, float, dict]]:
+        """[(entry id, fused score, signals)] best first."""
         ranked: dict[str, list[tuple[int, float]]] = {}
-        if qvec is not None:
+        vec = q.vector()
+        if vec is not None:
             name = self.collections.get(user_id, "ent")
-            ranked["dense"] = [(int(i), s) for i, s in self.vectors.search(name, qvec, limit)]
-        ranked["lexical"] = [(int(i), s) for i, s in self.bm25(user_id).search(query, limit)]
-        return rrf(ranked)[:limit]
+            ranked["dense"] = [(int(i), s) for i, s in self.vectors.search(name, vec, limit)]
+        ranked["lexical"] = [(int(i), s) for i, s in self.bm25(user_id).search(q.tokens, limit)]
+        return fuse(ranked)[:limit]  # type: ignore[return-value]
 
     def bm25(self, user_id: str) -> BM25Index:
-        with self._lock:
-            bm = self._bm25.get(user_id)
-            if bm is None:
-                bm = BM25Index()
-                with Session(self.engine) as s:
-                    rows = s.exec(select(Entry.id, Entry.content).where(Entry.user_id == user_id)).all()
-                bm.add_many((str(eid), content) for eid, content in rows)
-                self._bm25[user_id] = bm
-            return bm
+        return self.lexical.get(user_id, "ent")
+
+    def _entries_of(self, user_id: str) -> list[tuple[str, str]]:
+        with Session(self.engine) as s:
+            rows = s.exec(select(Entry.id, Entry.content).where(Entry.user_id == user_id)).all()
+        return [(str(eid), content) for eid, content in rows]
 
     def reconcile(self, progress=None, force: bool = False) -> dict:
         """Index entries the vector index lacks (e.g. journaled while the app was killed)."""
@@ -77,7 +68,7 @@ class EpisodeIndex:
             users = list(s.exec(select(Entry.user_id).distinct()))
         for user_id in users:
             with Session(self.engine) as s:
-                rows = list(s.exec(select(Entry).where(Entry.user_id == user_id).order_by(Entry.id)))
+                rows = list(s.exec(select(Entry).where(col(Entry.user_id) == user_id).order_by(col(Entry.id))))
             if force or not self.collections.is_current(user_id, "ent"):
                 self.collections.recreate(user_id, "ent")
                 report["rebuilt"].append(user_id)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from memoir_desktop.ui.graph.repulsion import expand
+from memoir_desktop.graphlayout.repulsion import expand
 
 _MDS_PIVOTS = 50  # PivotMDS pivots for the initial layout of a fresh graph (shared by components)
 _MDS_MIN_COMPONENT = 8  # smaller components start at random instead

@@ -30,8 +30,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from memoir_desktop.ui.graph.layout_start import bfs_hops, components, initial_layout
-from memoir_desktop.ui.graph.repulsion import repulsion_exact, repulsion_tree
+from memoir_desktop.graphlayout.repulsion import repulsion_exact, repulsion_tree
+from memoir_desktop.graphlayout.start import bfs_hops, components, initial_layout
 
 __all__ = ["EXACT_MAX_NODES", "ForceLayout"]
 

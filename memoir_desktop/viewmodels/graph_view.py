@@ -11,7 +11,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 
-from memoir_desktop.core.graph_store import USER_NODE_NAME, USER_NODE_TYPE
+from memoir_desktop.core.graph_store import USER_NODE_NAME, USER_NODE_TYPE, GraphStore, held_at
 
 # Known types first, in the order of the extraction prompt; others follow alphabetically.
 TYPE_ORDER = ("person", "place", "organization", "food", "activity", "preference", "pet", "event", "thing")
@@ -48,10 +48,10 @@ class EdgeInfo:
         return self.recorded_at is None or self.recorded_at <= when
 
     def valid_at(self, when: datetime | None) -> bool:
-        """Whether the journal held this edge as true then (system time, as `live_at` in the core)."""
+        """Whether the journal held this edge as true then (system time: `held_at` in the core)."""
         if when is None:
             return self.valid
-        return self.known_at(when) and (self.expired_at is None or self.expired_at > when)
+        return held_at(self.recorded_at, self.expired_at, when)
 
 
 @dataclass
@@ -92,9 +92,8 @@ class GraphSnapshot:
         return ids, edges, weights
 
 
-def load_snapshot(graph_memory, user_id: str) -> GraphSnapshot:
+def load_snapshot(store: GraphStore, user_id: str) -> GraphSnapshot:
     """Read the user's whole graph (all edges, with their dates). Any thread; not the UI's."""
-    store = graph_memory.store
     nodes = {n.id: NodeInfo(n.id, n.name, n.type, n.mentions, n.created_at) for n in store.nodes(user_id)}
     edges = [EdgeInfo(e.id, e.source_id, e.target_id, e.relation, e.valid, e.valid_from, e.valid_to,
                       e.recorded_at, e.expired_at, e.source_entry_id)

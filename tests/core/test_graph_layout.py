@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memoir_desktop.ui.graph import layout as layout_mod
-from memoir_desktop.ui.graph import repulsion as repulsion_mod
-from memoir_desktop.ui.graph.layout import ForceLayout
+from memoir_desktop.graphlayout import force as layout_mod
+from memoir_desktop.graphlayout import repulsion as repulsion_mod
+from memoir_desktop.graphlayout.force import ForceLayout
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -294,7 +294,7 @@ def test_barnes_hut_matches_exact_repulsion():
 
 def test_layout_module_does_not_import_qt():
     code = (
-        "import sys; import memoir_desktop.ui.graph.layout as m; "
+        "import sys; import memoir_desktop.graphlayout.force as m; "
         "bad = [k for k in sys.modules if k.split('.')[0] in ('PySide6', 'shiboken6', 'pyqtgraph')]; "
         "assert not bad, bad; print('ok')"
     )

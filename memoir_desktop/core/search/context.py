@@ -9,8 +9,10 @@ carries today's date.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from memoir_desktop.core.search.router import Route
 from memoir_desktop.core.temporal import recurring
 from memoir_desktop.core.tokens import count_tokens
 
@@ -24,6 +26,8 @@ class Context:
     episodes: list[dict] = field(default_factory=list)
     tokens: int = 0
     budget: int = 0
+    route: Route | None = None  # how the read path was routed (set by the caller)
+    skipped: dict[str, str] = field(default_factory=dict)  # sources skipped and why
 
     def render(self) -> str:
         parts = []
@@ -68,7 +72,7 @@ def episode_line(e: dict) -> str:
 
 
 def assemble(*, summary: str, profile: list[dict], retrieved: list[dict], budget: int,
-             relations: list[dict] = (), episodes: list[dict] = ()) -> Context:
+             relations: Sequence[dict] = (), episodes: Sequence[dict] = ()) -> Context:
     """Fill the budget in priority order: retrieved facts, relations, profile, summary, episodes.
 
     Facts answer the question at hand; relations connect them; the profile and summary are

@@ -1,0 +1,145 @@
+"""Search over the memories (facts): dense + lexical, fused, with time pulling in its span.
+
+Dense (embedded Qdrant) and lexical (BM25 over Korean morphemes / English words) rankings are
+fused (fusion.py), so Korean search keeps working when the only embedding model is English-only.
+A time expression in the query ("작년 이맘때", "last month") pulls in memories recorded in, or
+about, that span and boosts them; a weekday or a recurring time ("금요일에 뭐 하지?") pulls in the
+habits that fall on it.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from sqlmodel import Session, col, select
+
+from memoir_desktop.core import temporal
+from memoir_desktop.core.models import Memory
+from memoir_desktop.core.search.fusion import fuse, rank_score
+from memoir_desktop.core.search.query import Query
+from memoir_desktop.core.store import MemoryStore, memory_dict
+
+log = logging.getLogger(__name__)
+
+# A memory in the query's time span has its content score multiplied: strong enough that
+# "지난달에 뭐 했지" lists last month first, gentle enough that "요즘 커피 뭐 마셔?" still
+# finds the coffee memory recorded before the last 30 days ahead of unrelated recent ones.
+TIME_FACTOR = 2.0
+
+
+class FactSearch:
+    def __init__(self, engine, store: MemoryStore):
+        self.engine = engine
+        self.store = store
+
+    def search(self, user_id: str, q: Query, *, limit: int = 10, filters: dict | None = None) -> list[dict]:
+        depth = max(limit * 3, 30)
+        ranked: dict[str, list] = {}
+        vec = q.vector()
+        if vec is not None:
+            try:
+                ranked["dense"] = self.store.vectors.search(self.store.collection(user_id), vec, depth)
+            except Exception as exc:  # a failing source is skipped, not fatal
+                log.warning("dense search unavailable: %s", exc.__class__.__name__)
+        bm = self.store.bm25(user_id)
+        ranked["lexical"] = bm.search(q.tokens, depth)
+        hits = {str(i): [s, sig] for i, s, sig in fuse(ranked)}
+        bounds = q.span_bounds
+        if bounds and q.span:
+            for mid in self._in_span(user_id, *bounds, depth * 3):
+                h = hits.setdefault(mid, [0.0, {}])
+                h[1]["time"] = {"span": [q.span[0].isoformat(), q.span[1].isoformat()]}
+        for mid, rule in self._recurring(user_id, q):
+            h = hits.setdefault(mid, [0.0, {}])
+            h[1].setdefault("time", {})["recurs"] = rule
+        # Rank before reading rows: only the best candidates are fetched from SQLite, more
+        # only when filters or stale index entries drop some (fetching every candidate cost
+        # 3-4 ms of a 10k-memory search).
+        order = []
+        for mid, (score, signals) in hits.items():
+            if "time" in signals:
+                if not score:
+                    score = rank_score(depth)  # found by its time alone: as if ranked just past the depth
+                score *= TIME_FACTOR
+            order.append((score, mid, signals))
+        order.sort(key=lambda t: -t[0])  # stable: ties keep the fused order
+        out: list[dict] = []
+        batch = max(limit * 2, 10)
+        for at in range(0, len(order), batch):
+            part = order[at:at + batch]
+            rows = self.store.get_many(mid for _, mid, _ in part)
+            for score, mid, signals in part:
+                m = rows.get(mid)
+                if m is None or m.user_id != user_id or m.state != "active" or not _passes(m, filters):
+                    continue
+                out.append(memory_dict(m, score=round(score, 6), explain=signals))
+            if len(out) >= limit:
+                break
+        out = out[:limit]
+        lexical = {d["id"]: d for d in out if "lexical" in d["explain"]}
+        for d_id, matched in bm.explain_many(q.tokens, lexical).items():
+            lexical[d_id]["explain"]["lexical"]["matched"] = matched
+        return out
+
+    def _in_span(self, user_id: str, lo: datetime, hi: datetime, limit: int) -> list[str]:
+        """Memories recorded in the span, or about it. Two indexed queries: one OR across
+        both conditions made SQLite scan every memory (21 ms at 50k; 2 ms this way)."""
+        active = (col(Memory.user_id) == user_id, col(Memory.state) == "active")
+        with Session(self.engine) as s:
+            recorded = s.exec(select(Memory.id, Memory.created_at).where(
+                *active, col(Memory.created_at).between(lo, hi))
+                .order_by(col(Memory.created_at).desc()).limit(limit)).all()
+            about = s.exec(select(Memory.id, Memory.created_at).where(
+                *active, col(Memory.about_end) >= lo, col(Memory.about_start) <= hi)
+                .order_by(col(Memory.created_at).desc()).limit(limit)).all()
+        merged = dict(recorded)
+        merged.update(about)
+        return [mid for mid, _ in sorted(merged.items(), key=lambda kv: kv[1], reverse=True)[:limit]]
+
+    def _recurring(self, user_id: str, q: Query) -> list[tuple[str, str]]:
+        """Habits that fall in the query's time: "금요일에 뭐 하지?" finds "매주 금요일에 요가를 해".
+        Only for spans of up to a week (a habit falls in every month) or a recurring query."""
+        days = []
+        if q.span and (q.span[1] - q.span[0]).days < 7:
+            days = [q.span[0] + timedelta(days=i) for i in range((q.span[1] - q.span[0]).days + 1)]
+        if not days and q.recurrence is None:
+            return []
+        with Session(self.engine) as s:
+            rows = s.exec(select(Memory.id, Memory.recurrence).where(
+                col(Memory.user_id) == user_id, col(Memory.state) == "active",
+                col(Memory.recurrence).is_not(None))).all()
+        wanted = temporal.recurring.weekdays(q.recurrence) if q.recurrence else None
+        out = []
+        for mid, rule in rows:
+            if rule is None:
+                continue
+            if days and any(temporal.recurring.falls_on(rule, d) for d in days):
+                out.append((mid, rule))
+            elif q.recurrence and not days:
+                have = temporal.recurring.weekdays(rule)
+                if wanted is None or have is None or wanted & have:
+                    out.append((mid, rule))
+        return out
+
+
+def _passes(m: Memory, filters: dict | None) -> bool:
+    if not filters:
+        return True
+    for key, want in filters.items():
+        if key == "memory_type":
+            if m.memory_type != want:
+                return False
+        elif key == "created_after":
+            if m.created_at < _as_dt(want):
+                return False
+        elif key == "created_before":
+            if m.created_at > _as_dt(want):
+                return False
+        elif (m.meta or {}).get(key) != want:
+            return False
+    return True
+
+
+def _as_dt(value) -> datetime:
+    return value if isinstance(value, datetime) else datetime.fromisoformat(str(value))

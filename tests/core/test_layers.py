@@ -1,0 +1,80 @@
+"""The layer contracts (pyproject.toml, import-linter) hold on the tree and catch a bad import."""
+
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+LINT = "import sys; from importlinter.cli import lint_imports_command; lint_imports_command(['--no-cache'])"
+
+
+def lint(cwd: Path, pythonpath: Path | None = None) -> subprocess.CompletedProcess:
+    env = {"PATH": str(Path(sys.executable).parent)}
+    if pythonpath is not None:
+        env["PYTHONPATH"] = str(pythonpath)  # the fixture tree shadows the installed package
+    return subprocess.run([sys.executable, "-c", LINT], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_the_tree_keeps_every_contract():
+    r = lint(ROOT, ROOT)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "4 kept, 0 broken" in r.stdout
+
+
+def _fixture_tree(tmp: Path, bad: dict[str, str]) -> None:
+    """A miniature memoir_desktop with the real contracts; `bad` adds modules by dotted path."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["importlinter"]
+    lines = ["[tool.importlinter]", f"root_packages = {config['root_packages']!r}",
+             "include_external_packages = true"]
+    for c in config["contracts"]:
+        lines.append("[[tool.importlinter.contracts]]")
+        lines += [f"{k} = {v!r}" for k, v in c.items()]
+    (tmp / "pyproject.toml").write_text("\n".join(lines).replace("'", '"') + "\n", "utf-8")
+    for pkg in ("memoir_desktop", "memoir_desktop/core", "memoir_desktop/ui", "memoir_desktop/viewmodels",
+                "memoir_desktop/graphlayout", "memoir_desktop/eval", "tests"):
+        (tmp / pkg).mkdir(parents=True, exist_ok=True)
+        (tmp / pkg / "__init__.py").write_text("", "utf-8")
+    (tmp / "memoir_desktop" / "cli.py").write_text("import memoir_desktop.core\n", "utf-8")
+    (tmp / "memoir_desktop" / "app.py").write_text("import memoir_desktop.ui\n", "utf-8")
+    (tmp / "memoir_desktop" / "ui" / "window.py").write_text(
+        "import PySide6\nimport memoir_desktop.viewmodels\nimport memoir_desktop.core\n", "utf-8")
+    (tmp / "memoir_desktop" / "viewmodels" / "day.py").write_text("import memoir_desktop.core\n", "utf-8")
+    (tmp / "memoir_desktop" / "graphlayout" / "force.py").write_text("import memoir_desktop.core\n", "utf-8")
+    for dotted, source in bad.items():
+        (tmp / (dotted.replace(".", "/") + ".py")).write_text(source, "utf-8")
+
+
+def test_a_clean_fixture_tree_passes(tmp_path):
+    _fixture_tree(tmp_path, {})
+    r = lint(tmp_path, tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_each_deliberate_bad_import_breaks_its_contract(tmp_path):
+    cases = {
+        "memoir_desktop.core.uses_qt": ("import PySide6.QtCore\n", "no Qt below ui"),
+        "memoir_desktop.viewmodels.uses_ui": ("import memoir_desktop.ui.window\n", "ui above"),
+        "memoir_desktop.core.uses_eval": ("import memoir_desktop.eval\n", "core imports nothing"),
+        "memoir_desktop.eval.uses_tests": ("import tests\n", "the package imports nothing of tests"),
+    }
+    for i, (module, (source, contract)) in enumerate(cases.items()):
+        tree = tmp_path / str(i)
+        tree.mkdir()
+        _fixture_tree(tree, {module: source})
+        r = lint(tree, tree)
+        assert r.returncode != 0, f"{module} was not caught\n{r.stdout}"
+        broken = [line for line in r.stdout.splitlines() if line.endswith("BROKEN")]
+        assert any(contract in line for line in broken), (module, broken)
+
+
+def test_core_import_is_light():
+    """Importing the core must not import torch / sentence-transformers (seconds of start-up)."""
+    code = ("import sys, memoir_desktop.core\n"
+            "heavy = [m for m in ('torch', 'sentence_transformers', 'transformers') if m in sys.modules]\n"
+            "print(heavy); sys.exit(1 if heavy else 0)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
