@@ -227,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     except OSError:
         logging.basicConfig(level=logging.WARNING)
     from memoir_desktop.core.db import DatabaseCorrupt
-    from memoir_desktop.core.memory import InvalidInput, NotFound
+    from memoir_desktop.core.inputs import InvalidInput, NotFound
 
     try:
         return run(args)

@@ -12,13 +12,29 @@ from sqlmodel import Session, SQLModel, create_engine, select
 from memoir_desktop.core import graph_store, models
 from memoir_desktop.core.models import Meta
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 # Each migration takes a connection at version N-1 and brings it to N. Append only.
 MIGRATIONS: dict[int, list[str]] = {
     2: ["ALTER TABLE memory ADD COLUMN recurrence VARCHAR",
         "ALTER TABLE memory ADD COLUMN category VARCHAR",
         "CREATE INDEX IF NOT EXISTS ix_memory_user_recurrence ON memory (user_id, recurrence)"],
+    # The journal is the user's: entries edited, trashed, tagged; memories know their source entries.
+    3: ["ALTER TABLE entry ADD COLUMN updated_at DATETIME",
+        "ALTER TABLE entry ADD COLUMN deleted_at DATETIME",
+        "ALTER TABLE entry ADD COLUMN tags JSON DEFAULT '[]'",
+        "ALTER TABLE entry ADD COLUMN time_zone VARCHAR",
+        "ALTER TABLE entry ADD COLUMN source_ref VARCHAR",
+        "CREATE INDEX IF NOT EXISTS ix_entry_user_deleted ON entry (user_id, deleted_at)",
+        "ALTER TABLE memory ADD COLUMN invalid_reason VARCHAR",
+        "ALTER TABLE memory ADD COLUMN flag VARCHAR",
+        "ALTER TABLE graph_edge ADD COLUMN hidden_with_entry INTEGER",
+        # Sources of the memories written before: the entries their ADD and UPDATE history names.
+        "INSERT OR IGNORE INTO memory_source (memory_id, entry_id, created_at) "
+        "SELECT h.memory_id, h.entry_id, MIN(h.created_at) FROM history h JOIN entry e ON e.id = h.entry_id "
+        "WHERE h.entry_id IS NOT NULL AND h.event IN ('ADD', 'UPDATE') GROUP BY h.memory_id, h.entry_id",
+        "INSERT OR IGNORE INTO memory_source (memory_id, entry_id, created_at) "
+        "SELECT m.id, m.source_entry_id, m.created_at FROM memory m JOIN entry e ON e.id = m.source_entry_id"],
 }
 
 
@@ -34,6 +50,8 @@ def _on_connect(dbapi_conn, _record) -> None:
     # last transaction, and never corrupts the file.
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.execute("PRAGMA busy_timeout=10000")
+    # Deleted rows are overwritten, not left in free pages: "delete forever" means gone from the file.
+    cur.execute("PRAGMA secure_delete=ON")
     cur.close()
 
 
@@ -67,9 +85,17 @@ def open_database(path: Path) -> Engine:
     return engine
 
 
+def checkpoint(engine: Engine) -> None:
+    """Fold the write-ahead log into the database file and empty it (after a purge: the WAL would
+    otherwise keep the deleted text until the next automatic checkpoint)."""
+    with engine.connect() as conn:
+        conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
 def _tables():
     return [
-        models.Entry, models.Memory, models.History, models.Summary, models.Job,
+        models.Entry, models.EntryHistory, models.Memory, models.MemorySource, models.History, models.Summary,
+        models.Job,
         models.Proposal, models.Metric, models.IndexState, models.Meta,
         graph_store.GraphNode, graph_store.GraphEdge,
     ]

@@ -94,6 +94,8 @@ class GraphEdge(SQLModel, table=True):
     source_entry_id: int | None = Field(default=None, foreign_key="entry.id")
     job_id: int | None = None
     invalidated_by: int | None = Field(default=None, foreign_key="graph_edge.id")
+    # The entry whose move to the trash hid this edge (it comes back when the entry is restored).
+    hidden_with_entry: int | None = None
 
 
 GRAPH_TABLES = (GraphNode, GraphEdge)
@@ -180,6 +182,10 @@ class GraphStore(ABC):
         """Valid edges with an end in `node_ids` (one hop)."""
 
     # -- writes inside the caller's transaction -----------------------------------------
+
+    @abstractmethod
+    def edges_from_entry(self, s, user_id: str, entry_id: int) -> list[GraphEdge]:
+        """The edges an entry produced (any state), read in the caller's session."""
 
     @abstractmethod
     def load_node(self, s, node_id: int) -> GraphNode | None:
@@ -305,6 +311,10 @@ class SQLiteGraphStore(GraphStore):
                 select(GraphEdge).where(col(GraphEdge.user_id) == user_id, col(GraphEdge.valid).is_(True),
                                         or_(col(GraphEdge.source_id).in_(ids), col(GraphEdge.target_id).in_(ids)))
                 .order_by(col(GraphEdge.id))))
+
+    def edges_from_entry(self, s: Session, user_id: str, entry_id: int) -> list[GraphEdge]:
+        return list(s.exec(select(GraphEdge).where(col(GraphEdge.user_id) == user_id,
+                                                   col(GraphEdge.source_entry_id) == entry_id)))
 
     def load_node(self, s: Session, node_id: int) -> GraphNode | None:
         return s.get(GraphNode, node_id)

@@ -26,7 +26,7 @@ from memoir_desktop.core.models import Job, now, pk
 
 log = logging.getLogger(__name__)
 
-STATES = ("waiting", "pending", "running", "done", "failed")
+STATES = ("waiting", "pending", "running", "done", "failed", "cancelled")
 # A chat turn's job waits for the answer; if the answer never comes back (the call hung, the
 # process died before adding it), the turn is memorised without it after this long.
 WAITING_TIMEOUT = timedelta(minutes=10)
@@ -103,6 +103,16 @@ class JobQueue:
 
     def count(self, state: str) -> int:
         return len(self.list(state))
+
+    def set_batch_state(self, batch: str, old: str, new: str) -> int:
+        """Jobs of an import batch in state `old` move to `new` (cancel / resume); how many."""
+        with Session(self.engine) as s:
+            rows = [j for j in s.exec(select(Job).where(col(Job.state) == old)) if (j.payload or {}).get("batch") == batch]
+            for j in rows:
+                j.state, j.updated_at = new, now()
+                s.add(j)
+            s.commit()
+            return len(rows)
 
     def retry(self, job_id: int) -> bool:
         with Session(self.engine) as s:

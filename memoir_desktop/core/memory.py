@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import re
 import threading
 import time
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from pathlib import Path
 
 from sqlmodel import Session, col, select
@@ -23,7 +22,10 @@ from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.db import open_database
 from memoir_desktop.core.embedder import Embedder
 from memoir_desktop.core.graph_store import SQLiteGraphStore
+from memoir_desktop.core.importers.dayone import DayOneError, read_dayone_export
+from memoir_desktop.core.inputs import InvalidInput, NotFound, clean_reply, clean_text, parse_time
 from memoir_desktop.core.jobs import JobQueue, JobRunner, Prepared, job_dict
+from memoir_desktop.core.journal import Journal
 from memoir_desktop.core.lexical import LexicalIndexes
 from memoir_desktop.core.llm import LLMBadReply, LLMClient, LLMError, LLMUnavailable, servers
 from memoir_desktop.core.llm.modes import MODE_LABELS
@@ -31,11 +33,13 @@ from memoir_desktop.core.llm.probe import ProbeCache
 from memoir_desktop.core.metrics import MetricsRecorder
 from memoir_desktop.core.models import Entry, Job, Memory, Proposal, Summary, now, pk
 from memoir_desktop.core.pipeline import consolidate as consolidation
+from memoir_desktop.core.pipeline.cascade import CascadeContext
 from memoir_desktop.core.pipeline.extraction import fact_span, shape_fact
 from memoir_desktop.core.pipeline.graph import GraphMemory
 from memoir_desktop.core.pipeline.memorize import (
     WriteContext,
     latest_summary,
+    prepare_entry_reread,
     prepare_memorize,
     recent_entries,
 )
@@ -43,51 +47,12 @@ from memoir_desktop.core.pipeline.summary import refresh_summary
 from memoir_desktop.core.search import Retriever, assemble, route
 from memoir_desktop.core.search.episodes import EpisodeIndex
 from memoir_desktop.core.store import Change, MemoryStore, memory_dict
+from memoir_desktop.core.text_export import export_text
 from memoir_desktop.core.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
 
-MAX_ENTRY_CHARS = 200_000
 PROFILE_SIZE = 8  # hot-path memories always in context: user-typed/edited first, then the freshest
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-
-
-class InvalidInput(ValueError):
-    """Input refused with a message fit to show the user; nothing was stored."""
-
-
-class NotFound(KeyError):
-    def __str__(self) -> str:
-        return f"no memory with id {self.args[0]!r}"
-
-
-def clean_text(text) -> str:
-    if not isinstance(text, str):
-        raise InvalidInput("an entry must be text")
-    text = _CONTROL.sub("", text).strip()
-    if not text:
-        raise InvalidInput("the entry is empty: nothing to save")
-    if len(text) > MAX_ENTRY_CHARS:
-        raise InvalidInput(
-            f"the entry is {len(text):,} characters; the limit is {MAX_ENTRY_CHARS:,}. "
-            "Split it into several entries."
-        )
-    return text
-
-
-def parse_time(value) -> datetime:
-    if value is None:
-        return now()
-    if isinstance(value, datetime):
-        return value.replace(tzinfo=None) if value.tzinfo is None else value.astimezone().replace(tzinfo=None)
-    if isinstance(value, date):
-        return datetime(value.year, value.month, value.day, 12)
-    if isinstance(value, (int, float)):
-        return datetime.fromtimestamp(value)
-    try:
-        return parse_time(datetime.fromisoformat(str(value).strip()))
-    except ValueError as exc:
-        raise InvalidInput(f"not a date or time: {value!r} (use YYYY-MM-DD or YYYY-MM-DDTHH:MM)") from exc
 
 
 class Memoir:
@@ -113,9 +78,11 @@ class Memoir:
         # Held only for short transactions (a job's apply phase, a user's own action): see jobs.py.
         self._write_lock = threading.Lock()
         self.runner = JobRunner(self.jobs_queue, self._write_lock,
-                                {"memorize": self._prepare_memorize, "summary": self._prepare_summary,
-                                 "consolidate": self._prepare_consolidation},
+                                {"memorize": self._prepare_memorize, "reconcile": self._prepare_reread,
+                                 "summary": self._prepare_summary, "consolidate": self._prepare_consolidation},
                                 around=self._job_context, describe_unavailable=_llm_message)
+        self.journal_ = Journal(self.engine, self.jobs_queue, self._write_lock,
+                                CascadeContext(self.store, self.episodes, self.graph))
         self.resumed_jobs = self.jobs_queue.resume_interrupted()
         self.index_report: dict | None = None
         if reconcile:
@@ -228,69 +195,127 @@ class Memoir:
     def journal(self, text: str, *, user_id: str = "me", timestamp=None, role: str = "user",
                 source: str = "journal") -> int:
         """Commit the entry (first, before anything else) and queue its memorize job."""
-        text = clean_text(text)
-        with Session(self.engine) as s:
-            e = Entry(user_id=user_id, role=role, content=text, created_at=parse_time(timestamp), source=source)
-            s.add(e)
-            s.flush()
-            self.jobs_queue.enqueue(s, "memorize", user_id, {"entry_ids": [e.id]})
-            s.commit()
-            return pk(e)
+        return pk(self.journal_.write(text, user_id=user_id, timestamp=timestamp, role=role, source=source).entry)
 
     def entries(self, *, user_id: str = "me", day: date | None = None, limit: int | None = None) -> list[dict]:
-        with Session(self.engine) as s:
-            q = select(Entry).where(col(Entry.user_id) == user_id)
-            if day:
-                start = datetime(day.year, day.month, day.day)
-                q = q.where(col(Entry.created_at) >= start, col(Entry.created_at) < start + timedelta(days=1))
-            q = q.order_by(col(Entry.created_at), col(Entry.id))
-            rows = list(s.exec(q))
-        if limit:
-            rows = rows[-limit:]
-        return [_entry_dict(e) for e in rows]
+        """The journal's entries (not the trash), in time order; one day's with `day`."""
+        return self.journal_.entries(user_id=user_id, day=day, limit=limit)
 
     def entry(self, entry_id: int) -> dict:
-        with Session(self.engine) as s:
-            e = s.get(Entry, entry_id)
-        if e is None:
-            raise NotFound(entry_id)
-        return _entry_dict(e)
+        return self.journal_.entry(entry_id)
 
     def days(self, *, user_id: str = "me") -> list[date]:
-        with Session(self.engine) as s:
-            rows = s.exec(select(Entry.created_at).where(Entry.user_id == user_id)).all()
-        return sorted({r.date() for r in rows}, reverse=True)
+        return self.journal_.days(user_id=user_id)
+
+    def edit_entry(self, entry_id: int, text: str) -> dict:
+        """Rewrite an entry (the old text is kept in its history); its memories follow (cascade)."""
+        return self.journal_.edit(entry_id, text)
+
+    def move_entry(self, entry_id: int, when) -> dict:
+        """Give an entry another date/time; relative times in it count from the new day."""
+        return self.journal_.move(entry_id, when)
+
+    def delete_entry(self, entry_id: int) -> dict:
+        """Move an entry to the trash (restorable); the memories only it supported go with it."""
+        return self.journal_.trash(entry_id)
+
+    def restore_entry(self, entry_id: int) -> dict:
+        return self.journal_.restore(entry_id)
+
+    def purge_preview(self, entry_id: int) -> dict:
+        """What deleting a trashed entry forever removes, for the confirmation."""
+        return self.journal_.purge_preview(entry_id)
+
+    def purge_entry(self, entry_id: int) -> dict:
+        """Delete a trashed entry forever, with everything derived from it alone."""
+        return self.journal_.purge(entry_id)
+
+    def trash(self, *, user_id: str = "me") -> list[dict]:
+        return self.journal_.in_trash(user_id=user_id)
+
+    def entry_history(self, entry_id: int) -> list[dict]:
+        return self.journal_.history(entry_id)
+
+    def search_entries(self, query: str, *, user_id: str = "me", limit: int = 20, now: datetime | None = None
+                       ) -> list[dict]:
+        """What the user wrote, by words (and meaning when the model is there), with highlights."""
+        q = self.retriever.query(query, now)
+        return self.journal_.search(user_id, q, limit=limit)
+
+    def find(self, query: str, *, user_id: str = "me", limit: int = 20, now: datetime | None = None) -> dict:
+        """The one search field: entries and memories for a query, analysed once."""
+        q = self.retriever.query(query, now)
+        return {"entries": self.journal_.search(user_id, q, limit=limit),
+                "memories": self.retriever.search(user_id, q, limit=limit)}
 
     def chat(self, text: str, *, user_id: str = "me", timestamp=None, remember: bool = True) -> dict:
-        """Journal the message, answer from memory, journal the answer, memorise the exchange.
+        """Journal the message, answer from memory, journal the answer, memorise the exchange
+        (begin_chat, then answer_chat).
 
-        The user's entry and its memorize job are committed together before the answer call:
-        the job waits for the answer (so extraction sees the whole exchange) and runs without
-        it if the answer fails or the app is killed meanwhile (jobs.resume_interrupted).
         remember=False answers without keeping the exchange (evaluation questions must not
         become memories or change the next question's context)."""
+        if not remember:
+            text = clean_text(text)
+            out = self._new_turn()
+            self._answer_into(out, text, user_id, parse_time(timestamp))
+            return out
+        return self.answer_chat(self.begin_chat(text, user_id=user_id, timestamp=timestamp))
+
+    def begin_chat(self, text: str, *, user_id: str = "me", timestamp=None) -> dict:
+        """Commit the user's message and its memorize job together, before any answer is asked for:
+        the job waits for the answer (so extraction sees the whole exchange) and runs without it if
+        the answer fails or the app is killed meanwhile (jobs.resume_interrupted). Returns the turn,
+        to hand to answer_chat; the screen can show the message as saved at once."""
         text = clean_text(text)
         when = parse_time(timestamp)
-        out = {"reply": None, "entry_id": None, "reply_entry_id": None, "job_id": None,
-               "memories": [], "error": None, "error_kind": None}
-        if remember:
-            with Session(self.engine) as s:
-                entry = Entry(user_id=user_id, role="user", content=text, created_at=when, source="chat")
-                s.add(entry)
-                s.flush()
-                job = self.jobs_queue.enqueue(s, "memorize", user_id, {"entry_ids": [entry.id]}, state="waiting")
-                s.commit()
-                out["entry_id"], out["job_id"] = entry.id, job.id
+        with self._write_lock, Session(self.engine) as s:
+            entry = Entry(user_id=user_id, role="user", content=text, created_at=when, source="chat")
+            s.add(entry)
+            s.flush()
+            job = self.jobs_queue.enqueue(s, "memorize", user_id, {"entry_ids": [entry.id]}, state="waiting")
+            s.flush()
+            out = self._new_turn(entry_id=entry.id, job_id=job.id)
+            s.commit()
+        out.update(text=text, user_id=user_id, when=when.isoformat(), backdated=timestamp is not None)
+        return out
+
+    def answer_chat(self, turn: dict) -> dict:
+        """The companion's answer to a begun turn; the reply joins the turn's job, which then runs."""
+        out = dict(turn)
+        when = datetime.fromisoformat(out.pop("when"))
+        text, user_id, backdated = out.pop("text"), out.pop("user_id"), out.pop("backdated")
+        try:
+            self._answer_into(out, text, user_id, when)
+        finally:
+            self._release_chat_job(out, user_id, when if backdated else None)
+        return out
+
+    def reply_to(self, entry_id: int) -> dict:
+        """Ask the companion, later, about an entry saved without a reply. The reply is journalled
+        after it; it is the companion's words, so it makes no memory of its own."""
+        e = self.journal_.entry(entry_id)
+        if e["deleted_at"]:
+            raise InvalidInput("this entry is in the trash: restore it first")
+        out = self._new_turn(entry_id=entry_id)
+        self._answer_into(out, e["content"], e["user_id"], datetime.fromisoformat(e["created_at"]))
+        if out["reply"]:
+            written = self.journal_.write(clean_reply(out["reply"]), user_id=e["user_id"], role="assistant",
+                                          source="chat", memorize=False)
+            out["reply_entry_id"] = written.entry.id
+        return out
+
+    @staticmethod
+    def _new_turn(entry_id: int | None = None, job_id: int | None = None) -> dict:
+        return {"reply": None, "entry_id": entry_id, "reply_entry_id": None, "job_id": job_id,
+                "memories": [], "error": None, "error_kind": None}
+
+    def _answer_into(self, out: dict, text: str, user_id: str, when: datetime) -> None:
         try:
             out["reply"] = self._answer(text, user_id, when, out["entry_id"], out)
         except LLMError as exc:
             out["error"] = _llm_message(exc)
             out["error_kind"] = ("not_configured" if not self.llm.configured else
                                  "unavailable" if isinstance(exc, LLMUnavailable) else "bad_reply")
-        finally:
-            if remember:
-                self._release_chat_job(out, user_id, when if timestamp is not None else None)
-        return out
 
     def _answer(self, text: str, user_id: str, when: datetime, entry_id: int | None, out: dict) -> str:
         ctx = self.context_for(text, user_id=user_id, now=when)
@@ -300,7 +325,8 @@ class Memoir:
         system = prompts.ANSWER_SYSTEM.format(today=when.date().isoformat(),
                                               weekday=temporal.WEEKDAY_NAMES[when.weekday()], context=ctx.render())
         with Session(self.engine) as s:
-            recent = recent_entries(s, user_id, entry_id or 2**62, self.settings.recent_messages)
+            recent = [e for e in recent_entries(s, user_id, entry_id or 2**62, self.settings.recent_messages)
+                      if e.deleted_at is None]
         msgs = [{"role": "system", "content": system}]
         msgs += [{"role": e.role, "content": e.content} for e in recent]
         msgs.append({"role": "user", "content": text})
@@ -308,7 +334,7 @@ class Memoir:
 
     def _release_chat_job(self, out: dict, user_id: str, reply_time: datetime | None) -> None:
         """Add the reply (if any) to the turn's entries and its job, and let the job run."""
-        with Session(self.engine) as s:
+        with self._write_lock, Session(self.engine) as s:
             job = s.get(Job, out["job_id"])
             if out["reply"]:
                 reply = Entry(user_id=user_id, role="assistant", content=clean_reply(out["reply"]),
@@ -543,10 +569,15 @@ class Memoir:
         finally:
             self.metrics.job_id = None
 
+    def _write_context(self) -> WriteContext:
+        return WriteContext(self.engine, self.store, self.llm, self.settings,
+                            self.graph if self.settings.graph_enabled else None, self.episodes)
+
     def _prepare_memorize(self, job: Job) -> Prepared:
-        ctx = WriteContext(self.engine, self.store, self.llm, self.settings,
-                           self.graph if self.settings.graph_enabled else None, self.episodes)
-        return prepare_memorize(ctx, job)
+        return prepare_memorize(self._write_context(), job)
+
+    def _prepare_reread(self, job: Job) -> Prepared:
+        return prepare_entry_reread(self._write_context(), job)
 
     def consolidate(self, *, user_id: str = "me", include_user_edited: bool = False) -> int:
         """Queue a consolidation job. User-edited memories join only when the user agreed."""
@@ -587,10 +618,14 @@ class Memoir:
 
     def _prepare_summary(self, job: Job) -> Prepared:
         with Session(self.engine) as s:
-            prev = latest_summary(s, job.user_id)
+            # A rebuild (after an entry was deleted forever) reads the latest entries afresh.
+            prev = None if job.payload.get("rebuild") else latest_summary(s, job.user_id)
             after = prev.upto_entry_id if prev and prev.upto_entry_id else 0
-            new = list(s.exec(select(Entry).where(col(Entry.user_id) == job.user_id, col(Entry.id) > after)
-                              .order_by(col(Entry.id)).limit(60)))
+            q = select(Entry).where(col(Entry.user_id) == job.user_id, col(Entry.id) > after,
+                                    col(Entry.deleted_at).is_(None))
+            rows = list(s.exec(q.order_by(col(Entry.id).desc()).limit(60)) if job.payload.get("rebuild")
+                        else s.exec(q.order_by(col(Entry.id)).limit(60)))
+            new = sorted(rows, key=lambda e: e.id or 0)
         if not new:
             return Prepared(lambda s: {"summary": prev.text if prev else ""})
         text = refresh_summary(self.llm, prev.text if prev else "", new, new[-1].created_at)
@@ -634,13 +669,75 @@ class Memoir:
         counts, graph_users = transfer.import_journal(self.engine, data)
         for user_id in graph_users:
             self.graph.store.invalidate_cache(user_id)
+        self.lexical.drop_all()  # imported memories and entries are not in the built indexes
         self.reconcile()
         return counts
 
+    def import_file(self, path, *, user_id: str = "me", progress=None) -> dict:
+        """A memoir export (JSON) or a Day One export (.zip, or its .json): told apart by content."""
+        if transfer.is_memoir_export(path):
+            return {"kind": "memoir", **self.import_(path)}
+        return {"kind": "dayone", **self.import_dayone(path, user_id=user_id, progress=progress)}
 
-def _entry_dict(e: Entry) -> dict:
-    return {"id": e.id, "user_id": e.user_id, "role": e.role, "content": e.content,
-            "created_at": e.created_at.isoformat(), "source": e.source}
+    def import_dayone(self, path, *, user_id: str = "me", progress=None) -> dict:
+        """Day One entries become journal entries (their dates, tags and time zones kept); their
+        memories are made in the background, one job each, as a batch that can be followed and
+        cancelled (batch_progress, cancel_batch). An entry imported before is skipped."""
+        try:
+            read = read_dayone_export(path, progress=progress)
+        except DayOneError as exc:
+            raise InvalidInput(str(exc)) from exc
+        batch = f"import-{now():%Y%m%d-%H%M%S}"
+        with Session(self.engine) as s:
+            known = set(s.exec(select(Entry.source_ref).where(col(Entry.user_id) == user_id,
+                                                              col(Entry.source_ref).is_not(None))))
+        fresh = [e for e in read.entries if f"dayone:{e.source_id}" not in known]
+        ids: list[int] = []
+        for at in range(0, len(fresh), 200):  # short transactions: the user's own actions go between
+            with self._write_lock, Session(self.engine) as s:
+                for e in fresh[at:at + 200]:
+                    row = Entry(user_id=user_id, role="user", content=e.text, created_at=e.created_at,
+                                source="import", tags=list(e.tags), time_zone=e.time_zone,
+                                source_ref=f"dayone:{e.source_id}")
+                    s.add(row)
+                    s.flush()
+                    ids.append(pk(row))
+                    self.jobs_queue.enqueue(s, "memorize", user_id, {"entry_ids": [row.id], "batch": batch})
+                s.commit()
+        self.lexical.drop(user_id, "ent")
+        return {"entries": len(fresh), "already_there": len(read.entries) - len(fresh), "skipped": read.skipped,
+                "media": read.media, "warnings": read.warnings, "batch": batch,
+                "changes": Changes.of(entries=ids).to_dict()}
+
+    def batch_progress(self, batch: str) -> dict:
+        """How far the memory building of an import has come: {total, done, failed, pending, cancelled}."""
+        out = {"total": 0, "done": 0, "failed": 0, "pending": 0, "cancelled": 0}
+        for j in self.jobs_queue.list():
+            if (j.payload or {}).get("batch") == batch:
+                out["total"] += 1
+                key = {"running": "pending", "waiting": "pending"}.get(j.state, j.state)
+                out[key] = out.get(key, 0) + 1
+        return out
+
+    def cancel_batch(self, batch: str) -> int:
+        """Stop making memories for an import (its entries stay); resume_batch starts again."""
+        return self.jobs_queue.set_batch_state(batch, "pending", "cancelled")
+
+    def resume_batch(self, batch: str) -> int:
+        return self.jobs_queue.set_batch_state(batch, "cancelled", "pending")
+
+    def export_text(self, path, *, fmt: str = "md", per_day: bool = False, lang: str = "ko",
+                    user_id: str = "me") -> list[str]:
+        """The journal as Markdown or plain text, one file or one per day (not the trash)."""
+        return [str(p) for p in export_text(self.entries(user_id=user_id), path, fmt=fmt, per_day=per_day,
+                                            lang=lang)]
+
+    def backup_now(self) -> str:
+        return str(backup.make_backup(self.home, self.settings.backups_keep))
+
+    def backups(self) -> list[str]:
+        return [str(p) for p in backup.list_backups(self.home)]
+
 
 
 def _as_messages(messages) -> list[dict]:
@@ -656,11 +753,6 @@ def _as_messages(messages) -> list[dict]:
             raise InvalidInput("each message needs a 'content'")
         out.append({"role": m.get("role", "user"), "content": clean_text(m["content"])})
     return out
-
-
-def clean_reply(text: str) -> str:
-    """An answer as it is kept in the journal: control characters out (the LLM's text is not the user's)."""
-    return _CONTROL.sub("", text).strip() or "…"
 
 
 def _llm_message(exc: Exception) -> str:

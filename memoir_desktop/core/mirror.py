@@ -18,6 +18,7 @@ import hashlib
 import json
 import logging
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -76,13 +77,19 @@ class Mirror:
             self._n -= 1
 
     def search(self, vector: np.ndarray, limit: int) -> list[tuple]:
+        return self.search_with_stats(vector, limit)[0]
+
+    def search_with_stats(self, vector: np.ndarray, limit: int) -> tuple[list[tuple], SimilarityStats]:
+        """The best `limit` hits, and how the query scores against every item (its relevance floor
+        compares the best hit with the query's own mean: search/floor.py)."""
         if self._n == 0:
-            return []
+            return [], SimilarityStats(0, 0.0, 0.0)
         scores = self.mat[: self._n] @ _unit(np.asarray(vector, dtype=np.float32))
         k = min(limit, self._n)
         top = np.argpartition(-scores, k - 1)[:k]
         top = top[np.argsort(-scores[top], kind="stable")]
-        return [(self.ids[i], float(scores[i])) for i in top]
+        return [(self.ids[i], float(scores[i])) for i in top], SimilarityStats(
+            self._n, float(scores.mean()), float(scores.std()))
 
     def __len__(self) -> int:
         return self._n
@@ -90,6 +97,16 @@ class Mirror:
     @property
     def dim(self) -> int:
         return self.mat.shape[1]
+
+
+@dataclass(frozen=True)
+class SimilarityStats:
+    n: int
+    mean: float
+    std: float
+
+    def z(self, score: float) -> float:
+        return (score - self.mean) / self.std if self.std > 0 else 0.0
 
 
 def _unit(v: np.ndarray) -> np.ndarray:

@@ -24,15 +24,47 @@ def pk(row) -> int:
 
 
 class Entry(SQLModel, table=True):
-    """One journal message (user or assistant), committed before anything else happens."""
+    """One journal message (user or assistant), committed before anything else happens. The user's
+    own: edited in place (EntryHistory keeps the previous text), moved to another date, put in the
+    trash (`deleted_at`; restorable) and only purged from the trash."""
 
-    __table_args__ = (Index("ix_entry_user_time", "user_id", "created_at"),)
+    __table_args__ = (Index("ix_entry_user_time", "user_id", "created_at"),
+                      Index("ix_entry_user_deleted", "user_id", "deleted_at"))
     id: int | None = Field(default=None, primary_key=True)
     user_id: str = Field(index=True)
     role: str  # user | assistant
     content: str
-    created_at: NaiveDatetime = Field(default_factory=now)
+    created_at: NaiveDatetime = Field(default_factory=now)  # the day and time it is written for
     source: str = "journal"  # journal | chat | api | import
+    updated_at: NaiveDatetime | None = None  # last edit or move
+    deleted_at: NaiveDatetime | None = None  # in the trash since
+    tags: list = Field(default_factory=list, sa_column=Column(JSON))
+    time_zone: str | None = None  # where it was written, when known (imports)
+    source_ref: str | None = None  # the id it had where it was imported from (a re-import skips it)
+
+
+class EntryHistory(SQLModel, table=True):
+    """One change to an entry: EDIT (text), MOVE (date), DELETE (to the trash), RESTORE."""
+
+    __tablename__ = "entry_history"  # type: ignore[assignment]
+    id: int | None = Field(default=None, primary_key=True)
+    entry_id: int = Field(foreign_key="entry.id", index=True)
+    event: str
+    old_content: str | None = None
+    new_content: str | None = None
+    old_time: NaiveDatetime | None = None
+    new_time: NaiveDatetime | None = None
+    created_at: NaiveDatetime = Field(default_factory=now)
+
+
+class MemorySource(SQLModel, table=True):
+    """An entry a memory came from or was confirmed by (a memory can have several). Deleting an
+    entry invalidates the memories whose only source it was; the others stay."""
+
+    __tablename__ = "memory_source"  # type: ignore[assignment]
+    memory_id: str = Field(foreign_key="memory.id", primary_key=True)
+    entry_id: int = Field(foreign_key="entry.id", primary_key=True, index=True)
+    created_at: NaiveDatetime = Field(default_factory=now)
 
 
 class Memory(SQLModel, table=True):
@@ -55,6 +87,11 @@ class Memory(SQLModel, table=True):
     # A habit or routine ("매주 금요일", "every Friday"): an RRULE subset, with no single date.
     recurrence: str | None = None
     category: str | None = None  # people | places | work | health | preferences | habits | plans | ...
+    # Why an invalid memory is invalid when it was not forgotten by a person or the LLM:
+    # "source deleted" (its only entry is in the trash; restored with it), "source edited".
+    invalid_reason: str | None = None
+    # "source changed": its entry was edited or moved and the write path has not re-read it yet.
+    flag: str | None = None
     source_entry_id: int | None = Field(default=None, foreign_key="entry.id")
     user_edited: bool = False
     meta: dict = Field(default_factory=dict, sa_column=Column(JSON))

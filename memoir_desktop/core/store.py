@@ -23,7 +23,7 @@ from sqlmodel import Session, col, select
 
 from memoir_desktop.core.embedder import Embedder
 from memoir_desktop.core.lexical import BM25Index, LexicalIndexes
-from memoir_desktop.core.models import History, IndexState, Memory, now
+from memoir_desktop.core.models import History, IndexState, Memory, MemorySource, now
 from memoir_desktop.core.vectors import VectorIndex, collection_name
 
 log = logging.getLogger(__name__)
@@ -53,6 +53,8 @@ def memory_dict(m: Memory, **extra) -> dict:
         "recurrence": m.recurrence,
         "category": m.category,
         "source_entry_id": m.source_entry_id,
+        "invalid_reason": m.invalid_reason,
+        "flag": m.flag,
         "user_edited": m.user_edited,
         "metadata": dict(m.meta or {}),
     }
@@ -135,6 +137,8 @@ class MemoryStore:
         s.flush()  # no ORM relationship orders the inserts: the memory row must exist first
         s.add(History(memory_id=m.id, event="ADD", new_memory=text, actor=actor, created_at=t,
                       entry_id=entry_id, job_id=job_id, note=note))
+        if entry_id is not None:
+            MemoryStore.stage_source(s, m.id, entry_id, t)
         change.upsert[m.id] = text
         if vector is not None:
             change.vectors[m.id] = vector
@@ -159,15 +163,25 @@ class MemoryStore:
         s.add(m)
         s.add(History(memory_id=m.id, event="UPDATE", old_memory=old, new_memory=text, actor=actor,
                       created_at=m.updated_at, entry_id=entry_id, job_id=job_id))
+        if entry_id is not None:
+            MemoryStore.stage_source(s, m.id, entry_id, m.updated_at)
         if m.state == "active":
             change.upsert[m.id] = text
         return old
 
     @staticmethod
+    def stage_source(s: Session, memory_id: str, entry_id: int, when: datetime | None = None) -> None:
+        """Record that an entry supports a memory (it came from it, refined it or restated it)."""
+        if s.get(MemorySource, (memory_id, entry_id)) is None:
+            s.add(MemorySource(memory_id=memory_id, entry_id=entry_id, created_at=when or now()))
+
+    @staticmethod
     def stage_state(s: Session, change: Change, m: Memory, state: str, *, actor: str,
                     entry_id: int | None = None, job_id: int | None = None, note: str | None = None,
-                    when: datetime | None = None) -> None:
+                    when: datetime | None = None, reason: str | None = None) -> None:
+        """`reason`: why the system made it invalid ("source deleted"); None for a person's forget."""
         m.state = state
+        m.invalid_reason = reason if state == "invalid" else None
         m.updated_at = when or now()
         s.add(m)
         event = "DELETE" if state == "invalid" else "RESTORE"

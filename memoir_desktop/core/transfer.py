@@ -21,9 +21,9 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from memoir_desktop.core.graph_store import GraphEdge, GraphNode
-from memoir_desktop.core.models import Entry, History, Memory, Summary, now, pk
+from memoir_desktop.core.models import Entry, EntryHistory, History, Memory, MemorySource, Summary, now, pk
 
-FORMAT, VERSION = "memoir-export", 2
+FORMAT, VERSION = "memoir-export", 3  # 3: entry edits, trash, tags; memories' source entries
 _NODE_DERIVED = ("embedding", "embed_model")
 
 
@@ -46,6 +46,8 @@ def export_journal(engine, path) -> dict:
         data = {
             "format": FORMAT, "version": VERSION, "exported_at": now().isoformat(),
             "entries": [_row(e) for e in s.exec(select(Entry).order_by(col(Entry.id)))],
+            "entry_history": [_row(h) for h in s.exec(select(EntryHistory).order_by(col(EntryHistory.id)))],
+            "memory_sources": [_row(x) for x in s.exec(select(MemorySource))],
             "memories": [_row(m) for m in s.exec(select(Memory))],
             "history": [_row(h) for h in s.exec(select(History).order_by(col(History.id)))],
             "summaries": [_row(x) for x in s.exec(select(Summary).order_by(col(Summary.id)))],
@@ -69,6 +71,16 @@ def read_export(path) -> dict:
     return data
 
 
+def is_memoir_export(path) -> bool:
+    """Whether `path` looks like a memoir export (a JSON object naming its format), cheaply."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096)
+    except OSError:
+        return False
+    return head.lstrip()[:1] == b"{" and FORMAT.encode() in head
+
+
 def import_journal(engine, data: dict) -> tuple[dict, set[str]]:
     """Merge `data` (from `read_export`); returns (counts, users whose graph changed)."""
     counts: dict[str, Any] = {"entries": 0, "memories": 0, "history": 0, "summaries": 0, "graph_nodes": 0, "graph_edges": 0}
@@ -86,11 +98,19 @@ def import_journal(engine, data: dict) -> tuple[dict, set[str]]:
                 entry_map[e["id"]] = same
                 continue
             row = Entry(user_id=e["user_id"], role=e["role"], content=e["content"], created_at=created,
-                        source="import")
+                        source="import", tags=list(e.get("tags") or []), time_zone=e.get("time_zone"),
+                        source_ref=e.get("source_ref"), updated_at=_dt(e.get("updated_at")),
+                        deleted_at=_dt(e.get("deleted_at")))
             s.add(row)
             s.flush()
             entry_map[e["id"]] = pk(row)
             counts["entries"] += 1
+        imported = {old: new for old, new in entry_map.items() if new is not None}
+        for h in data.get("entry_history", []):
+            if h["entry_id"] in imported:
+                s.add(EntryHistory(**{**{k: v for k, v in h.items() if k != "id"}, "entry_id": imported[h["entry_id"]],
+                                      "created_at": _dt(h["created_at"]), "old_time": _dt(h.get("old_time")),
+                                      "new_time": _dt(h.get("new_time"))}))
         new_ids = set()
         for m in data.get("memories", []):
             if s.get(Memory, m["id"]) is not None:
@@ -110,6 +130,14 @@ def import_journal(engine, data: dict) -> tuple[dict, set[str]]:
             h["entry_id"] = entry_map.get(h.get("entry_id"))
             s.add(History(**h))
             counts["history"] += 1
+        sources = data.get("memory_sources")
+        if sources is None:  # a version-2 export: the source entry each memory names
+            sources = [{"memory_id": m["id"], "entry_id": m.get("source_entry_id"), "created_at": m["created_at"]}
+                       for m in data.get("memories", []) if m.get("source_entry_id") is not None]
+        for x in sources:
+            target = entry_map.get(x["entry_id"])
+            if x["memory_id"] in new_ids and target is not None:
+                s.merge(MemorySource(memory_id=x["memory_id"], entry_id=target, created_at=_dt(x["created_at"])))
         for x in data.get("summaries", []):
             created = _dt(x["created_at"])
             if s.exec(select(Summary.id).where(Summary.user_id == x["user_id"], Summary.created_at == created,

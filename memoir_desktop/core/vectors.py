@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 from qdrant_client import QdrantClient, models
 
-from memoir_desktop.core.mirror import Mirror, MirrorFiles, mirror_folder
+from memoir_desktop.core.mirror import Mirror, MirrorFiles, SimilarityStats, mirror_folder
 
 log = logging.getLogger(__name__)
 
@@ -179,13 +179,17 @@ class VectorIndex:
                 self._client.delete(name, points_selector=models.PointIdsList(points=list(pids)), wait=True)
 
     def search(self, name: str, vector: np.ndarray, limit: int) -> list[tuple[str | int, float]]:
+        return self.search_with_stats(name, vector, limit)[0]
+
+    def search_with_stats(self, name: str, vector: np.ndarray, limit: int
+                          ) -> tuple[list[tuple[str | int, float]], SimilarityStats]:
         with self._lock:
             mirror = self._mirror.get(name)
             if mirror is None:
                 if not self._client.collection_exists(name):
-                    return []
+                    return [], SimilarityStats(0, 0.0, 0.0)
                 mirror = self._load_mirror(name)
-            return mirror.search(vector, limit)
+            return mirror.search_with_stats(vector, limit)
 
     def _before_change(self, name: str) -> None:
         # Load a trusted copy before the change makes it untrusted, so the mirror stays warm

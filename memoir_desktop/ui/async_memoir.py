@@ -34,6 +34,7 @@ Callback = Callable | None
 class AsyncMemoir(QObject):
     changed = Signal(object)  # Changes: what a job or a user action changed
     job_finished = Signal(dict)
+    import_progress = Signal(int, int)  # entries read so far, of how many (an import being read)
     pending_changed = Signal(int)
     llm_reachable_changed = Signal(object)  # True | False | None (not configured)
     status_changed = Signal(dict)
@@ -89,7 +90,10 @@ class AsyncMemoir(QObject):
 
     # -- journal --------------------------------------------------------------------------
 
-    def chat(self, text: str, on_done: Callback, on_error: Callback = None) -> None:
+    def chat(self, text: str, on_done: Callback, on_error: Callback = None, on_saved: Callback = None,
+             timestamp=None) -> None:
+        """Save the message (on_saved(turn) as soon as it is on disk), then ask for the answer
+        (on_done(out)). The save is a short write; the answer can take a while, on the reads pool."""
         def done(out: dict) -> None:
             self.writer.poke()
             self.changed.emit(Changes.of(entries=[out.get("entry_id"), out.get("reply_entry_id")]))
@@ -99,7 +103,108 @@ class AsyncMemoir(QObject):
                 self.llm_reachable_changed.emit(True)
             call_if_alive(on_done, out)
 
-        self.reads.submit(lambda: self.mem.chat(text), done, on_error)
+        def saved(turn: dict) -> None:
+            self.changed.emit(Changes.of(entries=[turn["entry_id"]]))
+            call_if_alive(on_saved, turn)
+            self.reads.submit(lambda: self.mem.answer_chat(turn), done, on_error)
+
+        self.writer.submit(lambda: self.mem.begin_chat(text, timestamp=timestamp), saved, on_error)
+
+    def save_entry(self, text: str, on_done: Callback = None, on_error: Callback = None, timestamp=None) -> None:
+        """Save an entry without asking the companion (its memories are made in the background)."""
+        def done(entry_id: int) -> None:
+            self.writer.poke()
+            self.changed.emit(Changes.of(entries=[entry_id]))
+            call_if_alive(on_done, entry_id)
+
+        self.writer.submit(lambda: self.mem.journal(text, timestamp=timestamp), done, on_error)
+
+    def ask_about(self, entry_id: int, on_done: Callback, on_error: Callback = None) -> None:
+        """Ask the companion about an entry saved without a reply: its text is the question's subject."""
+        def done(out: dict) -> None:
+            self.changed.emit(Changes.of(entries=[out.get("reply_entry_id")]))
+            call_if_alive(on_done, out)
+
+        self.reads.submit(lambda: self.mem.reply_to(entry_id), done, on_error)
+
+    # -- entries: the user's own actions (writer), and reads -----------------------------------
+
+    def edit_entry(self, entry_id: int, text: str, on_done: Callback = None, on_error: Callback = None) -> None:
+        self._write(lambda: self.mem.edit_entry(entry_id, text), self._poked(on_done), on_error)
+
+    def move_entry(self, entry_id: int, when, on_done: Callback = None, on_error: Callback = None) -> None:
+        self._write(lambda: self.mem.move_entry(entry_id, when), self._poked(on_done), on_error)
+
+    def delete_entry(self, entry_id: int, on_done: Callback = None, on_error: Callback = None) -> None:
+        """To the trash (restorable)."""
+        self._write(lambda: self.mem.delete_entry(entry_id), on_done, on_error)
+
+    def restore_entry(self, entry_id: int, on_done: Callback = None, on_error: Callback = None) -> None:
+        self._write(lambda: self.mem.restore_entry(entry_id), on_done, on_error)
+
+    def purge_preview(self, entry_id: int, on_done: Callable[[dict], None], on_error: Callback = None) -> None:
+        self.reads.submit(lambda: self.mem.purge_preview(entry_id), on_done, on_error)
+
+    def purge_entry(self, entry_id: int, on_done: Callback = None, on_error: Callback = None) -> None:
+        """Delete forever (only from the trash)."""
+        self._write(lambda: self.mem.purge_entry(entry_id), on_done, on_error)
+
+    def trash(self, on_done: Callable[[list[dict]], None]) -> None:
+        self.reads.submit(self.mem.trash, on_done)
+
+    def entry_history(self, entry_id: int, on_done: Callable[[list[dict]], None], on_error: Callback = None) -> None:
+        self.reads.submit(lambda: self.mem.entry_history(entry_id), on_done, on_error)
+
+    def find(self, query: str, on_done: Callable[[dict], None], limit: int = 30) -> None:
+        """Entries and memories for the one search field: {"entries": [...], "memories": [...]}."""
+        self.reads.submit(lambda: self.mem.find(query, limit=limit), on_done)
+
+    # -- files: import, export, backups ------------------------------------------------------------
+
+    def import_file(self, path: str, on_done: Callback = None, on_error: Callback = None) -> None:
+        """Read a memoir or Day One export; `import_progress(done, total)` while it is read. The
+        memories of a Day One import are then made in the background (batch_progress)."""
+        def work() -> dict:
+            return self.mem.import_file(path, progress=lambda d, t: self.import_progress.emit(d, t))
+
+        def done(result: dict) -> None:
+            self.writer.poke()
+            self.changed.emit(Changes.from_dict(result.get("changes")) | Changes(graph=True, proposals=True)
+                              if result.get("kind") == "memoir" else Changes.from_dict(result.get("changes")))
+            call_if_alive(on_done, result)
+
+        self.writer.submit(work, done, on_error)
+
+    def batch_progress(self, batch: str, on_done: Callable[[dict], None]) -> None:
+        self.reads.submit(lambda: self.mem.batch_progress(batch), on_done)
+
+    def cancel_batch(self, batch: str, on_done: Callback = None) -> None:
+        self.writer.submit(lambda: self.mem.cancel_batch(batch), on_done)
+
+    def resume_batch(self, batch: str, on_done: Callback = None) -> None:
+        self.writer.submit(lambda: self.mem.resume_batch(batch), self._poked(on_done))
+
+    def export_json(self, path: str, on_done: Callback = None, on_error: Callback = None) -> None:
+        self.reads.submit(lambda: self.mem.export(path), on_done, on_error)
+
+    def export_text(self, path: str, fmt: str, per_day: bool, lang: str, on_done: Callback = None,
+                    on_error: Callback = None) -> None:
+        self.reads.submit(lambda: self.mem.export_text(path, fmt=fmt, per_day=per_day, lang=lang), on_done,
+                          on_error)
+
+    def backup_now(self, on_done: Callback = None, on_error: Callback = None) -> None:
+        self.writer.submit(self.mem.backup_now, on_done, on_error)
+
+    def backups(self, on_done: Callable[[list[str]], None]) -> None:
+        self.reads.submit(self.mem.backups, on_done)
+
+    def _poked(self, on_done: Callback) -> Callable:
+        """A write that queued a job: wake the writer, then report."""
+        def done(result) -> None:
+            self.writer.poke()
+            call_if_alive(on_done, result)
+
+        return done
 
     def load_day(self, day: date, on_done: Callable[[DayView], None]) -> None:
         def work() -> DayView:

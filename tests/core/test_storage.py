@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from memoir_desktop.core import Memoir
-from memoir_desktop.core.memory import InvalidInput
+from memoir_desktop.core.inputs import InvalidInput
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

@@ -162,6 +162,11 @@ class BM25Index:
         ranked.sort(key=lambda kv: (-kv[1], kv[0]))
         return ranked[:limit]
 
+    def knows(self, tokens: Iterable[str]) -> bool:
+        """Whether any of these tokens occurs in some indexed document."""
+        with self._lock:
+            return any(t in self._postings for t in tokens)
+
     def explain(self, query: str | Sequence[str], doc_id: str) -> list[str]:
         """The query's tokens that occur in ``doc_id`` (in query order), e.g. for a tooltip."""
         return self.explain_many(query, [doc_id])[doc_id]

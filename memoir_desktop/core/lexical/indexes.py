@@ -45,6 +45,10 @@ class LexicalIndexes:
         for doc_id, text in add:
             index.add(str(doc_id), text)
 
+    def drop_all(self) -> None:
+        with self._lock:
+            self._indexes.clear()
+
     def drop(self, user_id: str, kind: str | None = None) -> None:
         """Forget a built index (rebuilt on next use), e.g. after a rebuild or an import."""
         with self._lock:

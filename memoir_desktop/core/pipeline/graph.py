@@ -92,6 +92,7 @@ class GraphPlan:
     nodes: list[PlannedNode] = field(default_factory=list)
     edges: list[PlannedEdge] = field(default_factory=list)
     refreshed: dict[int, np.ndarray] = field(default_factory=dict)  # node id -> vector of `model`
+    restated: set[int] = field(default_factory=set)  # existing edges the text states again
 
     @property
     def empty(self) -> bool:
@@ -149,7 +150,7 @@ class GraphMemory:
                 name, type_ = entities[key]
                 assert vecs is not None  # strict: embedding failures raise
                 slot[key] = self._resolve(idx, plan, name, type_, key, vecs[new_keys.index(key)])
-        known = {(e.source_id, e.relation, e.target_id) for e in idx.edges if e.valid}
+        known = {(e.source_id, e.relation, e.target_id): e.id for e in idx.edges if e.valid}
         seen = set()
         for src, rel, dst in relations:
             si, di = slot[src], slot[dst]
@@ -159,6 +160,7 @@ class GraphMemory:
             sn, dn = plan.nodes[si], plan.nodes[di]
             sn.used = dn.used = True
             if (sn.node_id, rel, dn.node_id) in known:
+                plan.restated.add(known[(sn.node_id, rel, dn.node_id)])  # type: ignore[arg-type]
                 continue  # already known: the mention still counts
             plan.edges.append(PlannedEdge(si, rel, di, _valid_from(texts, when, [dn, sn])))
         self._find_conflicts(llm, idx, plan, today)
@@ -214,6 +216,23 @@ class GraphMemory:
                 ops.append({"event": "EDGE_INVALIDATE", "id": old.id, **_arrow(old, names),
                             "valid_to": iso(old.valid_to), "expired_at": iso(old.expired_at),
                             "invalidated_by": edge.id})
+        return ops
+
+    def drop_unstated(self, s, user_id: str, edges: list[GraphEdge], plan: GraphPlan | None, *,
+                      when: datetime) -> list[dict]:
+        """After an entry was edited: those of its `edges` (as they were before the re-read) that the
+        new text no longer states are invalidated ("source edited"), in the caller's transaction."""
+        keep = plan.restated if plan is not None else set()
+        ops: list[dict] = []
+        names: dict[int, str] = {}
+        for e in edges:
+            if not e.valid or e.id in keep:
+                continue  # already gone, or still said
+            self.store.invalidate_edge(s, user_id, pk(e), expired_at=when, valid_to=when, invalidated_by=None)
+            for nid in (e.source_id, e.target_id):
+                names.setdefault(nid, getattr(self.store.load_node(s, nid), "name", "?"))
+            ops.append({"event": "EDGE_INVALIDATE", "id": e.id, **_arrow(e, names), "note": "source edited",
+                        "valid_to": iso(when), "expired_at": iso(when), "invalidated_by": None})
         return ops
 
     def after_commit(self, user_id: str) -> None:

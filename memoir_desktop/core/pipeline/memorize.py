@@ -21,7 +21,8 @@ from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.config import Settings
 from memoir_desktop.core.jobs import Prepared
 from memoir_desktop.core.llm import LLMBadReply, LLMClient
-from memoir_desktop.core.models import Entry, Job, Memory, Proposal, Summary, pk
+from memoir_desktop.core.models import Entry, Job, Memory, MemorySource, Proposal, Summary, now, pk
+from memoir_desktop.core.pipeline import cascade
 from memoir_desktop.core.pipeline.extraction import Fact, extract_facts
 from memoir_desktop.core.pipeline.graph import GraphMemory, GraphPlan
 from memoir_desktop.core.pipeline.update import Candidate, Op, plan_operations
@@ -64,22 +65,47 @@ class _Plan:
     graph_plan: GraphPlan | None
     graph_error: str | None
     metadata: dict
+    reread: bool = False  # an edited or moved entry read again
+    previous: list[str] = field(default_factory=list)  # the memories it had produced (re-read only)
+    unsupported: list[str] = field(default_factory=list)  # of those, the ones no operation kept
     change: Change = field(default_factory=Change)  # filled by apply, read by after_commit
 
 
 def prepare_memorize(ctx: WriteContext, job: Job) -> Prepared:
+    """A new exchange (or entry): its facts against the memories they resemble."""
+    with Session(ctx.engine) as s:
+        new = list(s.exec(select(Entry).where(col(Entry.id).in_(job.payload.get("entry_ids", [])),
+                                              col(Entry.deleted_at).is_(None)).order_by(col(Entry.id))))
+    if not new:  # its entries were trashed (or purged) before the job ran
+        return Prepared(apply=lambda s: {"results": [], "facts": [], "changes": Changes().to_dict()})
+    _index_episodes(ctx, job, new)
+    user_entry = next((pk(e) for e in new if e.role == "user"), pk(new[0]))
+    return _prepare(ctx, job, new, user_entry, previous=[])
+
+
+def prepare_entry_reread(ctx: WriteContext, job: Job) -> Prepared:
+    """An edited or moved entry read again (pipeline/cascade.py): the memories it produced are
+    shown with every fact, and those no operation keeps are no longer supported by it."""
+    entry_id = int(job.payload["entry_id"])
+    with Session(ctx.engine) as s:
+        e = s.get(Entry, entry_id)
+        previous = [m for m in cascade.memories_of(s, entry_id) if m.state == "active"] if e else []
+        if e is not None:
+            s.expunge(e)
+    if e is None or e.deleted_at is not None:
+        ids = [m.id for m in previous]
+        return Prepared(apply=lambda s: _clear_flags(s, ids) or {"results": [], "facts": [],
+                                                                  "changes": Changes.of(memories=ids).to_dict()})
+    _index_episodes(ctx, job, [e])
+    return _prepare(ctx, job, [e], entry_id, previous=previous)
+
+
+def _prepare(ctx: WriteContext, job: Job, new: list[Entry], entry_id: int, previous: list[Memory]) -> Prepared:
     st = ctx.settings
     with Session(ctx.engine) as s:
-        new = list(s.exec(select(Entry).where(col(Entry.id).in_(job.payload.get("entry_ids", [])))
-                          .order_by(col(Entry.id))))
-        if new:
-            recent = recent_entries(s, job.user_id, pk(new[0]), st.recent_messages)
-            summ = latest_summary(s, job.user_id)
-    if not new:
-        return Prepared(apply=lambda s: {"results": [], "facts": []})
-    _index_episodes(ctx, job, new)
+        recent = [r for r in recent_entries(s, job.user_id, pk(new[0]), st.recent_messages) if r.deleted_at is None]
+        summ = latest_summary(s, job.user_id)
     when = new[-1].created_at
-    user_entry = next((pk(e) for e in new if e.role == "user"), pk(new[0]))
     facts = extract_facts(ctx.llm, summary=summ.text if summ else "", recent=recent, new=new, today=when)
     ops: list[Op] = []
     vectors: dict = {}
@@ -87,6 +113,7 @@ def prepare_memorize(ctx: WriteContext, job: Job) -> Prepared:
     llm_cands: list[list[Candidate]] = []
     if facts:
         fact_vecs = ctx.store.embed_texts([f.text for f in facts])
+        prev_vecs = ctx.store.embed_texts([m.text for m in previous]) if previous else None
         name = ctx.store.collection(job.user_id)
         for fact, vec in zip(facts, fact_vecs):
             vectors[fact.text] = vec
@@ -97,16 +124,25 @@ def prepare_memorize(ctx: WriteContext, job: Job) -> Prepared:
             hits = ctx.store.vectors.search(name, vec, st.similar_memories)
             rows = ctx.store.get_many([str(h[0]) for h in hits])
             # The collection is per user, but SQLite stays the judge of owner and state.
-            cands = [Candidate(rows[h[0]], float(h[1])) for h in hits
-                     if h[0] in rows and rows[h[0]].user_id == job.user_id and rows[h[0]].state == "active"]
+            cands = [Candidate(rows[str(h[0])], float(h[1])) for h in hits
+                     if str(h[0]) in rows and rows[str(h[0])].user_id == job.user_id
+                     and rows[str(h[0])].state == "active"]
+            if previous and prev_vecs is not None:
+                # A re-read entry's own memories are always shown, so the model can keep or refine them.
+                shown = {c.memory.id for c in cands}
+                sims = prev_vecs @ vec
+                cands += [Candidate(m, float(sim)) for m, sim in zip(previous, sims) if m.id not in shown]
+                cands.sort(key=lambda c: -c.similarity)
             llm_facts.append(fact)
             llm_cands.append(cands)
     if llm_facts:
         ops.extend(plan_operations(ctx.llm, llm_facts, llm_cands, when,
                                    noop_threshold=ctx.store.embedder.related_threshold))
     graph_plan, graph_error = _plan_graph(ctx, job, new, when)
-    plan = _Plan(job, user_entry, when, facts, ops, vectors, graph_plan, graph_error,
-                 dict(job.payload.get("metadata") or {}))
+    kept = {o.memory_id for o in ops if o.event in ("NOOP", "UPDATE") and o.memory_id}
+    plan = _Plan(job, entry_id, when, facts, ops, vectors, graph_plan, graph_error,
+                 dict(job.payload.get("metadata") or {}), reread=bool(job.payload.get("entry_id")),
+                 previous=[m.id for m in previous], unsupported=[m.id for m in previous if m.id not in kept])
 
     def after(_result: dict) -> None:
         if graph_plan is not None and ctx.graph is not None:
@@ -114,6 +150,14 @@ def prepare_memorize(ctx: WriteContext, job: Job) -> Prepared:
         ctx.store.apply_index(job.user_id, plan.change)
 
     return Prepared(apply=lambda s: apply_operations(ctx, s, plan), after_commit=after)
+
+
+def _clear_flags(s: Session, memory_ids: list[str]) -> None:
+    for mid in memory_ids:
+        m = s.get(Memory, mid)
+        if m is not None and m.flag:
+            m.flag = None
+            s.add(m)
 
 
 def _index_episodes(ctx: WriteContext, job: Job, rows: list[Entry]) -> None:
@@ -164,6 +208,8 @@ def apply_operations(ctx: WriteContext, s: Session, plan: _Plan) -> dict:
 
     for op in plan.ops:
         if op.event == "NOOP":
+            if op.memory_id and s.get(Memory, op.memory_id) is not None:
+                ctx.store.stage_source(s, op.memory_id, plan.entry_id, plan.when)  # this entry says it too
             results.append({"id": op.memory_id, "memory": op.text, "event": "NOOP", "note": op.note})
             continue
         if op.event == "ADD":
@@ -200,9 +246,17 @@ def apply_operations(ctx: WriteContext, s: Session, plan: _Plan) -> dict:
             ctx.store.stage_state(s, change, m, "invalid", actor="llm", entry_id=plan.entry_id, job_id=job.id,
                                   note=op.note or None, when=plan.when)
             results.append({"id": m.id, "memory": m.text, "event": "DELETE"})
+    if plan.reread:
+        _drop_unsupported(ctx, s, plan, results, held)
+        _clear_flags(s, plan.previous)
+    # The edges this entry had before this job: a re-read drops those its text no longer states.
+    before = ctx.graph.store.edges_from_entry(s, job.user_id, plan.entry_id) \
+        if plan.reread and ctx.graph is not None else []
     graph_ops = ctx.graph.apply(s, plan.graph_plan, entry_id=plan.entry_id, job_id=job.id) \
         if plan.graph_plan and ctx.graph is not None else []
-    touched = [r["id"] for r in results if r["event"] in ("ADD", "UPDATE", "DELETE")]
+    if before and ctx.graph is not None:
+        graph_ops += ctx.graph.drop_unstated(s, job.user_id, before, plan.graph_plan, when=now())
+    touched = [r["id"] for r in results if r["event"] in ("ADD", "UPDATE", "DELETE")] + plan.previous
     result = {"results": results, "facts": [f.text for f in plan.facts], "pending_confirmation": held,
               "relations": graph_ops,
               "changes": Changes.of(memories=touched, entries=job.payload.get("entry_ids", []),
@@ -211,6 +265,30 @@ def apply_operations(ctx: WriteContext, s: Session, plan: _Plan) -> dict:
         result["graph_error"] = plan.graph_error
     _maybe_queue_summary(s, ctx, job)
     return result
+
+
+def _drop_unsupported(ctx: WriteContext, s: Session, plan: _Plan, results: list[dict], held: list[dict]) -> None:
+    """The re-read entry no longer says these: a memory other live entries support only loses this
+    source; one that only this entry supported is invalidated ("source edited"), or, when the user
+    wrote or edited it, proposed for invalidation."""
+    for mid in plan.unsupported:
+        m = s.get(Memory, mid)
+        if m is None or m.state != "active":
+            continue
+        if cascade.live_sources(s, mid, besides=plan.entry_id):
+            row = s.get(MemorySource, (mid, plan.entry_id))
+            if row is not None:
+                s.delete(row)
+            continue
+        if m.user_edited:
+            s.add(Proposal(user_id=m.user_id, memory_id=mid, event="DELETE", reason=cascade.SOURCE_EDITED,
+                           job_id=plan.job.id))
+            held.append({"id": mid, "memory": m.text, "event": "DELETE", "proposed": None,
+                         "reason": cascade.SOURCE_EDITED})
+            continue
+        ctx.store.stage_state(s, plan.change, m, "invalid", actor="system", entry_id=plan.entry_id,
+                              job_id=plan.job.id, note=cascade.SOURCE_EDITED, reason=cascade.SOURCE_EDITED)
+        results.append({"id": mid, "memory": m.text, "event": "DELETE", "note": cascade.SOURCE_EDITED})
 
 
 def _active_hash(s: Session, user_id: str, h: str) -> str | None:

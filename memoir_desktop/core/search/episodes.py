@@ -43,6 +43,17 @@ class EpisodeIndex:
         self.vectors.upsert(name, [(pk(e), v) for e, v in zip(entries, vecs)])
         self.lexical.update(user_id, "ent", add=[(str(e.id), e.content) for e in entries])
 
+    def remove(self, user_id: str, entry_ids: list[int]) -> None:
+        """An entry put in the trash (or deleted forever) leaves the episodic and entry search."""
+        name = collection_name(user_id, "ent")
+        if self.vectors.exists(name):
+            self.vectors.delete(name, entry_ids)
+        self.lexical.update(user_id, "ent", remove=[str(i) for i in entry_ids])
+
+    def dense(self, user_id: str, vec, limit: int):
+        """(hits, similarity stats) over the user's entries."""
+        return self.vectors.search_with_stats(self.collections.get(user_id, "ent"), vec, limit)
+
     def search(self, user_id: str, q: Query, limit: int) -> list[tuple[int, float, dict]]:
         """[(entry id, fused score, signals)] best first."""
         ranked: dict[str, list[tuple[int, float]]] = {}
@@ -58,7 +69,8 @@ class EpisodeIndex:
 
     def _entries_of(self, user_id: str) -> list[tuple[str, str]]:
         with Session(self.engine) as s:
-            rows = s.exec(select(Entry.id, Entry.content).where(Entry.user_id == user_id)).all()
+            rows = s.exec(select(Entry.id, Entry.content).where(col(Entry.user_id) == user_id,
+                                                                col(Entry.deleted_at).is_(None))).all()
         return [(str(eid), content) for eid, content in rows]
 
     def reconcile(self, progress=None, force: bool = False) -> dict:
@@ -68,7 +80,8 @@ class EpisodeIndex:
             users = list(s.exec(select(Entry.user_id).distinct()))
         for user_id in users:
             with Session(self.engine) as s:
-                rows = list(s.exec(select(Entry).where(col(Entry.user_id) == user_id).order_by(col(Entry.id))))
+                rows = list(s.exec(select(Entry).where(col(Entry.user_id) == user_id, col(Entry.deleted_at).is_(None))
+                                   .order_by(col(Entry.id))))
             if force or not self.collections.is_current(user_id, "ent"):
                 self.collections.recreate(user_id, "ent")
                 report["rebuilt"].append(user_id)
@@ -76,6 +89,10 @@ class EpisodeIndex:
             else:
                 have = self.vectors.ids(collection_name(user_id, "ent"))
                 missing = [e for e in rows if str(e.id) not in have]
+                live = {str(e.id) for e in rows}
+                extra = [int(i) for i in have if i not in live]  # trashed or deleted while the app was down
+                if extra:
+                    self.vectors.delete(collection_name(user_id, "ent"), extra)
             for i in range(0, len(missing), 128):
                 self.index(user_id, missing[i:i + 128])
                 if progress:

@@ -16,6 +16,7 @@ from sqlmodel import Session, col, select
 
 from memoir_desktop.core import temporal
 from memoir_desktop.core.models import Memory
+from memoir_desktop.core.search.floor import Floor, floor_for, has_content, keep_dense
 from memoir_desktop.core.search.fusion import fuse, rank_score
 from memoir_desktop.core.search.query import Query
 from memoir_desktop.core.store import MemoryStore, memory_dict
@@ -33,16 +34,26 @@ class FactSearch:
         self.engine = engine
         self.store = store
 
-    def search(self, user_id: str, q: Query, *, limit: int = 10, filters: dict | None = None) -> list[dict]:
+    def search(self, user_id: str, q: Query, *, limit: int = 10, filters: dict | None = None,
+               floor: Floor | None | bool = True) -> list[dict]:
+        """`floor`: True for the embedding model's relevance floor (search/floor.py), a Floor, or
+        None for none (evaluation)."""
+        if not has_content(q.tokens, q.span, q.recurrence):
+            return []  # nothing to match on ("!!!", "ㅋㅋㅋ")
         depth = max(limit * 3, 30)
         ranked: dict[str, list] = {}
+        bm = self.store.bm25(user_id)
         vec = q.vector()
         if vec is not None:
             try:
-                ranked["dense"] = self.store.vectors.search(self.store.collection(user_id), vec, depth)
+                hits, stats = self.store.vectors.search_with_stats(self.store.collection(user_id), vec, depth)
+                if floor is True:
+                    floor = floor_for(self.store.embedder.name)
+                if keep_dense(floor or None, knows_a_word=bm.knows(q.tokens), best=hits[0][1] if hits else None,
+                              stats=stats):
+                    ranked["dense"] = hits
             except Exception as exc:  # a failing source is skipped, not fatal
                 log.warning("dense search unavailable: %s", exc.__class__.__name__)
-        bm = self.store.bm25(user_id)
         ranked["lexical"] = bm.search(q.tokens, depth)
         hits = {str(i): [s, sig] for i, s, sig in fuse(ranked)}
         bounds = q.span_bounds

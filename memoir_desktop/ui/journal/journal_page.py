@@ -8,7 +8,7 @@ from datetime import date
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 
-from memoir_desktop.core.memory import InvalidInput
+from memoir_desktop.core.inputs import InvalidInput
 from memoir_desktop.ui.journal.chat_view import ChatView, PendingExchange
 from memoir_desktop.ui.journal.composer import Composer
 from memoir_desktop.ui.journal.day_navigator import DayNavigator

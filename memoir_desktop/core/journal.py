@@ -1,0 +1,288 @@
+"""The user's entries: write, edit (with history), move to another date, trash / restore / purge,
+and the queries the screens and the CLI read them with, search included.
+
+The journal is the user's: every action here needs no LLM and is applied at once, in one short
+transaction under the write lock (see jobs.py); the memories that came from an entry follow it
+(pipeline/cascade.py): a trashed entry takes the memories only it supported out of search and
+the answer context, a restored one brings them back, an edited or moved one has its memories
+re-read by the write path (a "reconcile" job that waits for the LLM, marking them meanwhile).
+
+Threading rule: any thread; writes take the write lock the job runner also takes.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+
+from sqlmodel import Session, col, func, select
+
+from memoir_desktop.core.changes import Changes
+from memoir_desktop.core.db import checkpoint
+from memoir_desktop.core.inputs import InvalidInput, NotFound, clean_text, parse_time
+from memoir_desktop.core.jobs import JobQueue
+from memoir_desktop.core.lexical.highlight import matched_spans, snippet
+from memoir_desktop.core.models import Entry, EntryHistory, now, pk
+from memoir_desktop.core.pipeline import cascade
+from memoir_desktop.core.search.floor import floor_for, has_content, keep_dense
+from memoir_desktop.core.search.fusion import fuse
+from memoir_desktop.core.search.query import Query
+from memoir_desktop.core.store import Change
+
+log = logging.getLogger(__name__)
+
+
+def entry_dict(e: Entry, **extra) -> dict:
+    d = {"id": e.id, "user_id": e.user_id, "role": e.role, "content": e.content,
+         "created_at": e.created_at.isoformat(), "source": e.source,
+         "updated_at": e.updated_at.isoformat() if e.updated_at else None,
+         "deleted_at": e.deleted_at.isoformat() if e.deleted_at else None,
+         "edited": e.updated_at is not None, "tags": list(e.tags or []), "time_zone": e.time_zone}
+    d.update(extra)
+    return d
+
+
+@dataclass
+class Written:
+    entry: Entry
+    job_id: int | None = None
+    changes: Changes = field(default_factory=Changes)
+
+
+class Journal:
+    def __init__(self, engine, queue: JobQueue, write_lock: threading.Lock, ctx: cascade.CascadeContext):
+        self.engine = engine
+        self.queue = queue
+        self.write_lock = write_lock
+        self.ctx = ctx
+
+    # -- writing --------------------------------------------------------------------------
+
+    def write(self, text: str, *, user_id: str, timestamp=None, role: str = "user", source: str = "journal",
+              memorize: bool = True, tags: list[str] | None = None, time_zone: str | None = None,
+              source_ref: str | None = None, job_payload: dict | None = None) -> Written:
+        """Commit the entry (first, before anything else) and, unless told not to, its memorize job."""
+        text = clean_text(text)
+        with self.write_lock, Session(self.engine) as s:
+            e = Entry(user_id=user_id, role=role, content=text, created_at=parse_time(timestamp), source=source,
+                      tags=list(tags or []), time_zone=time_zone, source_ref=source_ref)
+            s.add(e)
+            s.flush()
+            job = self.queue.enqueue(s, "memorize", user_id, {"entry_ids": [pk(e)], **(job_payload or {})}) \
+                if memorize else None
+            s.flush()
+            job_id = pk(job) if job else None
+            s.commit()
+            s.refresh(e)
+            s.expunge(e)
+        return Written(e, job_id, Changes.of(entries=[e.id]))
+
+    def edit(self, entry_id: int, text: str) -> dict:
+        """The user rewrote an entry: its previous text goes to the entry's history and the memories
+        it produced are re-read by the write path (they are marked until then)."""
+        text = clean_text(text)
+        change = Change()
+        with self.write_lock, Session(self.engine) as s:
+            e = self._live(s, entry_id)
+            if e.content == text:
+                return entry_dict(e, changes=Changes().to_dict())
+            s.add(EntryHistory(entry_id=entry_id, event="EDIT", old_content=e.content, new_content=text))
+            e.content, e.updated_at = text, now()
+            s.add(e)
+            touched = cascade.mark_source_changed(s, entry_id)
+            job = self.queue.enqueue(s, "reconcile", e.user_id, {"entry_id": entry_id, "why": "edited"})
+            s.flush()
+            job_id = job.id
+            s.commit()
+            s.refresh(e)
+            result = entry_dict(e, job_id=job_id, changes=Changes.of(entries=[entry_id], memories=touched).to_dict())
+            user_id = e.user_id
+        self.ctx.reindex_entry(user_id, entry_id, change)
+        return result
+
+    def move(self, entry_id: int, when) -> dict:
+        """Give an entry another date and time. Relative times in it ("어제") now count from the new
+        day, so its memories are re-read like an edit's; the memories only it recorded move with it."""
+        when = parse_time(when)
+        with self.write_lock, Session(self.engine) as s:
+            e = self._live(s, entry_id)
+            if e.created_at == when:
+                return entry_dict(e, changes=Changes().to_dict())
+            s.add(EntryHistory(entry_id=entry_id, event="MOVE", old_time=e.created_at, new_time=when))
+            moved = cascade.move_recorded_times(s, entry_id, e.created_at, when)
+            e.created_at, e.updated_at = when, now()
+            s.add(e)
+            touched = cascade.mark_source_changed(s, entry_id)
+            job = self.queue.enqueue(s, "reconcile", e.user_id, {"entry_id": entry_id, "why": "moved"})
+            s.flush()
+            job_id = job.id
+            s.commit()
+            s.refresh(e)
+            return entry_dict(e, job_id=job_id,
+                              changes=Changes.of(entries=[entry_id], memories=[*touched, *moved]).to_dict())
+
+    def trash(self, entry_id: int) -> dict:
+        """Move an entry to the trash: the memories only it supported leave search and the answer
+        context (invalid, "source deleted"), its graph relations are hidden; all come back on restore."""
+        change = Change()
+        with self.write_lock, Session(self.engine) as s:
+            e = self._live(s, entry_id)
+            e.deleted_at = now()
+            s.add(e)
+            s.add(EntryHistory(entry_id=entry_id, event="DELETE"))
+            out = cascade.hide_entry(self.ctx, s, change, e)
+            s.commit()
+            s.refresh(e)
+            result = entry_dict(e, memories_hidden=out.memories, relations_hidden=out.edges,
+                                changes=Changes.of(entries=[entry_id], memories=out.memories,
+                                                   graph=bool(out.edges)).to_dict())
+            user_id = e.user_id
+        self.ctx.after_hide(user_id, entry_id, change, bool(out.edges))
+        return result
+
+    def restore(self, entry_id: int) -> dict:
+        change = Change()
+        with self.write_lock, Session(self.engine) as s:
+            e = s.get(Entry, entry_id)
+            if e is None:
+                raise NotFound(entry_id, "entry")
+            if e.deleted_at is None:
+                return entry_dict(e, changes=Changes().to_dict())
+            e.deleted_at = None
+            s.add(e)
+            s.add(EntryHistory(entry_id=entry_id, event="RESTORE"))
+            out = cascade.unhide_entry(self.ctx, s, change, e)
+            s.commit()
+            s.refresh(e)
+            result = entry_dict(e, memories_restored=out.memories, relations_restored=out.edges,
+                                changes=Changes.of(entries=[entry_id], memories=out.memories,
+                                                   graph=bool(out.edges)).to_dict())
+            user_id = e.user_id
+        self.ctx.after_unhide(user_id, entry_id, change, bool(out.edges))
+        return result
+
+    def purge_preview(self, entry_id: int) -> dict:
+        """What deleting a trashed entry forever removes (for the confirmation)."""
+        with Session(self.engine) as s:
+            e = self._trashed(s, entry_id)
+            return cascade.purge_plan(s, e).as_dict()
+
+    def purge(self, entry_id: int) -> dict:
+        """Delete a trashed entry forever, with everything derived from it alone (see cascade.purge)."""
+        change = Change()
+        with self.write_lock, Session(self.engine) as s:
+            e = self._trashed(s, entry_id)
+            user_id = e.user_id
+            plan = cascade.purge_plan(s, e)
+            cascade.purge(self.ctx, s, change, e, plan)
+            s.commit()
+            checkpoint(self.engine)
+        self.ctx.after_purge(user_id, entry_id, change)
+        return {**plan.as_dict(), "changes": Changes.of(entries=[entry_id], memories=plan.memory_ids,
+                                                        graph=bool(plan.edges), summary=True).to_dict()}
+
+    # -- reading --------------------------------------------------------------------------
+
+    def entries(self, *, user_id: str, day: date | None = None, limit: int | None = None) -> list[dict]:
+        with Session(self.engine) as s:
+            q = select(Entry).where(col(Entry.user_id) == user_id, col(Entry.deleted_at).is_(None))
+            if day:
+                start = datetime(day.year, day.month, day.day)
+                q = q.where(col(Entry.created_at) >= start, col(Entry.created_at) < start + timedelta(days=1))
+            rows = list(s.exec(q.order_by(col(Entry.created_at), col(Entry.id))))
+        if limit:
+            rows = rows[-limit:]
+        return [entry_dict(e) for e in rows]
+
+    def entry(self, entry_id: int) -> dict:
+        with Session(self.engine) as s:
+            e = s.get(Entry, entry_id)
+        if e is None:
+            raise NotFound(entry_id, "entry")
+        return entry_dict(e)
+
+    def days(self, *, user_id: str) -> list[date]:
+        with Session(self.engine) as s:
+            rows = s.exec(select(Entry.created_at).where(col(Entry.user_id) == user_id,
+                                                         col(Entry.deleted_at).is_(None))).all()
+        return sorted({r.date() for r in rows}, reverse=True)
+
+    def in_trash(self, *, user_id: str) -> list[dict]:
+        with Session(self.engine) as s:
+            rows = s.exec(select(Entry).where(col(Entry.user_id) == user_id, col(Entry.deleted_at).is_not(None))
+                          .order_by(col(Entry.deleted_at).desc())).all()
+        return [entry_dict(e) for e in rows]
+
+    def history(self, entry_id: int) -> list[dict]:
+        with Session(self.engine) as s:
+            if s.get(Entry, entry_id) is None:
+                raise NotFound(entry_id, "entry")
+            rows = s.exec(select(EntryHistory).where(col(EntryHistory.entry_id) == entry_id)
+                          .order_by(col(EntryHistory.id))).all()
+        return [{"id": h.id, "event": h.event, "old_content": h.old_content, "new_content": h.new_content,
+                 "old_time": h.old_time.isoformat() if h.old_time else None,
+                 "new_time": h.new_time.isoformat() if h.new_time else None,
+                 "created_at": h.created_at.isoformat()} for h in rows]
+
+    def count(self, *, user_id: str) -> int:
+        with Session(self.engine) as s:
+            return s.exec(select(func.count()).select_from(Entry).where(
+                col(Entry.user_id) == user_id, col(Entry.deleted_at).is_(None))).one()
+
+    def search(self, user_id: str, q: Query, *, limit: int = 20) -> list[dict]:
+        """The user's own entries (not the companion's replies, not the trash) for a query: words
+        (Korean morphemes, English stems) always, meaning too when the embedding model is there;
+        each with the words that matched, marked in a snippet. Nothing for an unrelated query."""
+        if not has_content(q.tokens, None, None):
+            return []
+        depth = max(limit * 3, 30)
+        bm = self.ctx.episodes.bm25(user_id)
+        ranked: dict[str, list[tuple[int, float]]] = {
+            "lexical": [(int(i), sc) for i, sc in bm.search(q.tokens, depth)]}
+        vec = q.vector()
+        if vec is not None:
+            try:
+                hits, stats = self.ctx.episodes.dense(user_id, vec, depth)
+                if keep_dense(floor_for(self.ctx.store.embedder.name), knows_a_word=bm.knows(q.tokens),
+                              best=hits[0][1] if hits else None, stats=stats):
+                    ranked["dense"] = [(int(i), sc) for i, sc in hits]
+            except Exception as exc:  # the lexical side still answers
+                log.warning("dense entry search unavailable: %s", exc.__class__.__name__)
+        fused = fuse(ranked)
+        out: list[dict] = []
+        for at in range(0, len(fused), limit * 2):
+            part = fused[at:at + limit * 2]
+            with Session(self.engine) as s:
+                rows = {e.id: e for e in s.exec(select(Entry).where(col(Entry.id).in_([i for i, _, _ in part])))}
+            for entry_id, score, signals in part:
+                e = rows.get(entry_id)
+                if e is None or e.user_id != user_id or e.deleted_at is not None or e.role != "user":
+                    continue
+                spans = matched_spans(e.content, q.tokens)
+                text, marks = snippet(e.content, spans)
+                out.append(entry_dict(e, score=round(score, 6), explain=signals, snippet=text, highlights=marks))
+            if len(out) >= limit:
+                break
+        return out[:limit]
+
+    # -- internals ------------------------------------------------------------------------
+
+    @staticmethod
+    def _live(s: Session, entry_id: int) -> Entry:
+        e = s.get(Entry, entry_id)
+        if e is None:
+            raise NotFound(entry_id, "entry")
+        if e.deleted_at is not None:
+            raise InvalidInput("this entry is in the trash: restore it first")
+        return e
+
+    @staticmethod
+    def _trashed(s: Session, entry_id: int) -> Entry:
+        e = s.get(Entry, entry_id)
+        if e is None:
+            raise NotFound(entry_id, "entry")
+        if e.deleted_at is None:
+            raise InvalidInput("only an entry in the trash can be deleted forever: move it to the trash first")
+        return e

@@ -1,0 +1,239 @@
+"""The journal is the user's: entries edited, moved, trashed, restored, deleted forever, searched —
+and the memories (and graph relations) that came from them follow."""
+
+import re
+from datetime import datetime
+
+import pytest
+
+from memoir_desktop.core.inputs import InvalidInput
+from tests.fakes.fake_llm import existing, new_facts, tool
+
+T1 = datetime(2026, 3, 10, 21, 0)
+
+
+def active(mem):
+    return sorted(m["memory"] for m in mem.get_all()["results"])
+
+
+def graph_says(fake_llm):
+    """The fake's graph finds "나 -[산다]-> <city>" in "나는 <city>에 산다"."""
+    def entities(req):
+        text = req["messages"][-1]["content"]
+        city = re.search(r"나는 (\S+?)에 산다", text)
+        return tool({"entities": [{"name": "나", "type": "person"}] + (
+            [{"name": city.group(1), "type": "place"}] if city else [])})
+
+    def relations(req):
+        text = req["messages"][-1]["content"]
+        city = re.search(r"나는 (\S+?)에 산다", text)
+        return tool({"relations": [{"source": "나", "relation": "산다", "destination": city.group(1)}]
+                     if city else []})
+
+    fake_llm.on("extract_entities", entities)
+    fake_llm.on("extract_relations", relations)
+
+
+def lives_in(mem) -> list[str]:
+    return [r["triplet"] for r in mem.graph.search("me", "어디 살아?") if "산다" in r["triplet"]]
+
+
+def test_an_edited_entry_updates_its_memory_and_moves_the_graph_edge(mem, fake_llm):
+    graph_says(fake_llm)
+    eid = mem.journal("나는 부산에 산다", timestamp=T1)
+    mem.process_jobs()
+    [old] = mem.get_all()["results"]
+    assert lives_in(mem) == ["나 산다 부산"]
+
+    def update_same_place(req):
+        shown = existing(req)
+        busan = next(i for i, t in shown.items() if "부산" in t)
+        return tool({"operations": [{"fact": 0, "event": "UPDATE", "id": busan, "text": new_facts(req)[0]}]})
+
+    fake_llm.on("memory_operations", update_same_place)
+    out = mem.edit_entry(eid, "나는 서울에 산다")
+    assert out["content"] == "나는 서울에 산다" and out["edited"]
+    assert mem.get(old["id"])["flag"] == "source changed"  # marked until the job re-reads the entry
+    [res] = mem.process_jobs()
+    assert res["kind"] == "reconcile" and res["state"] == "done", res
+    assert active(mem) == ["나는 서울에 산다"]
+    assert mem.get(old["id"])["memory"] == "나는 서울에 산다" and mem.get(old["id"])["flag"] is None
+    assert lives_in(mem) == ["나 산다 서울"]
+    assert [h["event"] for h in mem.entry_history(eid)] == ["EDIT"]
+    assert mem.entry_history(eid)[0]["old_content"] == "나는 부산에 산다"
+
+
+def test_a_fact_the_edited_entry_no_longer_says_is_invalidated_and_a_new_one_added(mem, fake_llm):
+    eid = mem.journal("I play tennis", timestamp=T1)
+    mem.process_jobs()
+    mem.edit_entry(eid, "I play squash")  # the default fake ADDs every fact, keeps no old memory
+    mem.process_jobs()
+    assert active(mem) == ["I play squash"]
+    gone = next(m for m in mem.get_all(include_invalid=True)["results"] if m["memory"] == "I play tennis")
+    assert gone["state"] == "invalid" and gone["invalid_reason"] == "source edited"
+
+
+def test_a_protected_memory_of_an_edited_entry_gets_a_proposal_not_a_silent_change(mem, fake_llm):
+    eid = mem.journal("I play tennis", timestamp=T1)
+    mem.process_jobs()
+    [m] = mem.get_all()["results"]
+    mem.update(m["id"], "I play tennis on Sundays")  # the user's own words: protected
+    mem.edit_entry(eid, "I play squash")
+    mem.process_jobs()
+    assert mem.get(m["id"])["state"] == "active"
+    assert [p["event"] for p in mem.proposals()] == ["DELETE"]
+
+
+def test_a_trashed_entry_takes_its_memories_out_of_search_and_context_and_restore_brings_them_back(mem,
+                                                                                                   fake_llm):
+    eid = mem.journal("I keep bees on the roof", timestamp=T1)
+    mem.process_jobs()
+    assert mem.search("bees")["results"]
+    out = mem.delete_entry(eid)
+    assert len(out["memories_hidden"]) == 1
+    assert mem.entries() == [] and [e["id"] for e in mem.trash()] == [eid]
+    assert mem.search("bees")["results"] == []
+    ctx = mem.context_for("do I keep bees?")
+    assert "bees" not in ctx.render()
+    assert mem.search_entries("bees") == []
+    mem.restore_entry(eid)
+    assert [m["memory"] for m in mem.search("bees")["results"]] == ["I keep bees on the roof"]
+    assert "bees" in mem.context_for("do I keep bees?").render()
+    assert [e["id"] for e in mem.search_entries("bees")] == [eid]
+
+
+def test_a_memory_another_entry_also_supports_stays_when_one_entry_is_trashed(mem, fake_llm):
+    a = mem.journal("I love green tea", timestamp=T1)
+    mem.process_jobs()
+    b = mem.journal("I love green tea", timestamp=datetime(2026, 3, 11, 9))  # said again: a NOOP
+    mem.process_jobs()
+    mem.delete_entry(a)
+    assert active(mem) == ["I love green tea"]
+    mem.delete_entry(b)
+    assert active(mem) == []
+    mem.restore_entry(a)
+    assert active(mem) == ["I love green tea"]
+
+
+def test_trashing_hides_the_entrys_graph_relations_and_restoring_shows_them(mem, fake_llm):
+    graph_says(fake_llm)
+    eid = mem.journal("나는 부산에 산다", timestamp=T1)
+    mem.process_jobs()
+    mem.delete_entry(eid)
+    assert lives_in(mem) == []
+    mem.restore_entry(eid)
+    assert lives_in(mem) == ["나 산다 부산"]
+
+
+def test_without_an_llm_deleting_works_at_once_and_an_edit_waits_marked(tmp_path):
+    from memoir_desktop.core import Memoir
+
+    with Memoir.open(tmp_path / "home") as m:
+        kept = m.add("I keep bees", infer=False)["results"][0]["id"]
+        eid = m.journal("I keep bees")
+        assert m.process_jobs()[0]["state"] == "pending"
+        assert m.search_entries("bees")[0]["id"] == eid  # no LLM, still searchable
+        m.edit_entry(eid, "I keep wasps")
+        assert [j["kind"] for j in m.jobs("pending")] == ["memorize", "reconcile"]
+        m.delete_entry(eid)
+        assert m.search_entries("bees") == [] and m.search_entries("wasps") == []
+        assert m.get(kept)["state"] == "active"  # typed by the user, from no entry
+
+
+def test_delete_forever_only_from_the_trash_and_it_removes_the_text_everywhere(mem, fake_llm, tmp_path):
+    secret = "나의 비밀 일기장 문장 7291"
+    eid = mem.journal(secret, timestamp=T1)
+    mem.process_jobs()
+    other = mem.journal("오늘은 날씨가 맑았다", timestamp=T1)
+    mem.process_jobs()
+    with pytest.raises(InvalidInput):
+        mem.purge_entry(eid)  # not in the trash yet
+    mem.delete_entry(eid)
+    preview = mem.purge_preview(eid)
+    assert preview["text"] == secret and preview["memories"] == [secret] and preview["graph_relations"] == 0
+    assert "backups" in preview["backups_note"]
+    mem.purge_entry(eid)
+    assert mem.trash() == [] and [e["id"] for e in mem.entries()] == [other]
+    assert all(secret not in m["memory"] for m in mem.get_all(include_invalid=True)["results"])
+    assert all(secret not in str(j) for j in mem.jobs())
+    mem.close()
+    for path in mem.home.rglob("*"):
+        if path.is_file() and "backups" not in path.parts:
+            assert secret.encode("utf-8") not in path.read_bytes(), path
+
+
+def test_moving_an_entry_rereads_its_relative_times_from_the_new_day(mem, fake_llm):
+    eid = mem.journal("어제 영화를 봤다", timestamp=T1)
+    mem.process_jobs()
+    [m] = mem.get_all()["results"]
+    assert m["about"] == ["2026-03-09", "2026-03-09"] and m["memory"] == "2026년 3월 9일 영화를 봤다"
+    mem.move_entry(eid, datetime(2026, 3, 20, 12))
+    mem.process_jobs()
+    [m] = mem.get_all()["results"]
+    assert m["about"] == ["2026-03-19", "2026-03-19"]
+    assert mem.entry(eid)["created_at"].startswith("2026-03-20")
+    assert mem.days() == [datetime(2026, 3, 20).date()]
+
+
+def test_writing_on_a_past_day_counts_relative_times_from_that_day(mem, fake_llm):
+    mem.journal("내일 부산에 간다", timestamp=datetime(2025, 7, 1, 12))
+    mem.process_jobs()
+    [m] = mem.get_all()["results"]
+    assert m["about"] == ["2025-07-02", "2025-07-02"]
+    assert mem.days() == [datetime(2025, 7, 1).date()]
+
+
+def test_search_finds_a_korean_word_that_is_only_in_an_entry_and_marks_it(mem, fake_llm):
+    fake_llm.on("save_facts", lambda req: tool({"facts": []}))  # the entry made no memory
+    eid = mem.journal("퇴근길에 붕어빵을 세 개 샀다. 따뜻했다.", timestamp=T1)
+    mem.process_jobs()
+    assert mem.get_all()["results"] == []
+    found = mem.find("붕어빵 사 먹은 날")
+    assert found["memories"] == []
+    [hit] = found["entries"]
+    assert hit["id"] == eid
+    # 붕어빵 and 사(다), the query's words, marked where the entry says them
+    assert [hit["snippet"][a:b] for a, b in hit["highlights"]] == ["붕어빵을", "샀다."]
+
+
+def test_entry_actions_say_what_they_changed(mem, fake_llm):
+    eid = mem.journal("I keep bees", timestamp=T1)
+    mem.process_jobs()
+    [m] = mem.get_all()["results"]
+    assert mem.delete_entry(eid)["changes"] == {"memories": [m["id"]], "entries": [eid], "graph": False,
+                                                "proposals": False, "summary": False, "settings": False}
+    assert mem.restore_entry(eid)["changes"]["memories"] == [m["id"]]
+
+
+def test_a_memorize_job_of_an_entry_trashed_before_it_ran_makes_no_memory(mem, fake_llm):
+    eid = mem.journal("I keep bees", timestamp=T1)
+    mem.delete_entry(eid)
+    assert mem.process_jobs()[0]["state"] == "done"
+    assert mem.get_all(include_invalid=True)["results"] == []
+
+
+def test_the_entries_edits_are_refused_for_trashed_or_unknown_entries(mem):
+    eid = mem.journal("x", timestamp=T1)
+    mem.delete_entry(eid)
+    with pytest.raises(InvalidInput):
+        mem.edit_entry(eid, "y")
+    with pytest.raises(KeyError):
+        mem.edit_entry(9999, "y")
+
+
+NONSENSE = ["xyzzy", "123", "asdf qwer", "!!!", "ㅋㅋㅋㅋ", "lorem ipsum dolor", "the quick brown fox",
+            "양자역학의 슈뢰딩거 방정식"]
+
+
+def test_a_nonsense_query_finds_nothing_in_memories_or_entries(mem, fake_llm):
+    texts = [f"{i}번째 날: 동네 카페에서 라떼를 마시고 책을 읽었다" for i in range(40)] + [
+        "I went hiking with Mina on Saturday", "매주 금요일에 요가를 한다"]
+    mem.add(texts, infer=False)
+    for t in texts[:5]:
+        mem.journal(t)
+    mem.process_jobs()
+    for q in NONSENSE:
+        assert mem.search(q)["results"] == [], q
+        assert mem.search_entries(q) == [], q
+    assert mem.search("라떼")["results"] and mem.search_entries("라떼")
+    assert mem.search("hiking")["results"][0]["memory"] == "I went hiking with Mina on Saturday"
