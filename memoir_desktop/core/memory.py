@@ -141,6 +141,7 @@ class Memoir:
         return {
             "home": str(self.home),
             "pending_jobs": self.jobs_queue.count("pending"),
+            "running_jobs": self.jobs_queue.count("running") + self.jobs_queue.count("waiting"),
             "failed_jobs": self.jobs_queue.count("failed"),
             "llm": {"configured": self.llm.configured, "model": self.settings.llm_model,
                     "base_url": self.settings.llm_base_url or "(OpenAI default)",

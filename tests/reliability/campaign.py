@@ -20,7 +20,7 @@ from pathlib import Path
 
 from memoir_desktop.core import Memoir, backup
 from memoir_desktop.core.db import DatabaseCorrupt
-from memoir_desktop.core.memory import InvalidInput
+from memoir_desktop.core.inputs import InvalidInput
 from memoir_desktop.core.models import Memory
 from tests.fakes.fake_llm import FakeLLM, Reply, existing, raw, raw_tool, tool
 from tests.reliability import crash_campaign
