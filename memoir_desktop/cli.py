@@ -56,10 +56,30 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("backups", help="list database backups (newest first)")
     rb = sub.add_parser("restore-backup", help="replace the database with a backup (the current file is kept)")
     rb.add_argument("file")
-    ex = sub.add_parser("export", help="export entries, memories, history and the graph as JSON (never the key)")
-    ex.add_argument("file")
-    im = sub.add_parser("import", help="import an export file")
+    ex = sub.add_parser("export", help="export the journal: JSON (everything, never the key), Markdown or text")
+    ex.add_argument("file", help="a file, or a folder with --per-day")
+    ex.add_argument("--format", choices=["json", "md", "txt"], default="json")
+    ex.add_argument("--per-day", action="store_true", help="md/txt: one file per day in the folder FILE")
+    ex.add_argument("--lang", choices=["ko", "en"], default="ko", help="md/txt: language of the day headings")
+    im = sub.add_parser("import", help="import a memoir export or a Day One export (.zip or .json)")
     im.add_argument("file")
+    en = sub.add_parser("entries", help="list journal entries (not the trash), or search them")
+    en.add_argument("--search", metavar="Q", help="entries that match Q (words; meaning too with the model)")
+    en.add_argument("--day", help="only this day (YYYY-MM-DD)")
+    en.add_argument("--limit", type=int, default=50)
+    sub.add_parser("trash", help="list the entries in the trash")
+    ent = sub.add_parser("entry", help="change one entry: edit, move, delete (to the trash), restore, purge")
+    esub = ent.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    ee = esub.add_parser("edit", help="rewrite an entry (its memories are re-read)")
+    ee.add_argument("id", type=int)
+    ee.add_argument("text")
+    em = esub.add_parser("move", help="give an entry another date and time")
+    em.add_argument("id", type=int)
+    em.add_argument("when", help="YYYY-MM-DD or YYYY-MM-DDTHH:MM")
+    for name, helptext in (("delete", "move an entry to the trash (its memories leave search)"),
+                           ("restore", "bring an entry back from the trash"),
+                           ("purge", "delete an entry in the trash forever"), ("history", "an entry's history")):
+        esub.add_parser(name, help=helptext).add_argument("id", type=int)
     return p
 
 
@@ -193,18 +213,88 @@ def _dispatch(mem, args) -> int:  # a flat command table reads best
         _print(args, st, "\n".join(f"{k}: {v}" for k, v in st.items()))
         return EXIT_OK
     if args.cmd == "export":
-        counts = mem.export(args.file)
-        _print(args, counts, "exported " + ", ".join(f"{v} {k}" for k, v in counts.items()))
+        if args.format == "json":
+            counts = mem.export(args.file)
+            _print(args, counts, "exported " + ", ".join(f"{v} {k}" for k, v in counts.items()))
+        else:
+            files = mem.export_text(args.file, fmt=args.format, per_day=args.per_day, lang=args.lang, user_id=u)
+            _print(args, files, f"wrote {len(files)} file(s): " + ", ".join(files[:3]) + (" …" if len(files) > 3 else ""))
         return EXIT_OK
     if args.cmd == "import":
-        counts = mem.import_(args.file)
-        skipped = counts.pop("graph_skipped_users", [])
-        text = "imported " + ", ".join(f"{v} {k}" for k, v in counts.items())
+        return _import(mem, args)
+    if args.cmd in ("entries", "trash"):
+        if args.cmd == "trash":
+            res = mem.trash(user_id=u)
+        elif args.search:
+            res = mem.search_entries(args.search, user_id=u, limit=args.limit)
+        else:
+            res = mem.entries(user_id=u, day=_day(args.day), limit=args.limit)
+        _print(args, res, "\n".join(_entry_line(e) for e in res) or (
+            "(the trash is empty)" if args.cmd == "trash" else "(no entries found)"))
+        return EXIT_OK
+    if args.cmd == "entry":
+        return _entry(mem, args)
+    raise AssertionError(args.cmd)
+
+
+def _entry(mem, args) -> int:
+    a = args.action
+    if a == "history":
+        res = mem.entry_history(args.id)
+        _print(args, res, "\n".join(f"{h['created_at']}  {h['event']:<8} " + (
+            f"{h['old_time']} -> {h['new_time']}" if h["event"] == "MOVE" else
+            f"{(h['old_content'] or '')[:40]} -> {(h['new_content'] or '')[:40]}" if h["event"] == "EDIT" else "")
+            for h in res) or "(no changes)")
+        return EXIT_OK
+    if a == "purge":
+        res = mem.purge_entry(args.id)
+        _print(args, res, f"deleted entry {args.id} forever, with {len(res['memories'])} memorie(s) made only from "
+                          f"it and {res['graph_relations']} graph relation(s); backups made before still hold it")
+        return EXIT_OK
+    fn = {"edit": lambda: mem.edit_entry(args.id, args.text), "move": lambda: mem.move_entry(args.id, args.when),
+          "delete": lambda: mem.delete_entry(args.id), "restore": lambda: mem.restore_entry(args.id)}[a]
+    res = fn()
+    text = {"edit": f"edited entry {args.id}; its memories are re-read", "move": f"moved entry {args.id} to "
+            f"{res['created_at'][:16]}", "delete": f"moved entry {args.id} to the trash ("
+            f"{len(res.get('memories_hidden', []))} memorie(s) out of search)",
+            "restore": f"restored entry {args.id}"}[a]
+    _print(args, res, text)
+    return _process(mem, args) if a in ("edit", "move") else EXIT_OK
+
+
+def _import(mem, args) -> int:
+    def progress(done: int, total: int) -> None:
+        print(f"\rreading {done}/{total}", end="" if done < total else "\n", file=sys.stderr, flush=True)
+
+    res = mem.import_file(args.file, user_id=args.user, progress=progress)
+    if res["kind"] == "dayone":
+        text = (f"imported {res['entries']} Day One entr(ies) ({res['already_there']} already there, "
+                f"{res['skipped']} without text); their memories are made by `memoir-cli process`")
+        text += "".join(f"\n  {w}" for w in res["warnings"])
+    else:
+        skipped = res.pop("graph_skipped_users", [])
+        text = "imported " + ", ".join(f"{v} {k}" for k, v in res.items() if k not in ("kind", "changes"))
         if skipped:
             text += f"\ngraph not imported for {', '.join(skipped)}: this journal already has a graph for them"
-        _print(args, {**counts, "graph_skipped_users": skipped}, text)
-        return EXIT_OK
-    raise AssertionError(args.cmd)
+    _print(args, res, text)
+    return EXIT_OK
+
+
+def _day(value):
+    from datetime import date
+
+    if not value:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError as exc:
+        raise ValueError(f"not a day: {value!r} (use YYYY-MM-DD)") from exc
+
+
+def _entry_line(e: dict) -> str:
+    text = e.get("snippet") or e["content"]
+    flag = " [edited]" if e.get("edited") else ""
+    return f"{e['id']:>6}  {e['created_at'][:16].replace('T', ' ')}{flag}  {' '.join(text.split())[:100]}"
 
 
 def _interactive():

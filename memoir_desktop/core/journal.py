@@ -23,7 +23,7 @@ from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.db import checkpoint
 from memoir_desktop.core.inputs import InvalidInput, NotFound, clean_text, parse_time
 from memoir_desktop.core.jobs import JobQueue
-from memoir_desktop.core.lexical.highlight import matched_spans, snippet
+from memoir_desktop.core.lexical.highlight import matched_spans_many, snippet
 from memoir_desktop.core.models import Entry, EntryHistory, now, pk
 from memoir_desktop.core.pipeline import cascade
 from memoir_desktop.core.search.floor import floor_for, has_content, keep_dense
@@ -251,21 +251,22 @@ class Journal:
             except Exception as exc:  # the lexical side still answers
                 log.warning("dense entry search unavailable: %s", exc.__class__.__name__)
         fused = fuse(ranked)
-        out: list[dict] = []
+        found: list[tuple[Entry, float, dict]] = []
         for at in range(0, len(fused), limit * 2):
             part = fused[at:at + limit * 2]
             with Session(self.engine) as s:
                 rows = {e.id: e for e in s.exec(select(Entry).where(col(Entry.id).in_([i for i, _, _ in part])))}
-            for entry_id, score, signals in part:
-                e = rows.get(entry_id)
-                if e is None or e.user_id != user_id or e.deleted_at is not None or e.role != "user":
-                    continue
-                spans = matched_spans(e.content, q.tokens)
-                text, marks = snippet(e.content, spans)
-                out.append(entry_dict(e, score=round(score, 6), explain=signals, snippet=text, highlights=marks))
-            if len(out) >= limit:
+            found += [(rows[i], score, signals) for i, score, signals in part if i in rows
+                      and rows[i].user_id == user_id and rows[i].deleted_at is None and rows[i].role == "user"]
+            if len(found) >= limit:
                 break
-        return out[:limit]
+        found = found[:limit]
+        out = []
+        for (e, score, signals), spans in zip(found, matched_spans_many([e.content for e, _, _ in found], q.tokens),
+                                              strict=True):
+            text, marks = snippet(e.content, spans)
+            out.append(entry_dict(e, score=round(score, 6), explain=signals, snippet=text, highlights=marks))
+        return out
 
     # -- internals ------------------------------------------------------------------------
 

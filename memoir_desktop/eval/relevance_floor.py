@@ -42,7 +42,8 @@ NONSENSE = [
     "Photosynthesis in C4 plants", "TCP three-way handshake", "반도체 식각 공정", "고대 수메르 쐐기문자",
     "random words banana telescope", "콰지모도 뷁", "the mitochondria is the powerhouse", "#$%^&",
 ]
-CANDIDATES = [None, *[(z, m) for z in (2.6, 2.8, 3.0, 3.1, 3.2, 3.4) for m in (0.78, 0.80, 0.82)]]
+Z_CANDIDATES = (2.6, 2.8, 3.0, 3.2, 3.4)
+MIN_STEPS = (-0.04, -0.02, 0.0, 0.02)  # around the model's own minimum (similarity scales differ by model)
 
 
 @dataclass
@@ -141,8 +142,10 @@ def render(samples: list[Sample], chosen: Floor | None) -> str:
     base = _score(samples, None)
     lines = ["| floor (z, minimum) | LoCoMo all@10 | Δ | paraphrase hit@10 | Δ | nonsense → nothing |",
              "|---|---:|---:|---:|---:|---:|"]
-    for cand in CANDIDATES:
-        floor = None if cand is None else replace(chosen or Floor(3.1, 0.8, 0.87), z=cand[0], minimum=cand[1])
+    ref = chosen or Floor(2.8, 0.82, 0.87)
+    candidates = [None, *[(z, round(ref.minimum + d, 2)) for z in Z_CANDIDATES for d in MIN_STEPS]]
+    for cand in candidates:
+        floor = None if cand is None else replace(ref, z=cand[0], minimum=cand[1])
         r = _score(samples, floor)
         label = "none" if cand is None else f"{cand[0]}, {cand[1]}" + (
             " (in use)" if chosen and (cand[0], cand[1]) == (chosen.z, chosen.minimum) else "")

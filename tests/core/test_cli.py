@@ -46,3 +46,26 @@ def test_cli_bad_usage_and_errors_are_one_line(tmp_path):
     assert r.returncode == 2 and "empty" in r.stderr and "Traceback" not in r.stderr
     r = cli(tmp_path, "history", "no-such-id")
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_cli_entries_edit_move_delete_restore_trash_and_search(tmp_path, fake_llm):
+    env = {"MEMOIR_LLM_BASE_URL": fake_llm.url, "MEMOIR_LLM_MODEL": "fake"}
+    eid = json.loads(cli(tmp_path, "--json", "journal", "퇴근길에 붕어빵을 샀다", "--date", "2026-03-10T20:00",
+                         env_extra=env).stdout)["entry_id"]
+    found = json.loads(cli(tmp_path, "--json", "entries", "--search", "붕어빵", env_extra=env).stdout)
+    assert [e["id"] for e in found] == [eid]
+    r = cli(tmp_path, "entry", "edit", str(eid), "퇴근길에 호떡을 샀다", env_extra=env)
+    assert r.returncode == 0 and "re-read" in r.stdout, r.stderr
+    r = cli(tmp_path, "entry", "move", str(eid), "2026-03-11T09:30", env_extra=env)
+    assert r.returncode == 0 and "2026-03-11 09:30" in r.stdout.replace("T", " "), r.stdout
+    hist = json.loads(cli(tmp_path, "--json", "entry", "history", str(eid)).stdout)
+    assert [h["event"] for h in hist] == ["EDIT", "MOVE"]
+    assert cli(tmp_path, "entry", "delete", str(eid)).returncode == 0
+    assert json.loads(cli(tmp_path, "--json", "entries").stdout) == []
+    assert [e["id"] for e in json.loads(cli(tmp_path, "--json", "trash").stdout)] == [eid]
+    assert cli(tmp_path, "entry", "restore", str(eid)).returncode == 0
+    assert [e["content"] for e in json.loads(cli(tmp_path, "--json", "entries").stdout)] == ["퇴근길에 호떡을 샀다"]
+    r = cli(tmp_path, "entry", "purge", str(eid))
+    assert r.returncode == 2 and "trash" in r.stderr  # only from the trash
+    r = cli(tmp_path, "export", str(tmp_path / "days"), "--format", "md", "--per-day")
+    assert r.returncode == 0 and (tmp_path / "days" / "2026-03-11.md").exists()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from memoir_desktop.core.lexical.tokens import tokenize_many
+from memoir_desktop.core.lexical.tokens import token_positions_many, tokenize_many
 
 _WORD = re.compile(r"\S+")
 MAX_HIGHLIGHT_CHARS = 20_000  # beyond this only the opening is marked (results show the opening anyway)
@@ -15,12 +15,31 @@ MAX_HIGHLIGHT_CHARS = 20_000  # beyond this only the opening is marked (results 
 
 def matched_spans(text: str, query_tokens: Iterable[str]) -> list[tuple[int, int]]:
     """(start, end) of each word of `text` that holds a query token, in order."""
+    return matched_spans_many([text], query_tokens)[0]
+
+
+def matched_spans_many(texts: list[str], query_tokens: Iterable[str]) -> list[list[tuple[int, int]]]:
+    """`matched_spans` for several texts with one analysis each (a search's results at once)."""
     wanted = set(query_tokens)
-    if not wanted or not text:
-        return []
-    words = [(m.start(), m.end()) for m in _WORD.finditer(text[:MAX_HIGHLIGHT_CHARS])]
-    analysed = tokenize_many(text[a:b] for a, b in words)
-    return [span for span, toks in zip(words, analysed, strict=True) if wanted.intersection(toks)]
+    if not wanted:
+        return [[] for _ in texts]
+    cut = [t[:MAX_HIGHLIGHT_CHARS] for t in texts]
+    out = []
+    for text, positions in zip(cut, token_positions_many(cut), strict=True):
+        words = [(m.start(), m.end()) for m in _WORD.finditer(text)]
+        if positions is None:  # offsets would not line up: analyse word by word instead
+            analysed = tokenize_many(text[a:b] for a, b in words)
+            out.append([span for span, toks in zip(words, analysed, strict=True) if wanted.intersection(toks)])
+            continue
+        hit_at = sorted(pos for pos, tok in positions if tok in wanted)
+        spans, i = [], 0
+        for a, b in words:
+            while i < len(hit_at) and hit_at[i] < a:
+                i += 1
+            if i < len(hit_at) and hit_at[i] < b:
+                spans.append((a, b))
+        out.append(spans)
+    return out
 
 
 def snippet(text: str, spans: list[tuple[int, int]], width: int = 160) -> tuple[str, list[tuple[int, int]]]:

@@ -409,6 +409,22 @@ def tokenize_many(texts: Iterable[str]) -> list[list[str]]:
     return out
 
 
+def token_positions_many(texts: list[str]) -> list[list[tuple[int, str]] | None]:
+    """(offset, token) for each text, in one analysis per text; None for a text whose preparation
+    changed its length (cut repeats, dropped zero-width characters), where offsets would not line up."""
+    prepared = [_prepare(t) for t in texts]
+    korean = _korean_tokens_many(prepared)
+    out: list[list[tuple[int, str]] | None] = []
+    for original, text, ko in zip(texts, prepared, korean, strict=True):
+        if len(text) != len(original):
+            out.append(None)
+            continue
+        merged = ko + _other_tokens(text) if ko else _other_tokens(text)
+        merged.sort(key=lambda pt: pt[0])
+        out.append(merged)
+    return out
+
+
 def tokenize(text: str) -> list[str]:
     """Content tokens of ``text`` in reading order (Korean morphemes, stemmed words)."""
     return tokenize_many([text])[0]
