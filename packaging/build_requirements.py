@@ -11,6 +11,8 @@ build machine never needs them, and installing them would only risk pulling a CU
 
 from __future__ import annotations
 
+import os
+import platform
 import re
 import sys
 import tomllib
@@ -25,9 +27,24 @@ def _name(requirement: str) -> str:
     return re.split(r"[\s<>=!~;\[]", requirement, maxsplit=1)[0].lower().replace("_", "-")
 
 
+_MARKER = re.compile(r"""(sys_platform|os_name|platform_system)\s*(==|!=)\s*['"]([^'"]*)['"]""")
+_HERE = {"sys_platform": sys.platform, "os_name": os.name, "platform_system": platform.system()}
+
+
+def applies(requirement: str) -> bool:
+    """False for a requirement whose platform marker names another system (tzdata is for
+    Windows only). Markers this does not read are taken to apply: installing one package too
+    many is harmless, missing one breaks the bundle."""
+    _, _, marker = requirement.partition(";")
+    for key, op, value in _MARKER.findall(marker):
+        if (_HERE[key] == value) != (op == "=="):
+            return False
+    return True
+
+
 def requirements() -> list[str]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
-    wanted = [r for r in project["dependencies"] if _name(r) not in LEFT_OUT]
+    wanted = [r for r in project["dependencies"] if _name(r) not in LEFT_OUT and applies(r)]
     wanted += [r for r in project["optional-dependencies"]["dev"] if _name(r) == "pyinstaller"]
     return wanted
 

@@ -108,3 +108,20 @@ def test_build_scripts_parse():
         ["sh", "-n", str(ROOT / "packaging" / "linux" / "install-user.sh")], capture_output=True, text=True
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_build_requirements_skip_what_another_system_needs(monkeypatch):
+    """A Windows-only requirement (tzdata) must not count as missing on Linux or macOS:
+    the build script stops when something it needs is missing."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("build_requirements", ROOT / "packaging" / "build_requirements.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setitem(module._HERE, "sys_platform", "linux")
+    assert not module.applies("tzdata; sys_platform == 'win32'")
+    assert module.applies("tzdata; sys_platform != 'darwin'")
+    assert module.applies("numpy>=1.26")
+    monkeypatch.setitem(module._HERE, "sys_platform", "win32")
+    assert module.applies("tzdata; sys_platform == 'win32'")
+    assert any(r.startswith("tzdata") for r in module.requirements())
