@@ -12,7 +12,7 @@ from sqlmodel import Session, SQLModel, create_engine, select
 from memoir_desktop.core import graph_store, models
 from memoir_desktop.core.models import Meta
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 # Each migration takes a connection at version N-1 and brings it to N. Append only.
 MIGRATIONS: dict[int, list[str]] = {
@@ -35,6 +35,8 @@ MIGRATIONS: dict[int, list[str]] = {
         "WHERE h.entry_id IS NOT NULL AND h.event IN ('ADD', 'UPDATE') GROUP BY h.memory_id, h.entry_id",
         "INSERT OR IGNORE INTO memory_source (memory_id, entry_id, created_at) "
         "SELECT m.id, m.source_entry_id, m.created_at FROM memory m JOIN entry e ON e.id = m.source_entry_id"],
+    # A companion's reply knows the entry it answers: they go to the trash, come back and go forever together.
+    4: ["ALTER TABLE entry ADD COLUMN reply_to INTEGER"],
 }
 
 

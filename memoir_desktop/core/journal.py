@@ -62,12 +62,12 @@ class Journal:
 
     def write(self, text: str, *, user_id: str, timestamp=None, role: str = "user", source: str = "journal",
               memorize: bool = True, tags: list[str] | None = None, time_zone: str | None = None,
-              source_ref: str | None = None, job_payload: dict | None = None) -> Written:
+              source_ref: str | None = None, job_payload: dict | None = None, reply_to: int | None = None) -> Written:
         """Commit the entry (first, before anything else) and, unless told not to, its memorize job."""
         text = clean_text(text)
         with self.write_lock, Session(self.engine) as s:
             e = Entry(user_id=user_id, role=role, content=text, created_at=parse_time(timestamp), source=source,
-                      tags=list(tags or []), time_zone=time_zone, source_ref=source_ref)
+                      tags=list(tags or []), time_zone=time_zone, source_ref=source_ref, reply_to=reply_to)
             s.add(e)
             s.flush()
             job = self.queue.enqueue(s, "memorize", user_id, {"entry_ids": [pk(e)], **(job_payload or {})}) \
@@ -132,14 +132,21 @@ class Journal:
             e.deleted_at = now()
             s.add(e)
             s.add(EntryHistory(entry_id=entry_id, event="DELETE"))
+            replies = self._replies(s, entry_id)
+            for r in replies:  # the companion's answers go with the entry they answer
+                if r.deleted_at is None:
+                    r.deleted_at = e.deleted_at
+                    s.add(r)
             out = cascade.hide_entry(self.ctx, s, change, e)
             s.commit()
             s.refresh(e)
             result = entry_dict(e, memories_hidden=out.memories, relations_hidden=out.edges,
-                                changes=Changes.of(entries=[entry_id], memories=out.memories,
+                                changes=Changes.of(entries=[entry_id, *(r.id for r in replies)], memories=out.memories,
                                                    graph=bool(out.edges)).to_dict())
             user_id = e.user_id
         self.ctx.after_hide(user_id, entry_id, change, bool(out.edges))
+        if replies:
+            self.ctx.episodes.remove(user_id, [pk(r) for r in replies])
         return result
 
     def restore(self, entry_id: int) -> dict:
@@ -150,17 +157,24 @@ class Journal:
                 raise NotFound(entry_id, "entry")
             if e.deleted_at is None:
                 return entry_dict(e, changes=Changes().to_dict())
+            trashed_at = e.deleted_at
             e.deleted_at = None
             s.add(e)
             s.add(EntryHistory(entry_id=entry_id, event="RESTORE"))
+            replies = [r for r in self._replies(s, entry_id) if r.deleted_at == trashed_at]  # trashed with it
+            for r in replies:
+                r.deleted_at = None
+                s.add(r)
             out = cascade.unhide_entry(self.ctx, s, change, e)
             s.commit()
             s.refresh(e)
             result = entry_dict(e, memories_restored=out.memories, relations_restored=out.edges,
-                                changes=Changes.of(entries=[entry_id], memories=out.memories,
+                                changes=Changes.of(entries=[entry_id, *(r.id for r in replies)], memories=out.memories,
                                                    graph=bool(out.edges)).to_dict())
             user_id = e.user_id
         self.ctx.after_unhide(user_id, entry_id, change, bool(out.edges))
+        for r in replies:
+            self.ctx.reindex_entry(user_id, pk(r), Change())
         return result
 
     def purge_preview(self, entry_id: int) -> dict:
@@ -175,6 +189,9 @@ class Journal:
         with self.write_lock, Session(self.engine) as s:
             e = self._trashed(s, entry_id)
             user_id = e.user_id
+            for r in self._replies(s, entry_id):
+                if r.deleted_at is not None:  # its answers go forever too (they have no memories)
+                    cascade.purge(self.ctx, s, change, r, cascade.purge_plan(s, r))
             plan = cascade.purge_plan(s, e)
             cascade.purge(self.ctx, s, change, e, plan)
             s.commit()

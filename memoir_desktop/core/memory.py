@@ -12,7 +12,7 @@ import contextlib
 import logging
 import threading
 import time
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
 from sqlmodel import Session, col, select
@@ -300,8 +300,10 @@ class Memoir:
         out = self._new_turn(entry_id=entry_id)
         self._answer_into(out, e["content"], e["user_id"], datetime.fromisoformat(e["created_at"]))
         if out["reply"]:
+            # On the entry's own day, just after it (a reply to a back-dated entry stays on that day).
+            when = datetime.fromisoformat(e["created_at"]) + timedelta(seconds=1)
             written = self.journal_.write(clean_reply(out["reply"]), user_id=e["user_id"], role="assistant",
-                                          source="chat", memorize=False)
+                                          source="chat", memorize=False, timestamp=when, reply_to=entry_id)
             out["reply_entry_id"] = written.entry.id
         return out
 
@@ -339,7 +341,7 @@ class Memoir:
             job = s.get(Job, out["job_id"])
             if out["reply"]:
                 reply = Entry(user_id=user_id, role="assistant", content=clean_reply(out["reply"]),
-                              created_at=reply_time or now(), source="chat")
+                              created_at=reply_time or now(), source="chat", reply_to=out["entry_id"])
                 s.add(reply)
                 s.flush()
                 out["reply_entry_id"] = reply.id
@@ -534,7 +536,8 @@ class Memoir:
         rows = self.jobs_queue.list(state, user_id)
         if entry_ids is not None:
             wanted = set(entry_ids)
-            rows = [j for j in rows if wanted & set((j.payload or {}).get("entry_ids", []))]
+            rows = [j for j in rows if wanted & {*(j.payload or {}).get("entry_ids", []),
+                                                 (j.payload or {}).get("entry_id")}]
         return [job_dict(j) for j in rows]
 
     def retry_job(self, job_id: int) -> bool:

@@ -41,6 +41,7 @@ class Entry(SQLModel, table=True):
     tags: list = Field(default_factory=list, sa_column=Column(JSON))
     time_zone: str | None = None  # where it was written, when known (imports)
     source_ref: str | None = None  # the id it had where it was imported from (a re-import skips it)
+    reply_to: int | None = None  # a companion's reply: the user's entry it answers (they go to the trash together)
 
 
 class EntryHistory(SQLModel, table=True):

@@ -10,7 +10,7 @@ before it, and the exchange's log then sums up both jobs.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 
 _STATE_ORDER = {"failed": 0, "pending": 1, "running": 1, "waiting": 1, "done": 2}
 
@@ -46,6 +46,13 @@ class DayView:
     @property
     def empty(self) -> bool:
         return not any(x.entries for x in self.exchanges)
+
+    @property
+    def latest(self) -> datetime | None:
+        """When the day's last entry was written (a new entry on a past day goes after it)."""
+        times = [e["created_at"] if isinstance(e["created_at"], datetime) else datetime.fromisoformat(e["created_at"])
+                 for x in self.exchanges for e in x.entries if e.get("created_at")]
+        return max(times) if times else None
 
 
 def build_day_view(day: date, entries: list[dict], jobs: list[dict]) -> DayView:

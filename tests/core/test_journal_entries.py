@@ -237,3 +237,24 @@ def test_a_nonsense_query_finds_nothing_in_memories_or_entries(mem, fake_llm):
         assert mem.search_entries(q) == [], q
     assert mem.search("라떼")["results"] and mem.search_entries("라떼")
     assert mem.search("hiking")["results"][0]["memory"] == "I went hiking with Mina on Saturday"
+
+
+def test_the_companions_reply_goes_to_the_trash_with_the_entry_it_answers(mem, fake_llm):
+    out = mem.chat("오늘 처음으로 도자기 수업에 갔다", timestamp=T1)
+    assert out["reply_entry_id"]
+    mem.delete_entry(out["entry_id"])
+    assert mem.entries() == []
+    mem.restore_entry(out["entry_id"])
+    assert [e["role"] for e in mem.entries()] == ["user", "assistant"]
+    mem.delete_entry(out["entry_id"])
+    mem.purge_entry(out["entry_id"])
+    assert mem.trash() == [] and mem.entries() == []
+
+
+def test_asking_later_about_a_past_entry_puts_the_reply_on_that_day(mem, fake_llm):
+    eid = mem.journal("주말에 제주에 다녀왔다", timestamp=T1)
+    out = mem.reply_to(eid)
+    assert out["reply"] and mem.entry(out["reply_entry_id"])["created_at"].startswith("2026-03-10")
+    assert [j["kind"] for j in mem.jobs(entry_ids=[eid])] == ["memorize"]
+    mem.edit_entry(eid, "주말에 부산에 다녀왔다")
+    assert [j["kind"] for j in mem.jobs(entry_ids=[eid])] == ["memorize", "reconcile"]

@@ -168,3 +168,24 @@ def test_a_journal_written_by_an_older_schema_is_migrated_and_keeps_everything(t
         with m.engine.connect() as conn:
             assert conn.exec_driver_sql("SELECT value FROM meta WHERE key='schema_version'").scalar() \
                 == str(SCHEMA_VERSION)
+
+
+def test_a_schema_3_journal_gains_reply_links_and_keeps_its_entries(tmp_path):
+    """Journals written at schema 3 have no entry.reply_to: migration 4 adds it, nothing else changes."""
+    import sqlite3
+
+    from memoir_desktop.core import Memoir
+
+    home = tmp_path / "home"
+    with Memoir.open(home) as m:
+        m.journal("오늘은 비가 왔다")
+    con = sqlite3.connect(home / "memoir.db")
+    con.execute("ALTER TABLE entry DROP COLUMN reply_to")
+    con.execute("UPDATE meta SET value='3' WHERE key='schema_version'")
+    con.commit()
+    con.close()
+    with Memoir.open(home) as m:
+        assert [e["content"] for e in m.entries()] == ["오늘은 비가 왔다"]
+        with m.engine.connect() as conn:
+            cols = [r[1] for r in conn.exec_driver_sql("PRAGMA table_info(entry)")]
+        assert "reply_to" in cols

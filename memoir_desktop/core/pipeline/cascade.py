@@ -254,7 +254,10 @@ def purge(ctx: CascadeContext, s: Session, change: Change, e: Entry, plan: Purge
         s.exec(delete(Job).where(col(Job.id).in_(plan.jobs)))  # type: ignore[call-overload]
     # The running summary may quote it: it is dropped and written again without it.
     s.exec(delete(Summary).where(col(Summary.user_id) == e.user_id))  # type: ignore[call-overload]
-    s.add(Job(kind="summary", user_id=e.user_id, payload={"rebuild": True}))
+    queued = [j for j in s.exec(select(Job).where(col(Job.user_id) == e.user_id, col(Job.kind) == "summary",
+                                                  col(Job.state) == "pending")) if (j.payload or {}).get("rebuild")]
+    if not queued:
+        s.add(Job(kind="summary", user_id=e.user_id, payload={"rebuild": True}))
     s.exec(delete(EntryHistory).where(col(EntryHistory.entry_id) == eid))  # type: ignore[call-overload]
     s.flush()
     s.delete(e)
