@@ -29,6 +29,7 @@ from memoir_desktop.core.pipeline import cascade
 from memoir_desktop.core.search.floor import floor_for, has_content, keep_dense
 from memoir_desktop.core.search.fusion import fuse
 from memoir_desktop.core.search.query import Query
+from memoir_desktop.core.search.reference import reference_scores
 from memoir_desktop.core.store import Change
 
 log = logging.getLogger(__name__)
@@ -257,13 +258,15 @@ class Journal:
         depth = max(limit * 3, 30)
         bm = self.ctx.episodes.bm25(user_id)
         ranked: dict[str, list[tuple[int, float]]] = {
-            "lexical": [(int(i), sc) for i, sc in bm.search(q.tokens, depth)]}
+            "lexical": [(int(i), sc) for i, sc in bm.search(q.terms, depth, weights=q.term_weights)]}
         vec = q.vector()
         if vec is not None:
             try:
                 hits, stats = self.ctx.episodes.dense(user_id, vec, depth)
-                if keep_dense(floor_for(self.ctx.store.embedder.name), knows_a_word=bm.knows(q.tokens),
-                              best=hits[0][1] if hits else None, stats=stats):
+                embedder = self.ctx.store.embedder
+                if keep_dense(floor_for(embedder.name), knows_a_word=bm.knows(q.terms),
+                              best=hits[0][1] if hits else None, stats=stats,
+                              reference=lambda: reference_scores(embedder, vec)):
                     ranked["dense"] = [(int(i), sc) for i, sc in hits]
             except Exception as exc:  # the lexical side still answers
                 log.warning("dense entry search unavailable: %s", exc.__class__.__name__)
@@ -279,13 +282,17 @@ class Journal:
                 break
         found = found[:limit]
         out = []
-        for (e, score, signals), spans in zip(found, matched_spans_many([e.content for e, _, _ in found], q.tokens),
+        for (e, score, signals), spans in zip(found, matched_spans_many([e.content for e, _, _ in found], q.terms),
                                               strict=True):
             text, marks = snippet(e.content, spans)
             out.append(entry_dict(e, score=round(score, 6), explain=signals, snippet=text, highlights=marks))
         return out
 
     # -- internals ------------------------------------------------------------------------
+
+    @staticmethod
+    def _replies(s: Session, entry_id: int) -> list[Entry]:
+        return list(s.exec(select(Entry).where(col(Entry.reply_to) == entry_id)))
 
     @staticmethod
     def _live(s: Session, entry_id: int) -> Entry:

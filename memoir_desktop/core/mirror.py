@@ -79,6 +79,10 @@ class Mirror:
     def search(self, vector: np.ndarray, limit: int) -> list[tuple]:
         return self.search_with_stats(vector, limit)[0]
 
+    def vectors(self, item_ids) -> dict:
+        """The unit vectors of the items present, by id."""
+        return {item: self.mat[self.row[item]] for item in item_ids if item in self.row}
+
     def search_with_stats(self, vector: np.ndarray, limit: int) -> tuple[list[tuple], SimilarityStats]:
         """The best `limit` hits, and how the query scores against every item (its relevance floor
         compares the best hit with the query's own mean: search/floor.py)."""
@@ -107,6 +111,15 @@ class SimilarityStats:
 
     def z(self, score: float) -> float:
         return (score - self.mean) / self.std if self.std > 0 else 0.0
+
+    def pooled(self, scores: np.ndarray) -> SimilarityStats:
+        """These statistics over the items and `scores` together (search/reference.py)."""
+        n = self.n + len(scores)
+        if not len(scores):
+            return self
+        mean = (self.n * self.mean + float(scores.sum())) / n
+        square = self.n * (self.std ** 2 + self.mean ** 2) + float((scores ** 2).sum())
+        return SimilarityStats(n, mean, max(square / n - mean ** 2, 0.0) ** 0.5)
 
 
 def _unit(v: np.ndarray) -> np.ndarray:

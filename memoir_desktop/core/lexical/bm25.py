@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import threading
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -113,9 +113,11 @@ class BM25Index:
             cached = self._arrays[token] = (slots, tfs)
         return cached
 
-    def search(self, query: str | Sequence[str], limit: int = 10) -> list[tuple[str, float]]:
+    def search(self, query: str | Sequence[str], limit: int = 10,
+               weights: Mapping[str, float] | None = None) -> list[tuple[str, float]]:
         """(doc_id, score) best first, only documents scoring above zero. `query` is a text, or its
-        tokens already analysed (a search query is analysed once for every source)."""
+        tokens already analysed (a search query is analysed once for every source); `weights`
+        scales some tokens' share (a synonym counts less than the word the user typed)."""
         terms = list(dict.fromkeys(tokenize(query) if isinstance(query, str) else query))
         if not terms or limit <= 0:
             return []
@@ -135,6 +137,8 @@ class BM25Index:
                     slots, tfs = found
                     df = len(slots)
                     idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
+                    if weights is not None:
+                        idf *= weights.get(term, 1.0)
                     acc[slots] += idf * (k1 + 1) * tfs / (tfs + k1 * (1 - b + b * lens[slots] / avg))
                     touched.append(slots)
                 if not touched:

@@ -61,7 +61,7 @@ class EpisodeIndex:
         if vec is not None:
             name = self.collections.get(user_id, "ent")
             ranked["dense"] = [(int(i), s) for i, s in self.vectors.search(name, vec, limit)]
-        ranked["lexical"] = [(int(i), s) for i, s in self.bm25(user_id).search(q.tokens, limit)]
+        ranked["lexical"] = [(int(i), s) for i, s in self.bm25(user_id).search(q.terms, limit, weights=q.term_weights)]
         return fuse(ranked)[:limit]  # type: ignore[return-value]
 
     def bm25(self, user_id: str) -> BM25Index:

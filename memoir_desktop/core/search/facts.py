@@ -19,6 +19,8 @@ from memoir_desktop.core.models import Memory
 from memoir_desktop.core.search.floor import Floor, floor_for, has_content, keep_dense
 from memoir_desktop.core.search.fusion import fuse, rank_score
 from memoir_desktop.core.search.query import Query
+from memoir_desktop.core.search.reference import reference_scores
+from memoir_desktop.core.search.rerank import POOL, Weights, language, rerank, weights_for
 from memoir_desktop.core.store import MemoryStore, memory_dict
 
 log = logging.getLogger(__name__)
@@ -35,9 +37,10 @@ class FactSearch:
         self.store = store
 
     def search(self, user_id: str, q: Query, *, limit: int = 10, filters: dict | None = None,
-               floor: Floor | None | bool = True) -> list[dict]:
+               floor: Floor | None | bool = True, second_stage: Weights | None | bool = True) -> list[dict]:
         """`floor`: True for the embedding model's relevance floor (search/floor.py), a Floor, or
-        None for none (evaluation)."""
+        None for none; `second_stage`: True for the model's learned reranking of the top 30
+        (search/rerank.py), given Weights, or None for the first stage alone (evaluation)."""
         if not has_content(q.tokens, q.span, q.recurrence):
             return []  # nothing to match on ("!!!", "ㅋㅋㅋ")
         depth = max(limit * 3, 30)
@@ -49,12 +52,12 @@ class FactSearch:
                 hits, stats = self.store.vectors.search_with_stats(self.store.collection(user_id), vec, depth)
                 if floor is True:
                     floor = floor_for(self.store.embedder.name)
-                if keep_dense(floor or None, knows_a_word=bm.knows(q.tokens), best=hits[0][1] if hits else None,
-                              stats=stats):
+                if keep_dense(floor or None, knows_a_word=bm.knows(q.terms), best=hits[0][1] if hits else None,
+                              stats=stats, reference=lambda: reference_scores(self.store.embedder, vec)):
                     ranked["dense"] = hits
             except Exception as exc:  # a failing source is skipped, not fatal
                 log.warning("dense search unavailable: %s", exc.__class__.__name__)
-        ranked["lexical"] = bm.search(q.tokens, depth)
+        ranked["lexical"] = bm.search(q.terms, depth, weights=q.term_weights)
         hits = {str(i): [s, sig] for i, s, sig in fuse(ranked)}
         bounds = q.span_bounds
         if bounds and q.span:
@@ -75,7 +78,10 @@ class FactSearch:
                 score *= TIME_FACTOR
             order.append((score, mid, signals))
         order.sort(key=lambda t: -t[0])  # stable: ties keep the fused order
+        if second_stage is True:
+            second_stage = weights_for(self.store.embedder.name, language(q.text))
         out: list[dict] = []
+        pool = max(limit, POOL) if second_stage else limit
         batch = max(limit * 2, 10)
         for at in range(0, len(order), batch):
             part = order[at:at + batch]
@@ -85,13 +91,15 @@ class FactSearch:
                 if m is None or m.user_id != user_id or m.state != "active" or not _passes(m, filters):
                     continue
                 out.append(memory_dict(m, score=round(score, 6), explain=signals))
-            if len(out) >= limit:
+            if len(out) >= pool:
                 break
-        out = out[:limit]
         lexical = {d["id"]: d for d in out if "lexical" in d["explain"]}
-        for d_id, matched in bm.explain_many(q.tokens, lexical).items():
+        for d_id, matched in bm.explain_many(q.terms, lexical).items():
             lexical[d_id]["explain"]["lexical"]["matched"] = matched
-        return out
+        if second_stage and len(out) > 1:
+            vecs = self.store.vectors.vectors(self.store.collection(user_id), [d["id"] for d in out])
+            out = rerank(q, out, vecs, vec, second_stage)
+        return out[:limit]
 
     def _in_span(self, user_id: str, lo: datetime, hi: datetime, limit: int) -> list[str]:
         """Memories recorded in the span, or about it. Two indexed queries: one OR across

@@ -10,11 +10,31 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from functools import lru_cache
 
 import numpy as np
 
 from memoir_desktop.core import temporal
 from memoir_desktop.core.lexical import tokenize
+from memoir_desktop.core.lexical.synonyms import expand
+from memoir_desktop.core.temporal.present import asks_about_now
+
+# Words that say when, not what: the time logic reads them (spans, "now"); as words to match they
+# only tied a question to every memory that happens to say 요즘 or "now".
+_TIME_WORDS = ("요즘 요새 지금 현재 최근 근래 아직 아직도 이제 오늘 어제 그제 내일 모레 작년 올해 재작년 내년 "
+               "이번 지난 다음 저번 주말 평일 아침 저녁 밤 낮 새벽 매일 매주 매달 매년 "
+               "now nowadays today tonight yesterday tomorrow currently current lately recently still "
+               "week month year weekend morning evening night day these days last next ago")
+
+
+# How much a synonym counts against a word of the query: measured on the Korean paraphrase set's
+# fit split (eval/ko_retrieval.py --expansion-weight); the note on issue 18 has the table.
+EXPANSION_WEIGHT = 0.5
+
+
+@lru_cache(maxsize=1)
+def time_words() -> frozenset[str]:
+    return frozenset(tokenize(_TIME_WORDS))
 
 
 @dataclass
@@ -24,6 +44,8 @@ class Query:
     tokens: list[str]  # content tokens (Kiwi morphemes, stemmed English words)
     span: tuple[date, date] | None  # the time the query asks about ("작년 이맘때", "last Friday")
     recurrence: str | None  # a recurring time it asks about ("매주 금요일에 뭐 해?")
+    asks_now: bool = False  # about how things are now: the newest memory of a topic first
+    expansions: list[str] = field(default_factory=list)  # the same in other words (lexical/synonyms.py)
     embedder: object = field(default=None, repr=False)
     vector_error: str | None = None
     _vector: np.ndarray | None = field(default=None, repr=False)
@@ -33,8 +55,19 @@ class Query:
     def of(cls, text: str, now: datetime | None, embedder) -> Query:
         now = now or datetime.now()
         text = (text or "").strip()
-        return cls(text, now, tokenize(text) if text else [], temporal.query_span(text, now) if text else None,
-                   temporal.recurring.rule_of(text) if text else None, embedder)
+        tokens = tokenize(text) if text else []
+        return cls(text, now, tokens, temporal.query_span(text, now) if text else None,
+                   temporal.recurring.rule_of(text) if text else None, asks_about_now(text),
+                   expand(text, tokens) if text else [], embedder)
+
+    @property
+    def terms(self) -> list[str]:
+        """What the lexical side searches for: the query's words, then their synonyms."""
+        return self.tokens + self.expansions
+
+    @property
+    def term_weights(self) -> dict[str, float] | None:
+        return dict.fromkeys(self.expansions, EXPANSION_WEIGHT) if self.expansions else None
 
     def vector(self) -> np.ndarray | None:
         """The query's embedding (computed once), or None when the embedder failed."""

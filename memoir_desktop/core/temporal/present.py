@@ -1,0 +1,35 @@
+"""Does a question ask how things are now? ("요즘 어디 살아?", "Where do I work?", "아직도 담배 피워?")
+
+Such a question wants the newest of several memories about one thing (a move, a job, a habit that
+changed). Markers of the present decide when present; otherwise a question with no past tense in
+it asks about the present state ("어디 살아?", "What do I drink?"), one with a past tense does not
+("어디 살았었지?", "Where did I live?").
+"""
+
+from __future__ import annotations
+
+import re
+
+_KO_NOW = re.compile(r"요즘|요새|지금|아직|현재|이제는|이제|근래|최근에는")
+_EN_NOW = re.compile(r"\b(?:now|these\s+days|nowadays|still|currently|current|lately|at\s+the\s+moment|anymore"
+                     r"|present|today)\b", re.I)
+# Korean past tense (었/았/였/했 + endings), "used to" forms, and words that point back in time.
+_KO_PAST = re.compile(r"[었았였했됐갔왔봤샀났줬썼]|던|예전|옛날|전에|작년|재작년|지난|그때|당시|처음")
+_EN_PAST = re.compile(r"\b(?:did|was|were|had|used\s+to|ago|last|before|previous(?:ly)?|earlier|first|once|"
+                      r"when\s+did|\w+ed)\b", re.I)
+_KO_QUESTION = re.compile(r"\?|(?:니|냐|지|까|야|어|아|나|래|데|죠|요|가)\s*[?.!~]*\s*$")
+_EN_QUESTION = re.compile(r"\?\s*$|^\s*(?:what|where|who|how|which|do|does|am|is|are|have|has)\b", re.I)
+_HANGUL = re.compile(r"[가-힣]")
+
+
+def asks_about_now(text: str) -> bool:
+    t = (text or "").strip()
+    if not t:
+        return False
+    if _HANGUL.search(t):
+        if _KO_NOW.search(t):
+            return True
+        return bool(_KO_QUESTION.search(t)) and not _KO_PAST.search(t)
+    if _EN_NOW.search(t):
+        return True
+    return bool(_EN_QUESTION.search(t)) and not _EN_PAST.search(t)
