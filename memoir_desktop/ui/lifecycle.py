@@ -1,8 +1,14 @@
-"""`AppLifecycle`: start-up (progress window → main window), language switch, shut-down.
+"""`AppLifecycle`: start-up (progress window → main window), language switch, restoring a
+backup, shut-down.
 
 Shut-down rule: stop taking jobs, give a running one a few seconds, then leave. A job cut
 short stays a durable row in SQLite and resumes at the next start, so nothing is lost by
 not waiting for a slow LLM.
+
+Restore rule: the database can only be replaced while no `Memoir` has it open, so the journal
+is closed first — the writer takes no new job, a job already running is waited for (its
+result belongs to the journal being replaced) — then the backup is put in place off the UI
+thread, and the journal is opened again exactly as at start (the start-up window, MemoirOpener).
 """
 
 from __future__ import annotations
@@ -11,7 +17,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from memoir_desktop.ui import i18n
@@ -29,6 +35,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SHUTDOWN_GRACE_MS = 3_000
+RESTORE_POLL_MS = 100  # how often a restore looks whether the last job has finished
+RESTORE_SLOW_MS = 2_000  # after this, the start-up window says what the restore waits for
 
 
 class AppLifecycle(QObject):
@@ -40,16 +48,22 @@ class AppLifecycle(QObject):
         self.backend: AsyncMemoir | None = None
         self.window: MainWindow | None = None
         self.startup = StartupWindow()
-        # One reads pool for the whole run: it opens the journal, then serves the screens.
-        self.reads = TaskRunner(3, self)
-        self.opener = MemoirOpener(home, self, reads=self.reads)
-        self.opener.progress.connect(self.startup.set_step)
-        self.opener.downloading.connect(self.startup.skip.setVisible)
-        self.startup.skip.clicked.connect(self.opener.skip_download)
-        self.opener.ready.connect(self._ready)
-        self.opener.failed.connect(self._failed)
+        self.restored: tuple[str, str] | None = None  # (backup, where the replaced journal was kept)
+        self.restore_error: BaseException | None = None
+        self._restoring: dict | None = None
+        self._make_opener()
+        self.startup.skip.clicked.connect(lambda: self.opener.skip_download())
         if instance is not None:
             instance.activated.connect(self._raise)
+
+    def _make_opener(self) -> None:
+        # One reads pool for the run of a journal: it opens the journal, then serves the screens.
+        self.reads = TaskRunner(3, self)
+        self.opener = MemoirOpener(self.home, self, reads=self.reads)
+        self.opener.progress.connect(self.startup.set_step)
+        self.opener.downloading.connect(self.startup.skip.setVisible)
+        self.opener.ready.connect(self._ready)
+        self.opener.failed.connect(self._failed)
 
     def start(self) -> None:
         self.startup.show()
@@ -63,13 +77,84 @@ class AppLifecycle(QObject):
         self.window.show()
         self.startup.close()
         self.window.start()
+        if self.restored is not None:
+            self.window.show_restored(*self.restored)
+        elif self.restore_error is not None:
+            self._say_restore_failed(self.restore_error)
+        self.restore_error = None
 
     def _make_window(self):
         from memoir_desktop.ui.main_window import MainWindow
 
         window = MainWindow(self.backend)
         window.language_changed.connect(self._switch_language)
+        window.restore_requested.connect(self.restore_backup)
         return window
+
+    # -- restoring a backup -----------------------------------------------------------------------
+
+    def restore_backup(self, backup: str) -> None:
+        """Close the journal, put `backup` in its place (the replaced file is kept), open it again."""
+        if self._restoring is not None or self.backend is None:
+            return
+        self._restoring = {"backup": backup, "waited_ms": 0}
+        self.restored = self.restore_error = None
+        self.startup.set_step(self.tr("Closing your journal to restore the backup…"), 0, 0)
+        self.startup.skip.hide()
+        self.startup.show()  # first, so that closing the main window does not end the app
+        old, self.window = self.window, None
+        if old is not None:
+            old.save_state()
+            old.rebuilding = True  # not the app closing
+            old.close()
+            old.deleteLater()
+        self._close_journal()
+
+    def _close_journal(self) -> None:
+        """Stop the backend without blocking the UI: look again until its last job has finished."""
+        state = self._restoring
+        if not self.backend.shutdown(0):  # it can be asked again: it only stops and looks
+            state["waited_ms"] += RESTORE_POLL_MS
+            if state["waited_ms"] >= RESTORE_SLOW_MS:
+                self.startup.set_step(self.tr("Waiting for the memory being made to be finished, then the "
+                                              "backup is restored…"), 0, 0)
+            QTimer.singleShot(RESTORE_POLL_MS, self._close_journal)
+            return
+        old_backend, old_reads = self.backend, self.reads
+        self.backend = None
+        old_backend.mem.close()
+        old_backend.deleteLater()
+        old_reads.deleteLater()
+        self.opener.deleteLater()
+        self._make_opener()
+        self.startup.set_step(self.tr("Restoring the backup…"), 0, 0)
+        backup = state["backup"]
+        self.reads.submit(lambda: self._put_in_place(backup), self._restored, self._restore_failed)
+
+    def _put_in_place(self, backup: str) -> str:
+        from memoir_desktop.core.backup import restore_backup
+
+        return str(restore_backup(self.home, Path(backup)))
+
+    def _restored(self, kept: str) -> None:
+        self.restored = (self._restoring["backup"], kept)
+        self._restoring = None
+        self.opener.start()
+
+    def _restore_failed(self, exc: BaseException) -> None:
+        # restore_backup checks the backup before it moves anything: the journal is as it was.
+        log.warning("restore failed: %s", exc)
+        self._restoring = None
+        self.restore_error = exc
+        self.opener.start()
+
+    def _say_restore_failed(self, exc: BaseException) -> None:
+        box = QMessageBox(QMessageBox.Warning, self.tr("The backup was not restored"),
+                          self.tr("This backup could not be restored, so your journal is as it was. ({error})")
+                          .format(error=exc), QMessageBox.Ok, self.window)
+        box.setAttribute(Qt.WA_DeleteOnClose)
+        self.window.last_message_box = box
+        box.open()
 
     def _switch_language(self, language: str) -> None:
         """Rebuild the window in the new language (every string is set at construction)."""

@@ -1,29 +1,44 @@
-"""`MainWindow`: the tabs (Journal, Memories, Stats, Graph), menus, shortcuts and status bar.
+"""`MainWindow`: the tabs (Journal, Search, Memories, Stats, Graph), menus, shortcuts and status bar.
 
 Only UI state (geometry, splitter, last tab) goes to QSettings; everything else is the core's.
+Search is a tab of its own, next to the journal (as in Day One and Apple Journal): its results
+stay while you open a day from them and come back for the next one.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox, QTabWidget
 
 from memoir_desktop.ui import i18n
+from memoir_desktop.ui.file_dialogs import (
+    BatchProgressPanel,
+    ExportDialog,
+    ImportDialog,
+    RestoreBackupDialog,
+    backup_time,
+    when_text,
+)
 from memoir_desktop.ui.graph.graph_page import GraphPage
 from memoir_desktop.ui.journal.journal_page import JournalPage
 from memoir_desktop.ui.memories.memory_card_list import MemoryCardList
 from memoir_desktop.ui.resources import icon
+from memoir_desktop.ui.search_page import SearchPage
 from memoir_desktop.ui.settings_dialog import open_settings_dialog
 from memoir_desktop.ui.stats_page import StatsPage
 from memoir_desktop.ui.status_bar import MemoirStatusBar
 from memoir_desktop.ui.theme import apply_theme
 
 STATUS_REFRESH_MS = 5_000
+LEGACY_TABS = ("journal", "memories", "stats", "graph")  # "window/tab" indexes saved before Search came
 
 
 class MainWindow(QMainWindow):
     language_changed = Signal(str)  # the app rebuilds the window in the new language
+    restore_requested = Signal(str)  # a backup to restore: the app closes the journal, restores, reopens
     closing = Signal()
 
     def __init__(self, backend, ui_state: QSettings | None = None, parent=None):
@@ -32,21 +47,27 @@ class MainWindow(QMainWindow):
         self.ui_state = ui_state if ui_state is not None else QSettings()
         self.last_message_box: QMessageBox | None = None
         self.settings_dialog = None
+        self.file_dialog = None  # the export / import / restore dialog last opened
+        self.batch_panels: list[BatchProgressPanel] = []
         self.rebuilding = False  # True while replaced by a window in another language
         self.setWindowTitle("memoir")
         self.setWindowIcon(icon("memoir"))
         self.resize(1200, 780)
 
         self.journal = JournalPage(backend)
+        self.search = SearchPage(backend)
         self.memories = MemoryCardList(backend)
         self.stats = StatsPage(backend)
         self.graph = GraphPage(backend)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
-        self.tabs.addTab(self.journal, self.tr("Journal"))
-        self.tabs.addTab(self.memories, self.tr("Memories"))
-        self.tabs.addTab(self.stats, self.tr("Stats"))
-        self.tabs.addTab(self.graph, self.tr("Graph"))
+        # Keys name the pages in the saved UI state, so a tab added later does not shift the one restored.
+        self.pages = {"journal": self.journal, "search": self.search, "memories": self.memories,
+                      "stats": self.stats, "graph": self.graph}
+        for page, title in ((self.journal, self.tr("Journal")), (self.search, self.tr("Search")),
+                            (self.memories, self.tr("Memories")), (self.stats, self.tr("Stats")),
+                            (self.graph, self.tr("Graph"))):
+            self.tabs.addTab(page, title)
         self.setCentralWidget(self.tabs)
         self.status = MemoirStatusBar()
         self.setStatusBar(self.status)
@@ -54,8 +75,11 @@ class MainWindow(QMainWindow):
 
         self.journal.open_settings.connect(self.open_settings)
         self.memories.open_source.connect(self.open_source)
+        self.search.open_entry.connect(self.open_entry)
+        self.search.open_memory.connect(self.open_memory)
         self.graph.openEntryRequested.connect(lambda eid: self.open_source({"source_entry_id": eid}))
-        backend.pending_changed.connect(self.status.set_pending)
+        backend.pending_changed.connect(self._pending)
+        backend.changed.connect(lambda changes: self.backend.refresh_status() if changes.entries else None)
         backend.llm_reachable_changed.connect(self._llm_state)
         backend.status_changed.connect(self._status)
         backend.error.connect(lambda message: self.status.showMessage(message, 8000))
@@ -70,23 +94,38 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu(self.tr("&File"))
         self.today_action = self._action(self.tr("&Today"), "Ctrl+N", self.go_today)
+        self.today_action.setIcon(icon("today"))
+        self.import_action = self._action(self.tr("&Import…"), None, self.import_file)
+        self.export_action = self._action(self.tr("&Export…"), "Ctrl+Shift+E", self.export)
+        self.backup_action = self._action(self.tr("&Back up now"), None, self.backup_now)
+        self.restore_action = self._action(self.tr("&Restore a backup…"), None, self.restore_backup)
+        self.data_folder_action = self._action(self.tr("Open &data folder"), None, self.open_data_folder)
         self.settings_action = self._action(self.tr("&Settings…"), "Ctrl+,", self.open_settings)
         self.settings_action.setMenuRole(QAction.PreferencesRole)
         self.settings_action.setIcon(icon("settings"))
-        self.today_action.setIcon(icon("today"))
         quit_action = self._action(self.tr("&Quit"), QKeySequence.Quit, self.close)
         quit_action.setMenuRole(QAction.QuitRole)
-        for action in (self.today_action, self.settings_action):
-            file_menu.addAction(action)
-        file_menu.addSeparator()
-        file_menu.addAction(quit_action)
+        for group in ((self.today_action,), (self.import_action, self.export_action),
+                      (self.backup_action, self.restore_action, self.data_folder_action),
+                      (self.settings_action,), (quit_action,)):
+            if file_menu.actions():
+                file_menu.addSeparator()
+            for action in group:
+                file_menu.addAction(action)
         edit_menu = self.menuBar().addMenu(self.tr("&Edit"))
-        self.find_action = self._action(self.tr("&Find memories"), QKeySequence.Find, self.find)
+        self.find_action = self._action(self.tr("&Find…"), QKeySequence.Find, self.find)
         edit_menu.addAction(self.find_action)
         view_menu = self.menuBar().addMenu(self.tr("&View"))
-        for i in range(4):
-            view_menu.addAction(self._action(self.tabs.tabText(i), f"Ctrl+{i + 1}",
-                                             lambda i=i: self.tabs.setCurrentIndex(i)))
+        self.view_actions: list[QAction] = []
+        for i in range(self.tabs.count()):
+            # `triggered` passes `checked`: the slot takes it first, so it cannot land in `i`.
+            action = self._action(self.tabs.tabText(i), f"Ctrl+{i + 1}",
+                                  lambda _checked=False, i=i: self.tabs.setCurrentIndex(i))
+            view_menu.addAction(action)
+            self.view_actions.append(action)
+        view_menu.addSeparator()
+        self.trash_action = self._action(self.tr("T&rash"), None, self.show_trash)
+        view_menu.addAction(self.trash_action)
         help_menu = self.menuBar().addMenu(self.tr("&Help"))
         help_menu.addAction(self._action(self.tr("&About memoir"), None, self.about))
 
@@ -114,13 +153,84 @@ class MainWindow(QMainWindow):
 
     # -- actions -------------------------------------------------------------------------------
 
+    def show_trash(self) -> None:
+        """The entries in the trash (restore, or delete forever)."""
+        self.tabs.setCurrentWidget(self.journal)
+        self.journal.show_trash()
+
     def go_today(self) -> None:
         self.tabs.setCurrentWidget(self.journal)
         self.journal.show_today()
 
     def find(self) -> None:
+        """Edit → Find (Ctrl+F): the one search, over the journal and the memories."""
+        self.tabs.setCurrentWidget(self.search)
+        self.search.focus_search()
+
+    def open_entry(self, day, entry_id: int) -> None:
+        self.tabs.setCurrentWidget(self.journal)
+        self.journal.show_entry(day, entry_id)
+
+    def open_memory(self, memory: dict) -> None:
         self.tabs.setCurrentWidget(self.memories)
-        self.memories.focus_search()
+        self.memories.show_memory(memory)
+
+    # -- files ---------------------------------------------------------------------------------
+
+    def export(self) -> ExportDialog:
+        return self._open_dialog(ExportDialog(self.backend, self))
+
+    def import_file(self) -> ImportDialog:
+        dialog = ImportDialog(self.backend, self)
+        dialog.batch_started.connect(self.follow_batch)
+        return self._open_dialog(dialog)
+
+    def follow_batch(self, batch: str, total: int) -> BatchProgressPanel:
+        """The memories of an import being made, followed in the status bar (it may take hours)."""
+        panel = BatchProgressPanel(self.backend, batch, total)
+        self.batch_panels = [p for p in self.batch_panels if not p.isHidden()]
+        self.batch_panels.append(panel)
+        self.status.add_panel(panel)
+        return panel
+
+    def backup_now(self) -> None:
+        self.status.show_busy(True, self.tr("Backing up your journal…"))
+
+        def done(path: str) -> None:
+            self.status.show_busy(False, self.tr("Backed up: {name}, in the backups of the data folder.")
+                                  .format(name=Path(path).name))
+
+        def failed(exc: BaseException) -> None:
+            self.status.show_busy(False, self.tr("The backup could not be made: {error}").format(error=exc))
+
+        self.backend.backup_now(done, failed)
+
+    def restore_backup(self) -> RestoreBackupDialog:
+        dialog = RestoreBackupDialog(self.backend, self)
+        dialog.restore_chosen.connect(self.restore_requested)
+        return self._open_dialog(dialog)
+
+    def show_restored(self, backup: str, kept: str) -> QMessageBox:
+        """After a restore (the app reopened the journal): say what happened and where the old one is."""
+        box = QMessageBox(QMessageBox.Information, self.tr("Backup restored"),
+                          self.tr("Your journal is back as it was on {date}.").format(
+                              date=when_text(backup_time(backup)) or Path(backup).name), QMessageBox.Ok, self)
+        box.setInformativeText(self.tr("The journal it replaced is kept, not deleted: {path}").format(path=kept))
+        box.setAttribute(Qt.WA_DeleteOnClose)
+        self.last_message_box = box
+        box.open()
+        self.status.showMessage(self.tr("Backup restored. The journal it replaced is kept in the data folder."),
+                                15_000)
+        return box
+
+    def open_data_folder(self) -> None:
+        QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.backend.home)))
+
+    def _open_dialog(self, dialog):
+        dialog.setAttribute(Qt.WA_DeleteOnClose)
+        self.file_dialog = dialog
+        dialog.open()
+        return dialog
 
     def open_settings(self):
         self.settings_dialog = open_settings_dialog(self, self.backend, self._settings_saved)
@@ -166,8 +276,13 @@ class MainWindow(QMainWindow):
     def _llm_state(self, reachable) -> None:
         self.status.set_llm(reachable, self.backend.llm_configured, self.backend.settings.llm_model)
 
+    def _pending(self, count: int) -> None:
+        # The writer counts the jobs waiting, not the one running: ask the core for both.
+        self.status.set_pending(count)
+        self.backend.refresh_status()
+
     def _status(self, status: dict) -> None:
-        self.status.set_pending(status.get("pending_jobs", 0))
+        self.status.set_jobs(status.get("pending_jobs", 0), status.get("running_jobs", 0))
         self.status.set_embedder(status.get("embedder") or {})
 
     # -- window state ------------------------------------------------------------------------
@@ -182,15 +297,20 @@ class MainWindow(QMainWindow):
         splitter = self.ui_state.value("journal/splitter")
         if splitter is not None:
             self.journal.splitter.restoreState(splitter)
-        tab = self.ui_state.value("window/tab")
-        if tab is not None:
-            self.tabs.setCurrentIndex(int(tab))
+        key = self.ui_state.value("window/page")
+        if key is None:
+            tab = self.ui_state.value("window/tab")
+            key = LEGACY_TABS[int(tab)] if tab is not None and 0 <= int(tab) < len(LEGACY_TABS) else None
+        if key in self.pages:
+            self.tabs.setCurrentWidget(self.pages[key])
 
     def save_state(self) -> None:
         self.ui_state.setValue("window/geometry", self.saveGeometry())
         self.ui_state.setValue("window/state", self.saveState())
         self.ui_state.setValue("journal/splitter", self.journal.splitter.saveState())
         self.ui_state.setValue("window/tab", self.tabs.currentIndex())
+        self.ui_state.setValue("window/page", next(
+            (key for key, page in self.pages.items() if page is self.tabs.currentWidget()), "journal"))
         self.ui_state.sync()
 
     def raise_window(self) -> None:

@@ -1,8 +1,9 @@
-"""`MemoirStatusBar`: pending writes, whether the LLM is reachable, the embedding model's state."""
+"""`MemoirStatusBar`: whether entries are organised, whether the AI is reachable, whether search is ready,
+and panels for long jobs (the memories of an import)."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar
+from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar, QWidget
 
 
 class MemoirStatusBar(QStatusBar):
@@ -23,19 +24,44 @@ class MemoirStatusBar(QStatusBar):
         self.addPermanentWidget(self.llm)
         self.addPermanentWidget(self.embedder)
         self.pending_count = 0
+        self.running_count = 0
         self.llm_state: bool | None = None
-        self.set_pending(0)
+        self.llm_configured = False
         self.set_llm(None, configured=False)
+        self.set_jobs(0, 0)
+
+    # -- jobs -----------------------------------------------------------------------------------
 
     def set_pending(self, count: int) -> None:
-        self.pending_count = count
-        if count:
-            self.pending.setText(self.tr("✎ %n entry(ies) waiting to be organized", None, count))
-        else:
+        """The writer's count of jobs still waiting (it does not know about the one running)."""
+        self.set_jobs(count, self.running_count)
+
+    def set_jobs(self, pending: int, running: int) -> None:
+        """"Organised" only when nothing waits and nothing runs (status(): pending_jobs, running_jobs)."""
+        self.pending_count, self.running_count = pending, running
+        working = self.llm_configured and self.llm_state is not False
+        if not pending and not running:
             self.pending.setText(self.tr("✓ All entries organized"))
+            self.pending.setToolTip("")
+        elif not working:
+            # No AI (or none reachable): the entries are safe and wait; nothing is being organised now.
+            self.pending.setText(self.tr("✎ %n entry(ies) waiting to be organized", None, pending + running))
+            self.pending.setToolTip(self.tr("Your entries are saved. Memories are made from them once an AI "
+                                            "is connected."))
+        elif pending:
+            self.pending.setText(self.tr("✎ Organizing… %n more waiting", None, pending))
+            self.pending.setToolTip(self.tr("The AI is turning your entries into memories. You can keep "
+                                            "writing."))
+        else:
+            self.pending.setText(self.tr("✎ Organizing…"))
+            self.pending.setToolTip(self.tr("The AI is turning your entries into memories. You can keep "
+                                            "writing."))
+
+    # -- the AI ---------------------------------------------------------------------------------
 
     def set_llm(self, reachable: bool | None, configured: bool, model: str = "") -> None:
         self.llm_state = reachable
+        self.llm_configured = configured
         if not configured:
             self.llm.setText(self.tr("○ No AI connected"))
             self.llm.setToolTip(self.tr("Connect OpenAI or a local Ollama in Settings (Ctrl+,)"))
@@ -46,14 +72,37 @@ class MemoirStatusBar(QStatusBar):
             self.llm.setText(self.tr("● AI: {model}").format(model=model) if reachable
                              else self.tr("◌ AI: checking…"))
             self.llm.setToolTip("")
+        self.set_jobs(self.pending_count, self.running_count)
+
+    # -- search ---------------------------------------------------------------------------------
 
     def set_embedder(self, status: dict) -> None:
+        """The search model's state in a diarist's words. Not loaded yet is normal (it loads on
+        the first search); a fallback or a failure is said plainly, with what still works."""
         state = status.get("state", "")
-        text = {"ready": self.tr("Search model ready"), "fallback": self.tr("Search model: fallback in use"),
-                "loading": self.tr("Loading search model…"), "not-loaded": self.tr("Search model not loaded"),
-                "failed": self.tr("Search model failed to load")}.get(state, state)
+        if state == "ready":
+            text, tip = self.tr("Search ready"), self.tr("Search finds your words and what they mean.")
+        elif state in ("not-loaded", "loading"):
+            text = self.tr("Getting search ready…")
+            tip = self.tr("Search by meaning is being prepared. Searching for your own words already works.")
+        elif state == "fallback":
+            text = self.tr("Search: simpler mode")
+            tip = self.tr("The multilingual search model is not available, so a simpler one is used: your "
+                          "words are found as always, meaning less well.")
+        elif state == "failed":
+            text = self.tr("Search by meaning is off")
+            tip = self.tr("The search model could not be loaded. Searching for your own words still works.")
+        else:
+            text, tip = "", ""
         self.embedder.setText(text)
-        self.embedder.setToolTip(status.get("message") or status.get("active") or "")
+        detail = status.get("message") or ""
+        self.embedder.setToolTip(f"{tip}\n\n{detail}" if detail and state in ("fallback", "failed") else tip)
+
+    # -- long jobs --------------------------------------------------------------------------------
+
+    def add_panel(self, panel: QWidget) -> None:
+        """A panel for a long job (it stays while messages come and go: a permanent widget, first)."""
+        self.insertPermanentWidget(0, panel)
 
     def show_progress(self, done: int, total: int, text: str = "") -> None:
         self.progress.setMaximum(max(total, 1))
@@ -61,3 +110,10 @@ class MemoirStatusBar(QStatusBar):
         self.progress.setVisible(done < total)
         if text:
             self.showMessage(text, 3000)
+
+    def show_busy(self, busy: bool, text: str = "") -> None:
+        """A short job without a count (a backup): a moving bar and a message."""
+        self.progress.setRange(0, 0 if busy else 1)
+        self.progress.setVisible(busy)
+        if text:
+            self.showMessage(text, 0 if busy else 10_000)

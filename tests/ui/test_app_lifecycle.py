@@ -31,7 +31,8 @@ def test_start_shortcuts_language_switch_and_clean_shutdown(qapp, qtbot, tmp_pat
         window.activateWindow()
         qtbot.waitUntil(lambda: qapp.activeWindow() is window, timeout=15_000)
         qtbot.keyClick(window, Qt.Key_F, Qt.ControlModifier)
-        assert window.tabs.currentWidget() is window.memories and window.memories.search_box.hasFocus()
+        # One search for entries and memories: Ctrl+F opens it with its field focused.
+        assert window.tabs.currentWidget() is window.search and window.search.field.hasFocus()
         qtbot.keyClick(window, Qt.Key_N, Qt.ControlModifier)
         assert window.tabs.currentWidget() is window.journal
         qtbot.keyClick(window, Qt.Key_Comma, Qt.ControlModifier)

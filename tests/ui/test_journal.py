@@ -59,7 +59,9 @@ def test_past_day_reopens_with_its_operation_log(mem, backend, qtbot, tmp_path):
     qtbot.waitUntil(lambda: window.journal.day == yesterday and len(window.journal.chat.bubbles) == 1, timeout=15_000)
     qtbot.waitUntil(lambda: any(log.events == ["ADD"] for log in window.journal.chat.ops_logs.values()),
                     timeout=15_000)
-    # Writing while a past day is open goes to today.
-    window.journal.composer.send.emit("오늘은 산책을 했다")
-    qtbot.waitUntil(lambda: window.journal.day == date.today() and len(window.journal.chat.bubbles) >= 2,
+    # Writing while a past day is open writes on that day (back-dating), not on today.
+    window.journal.send("그날 산책을 했다")
+    qtbot.waitUntil(lambda: window.journal.day == yesterday and len(mem.entries(day=yesterday)) >= 2,
                     timeout=10_000)
+    assert [e["content"] for e in mem.entries(day=yesterday)][1] == "그날 산책을 했다"
+    assert mem.entries(day=date.today()) == []

@@ -57,8 +57,8 @@ def test_search_box_finds_by_meaning_and_filters(window, mem, qtbot):
     mem.add("아침마다 커피를 마신다", infer=False)
     mem.add("주말에 등산을 간다", infer=False)
     page = window.memories
-    window.find()  # Ctrl+F: Memories tab, search box focused
-    assert window.tabs.currentWidget() is page
+    window.tabs.setCurrentWidget(page)
+    page.focus_search()
     qtbot.waitUntil(lambda: len(page.cards) == 2, timeout=15_000)
     page.search_box.setText("커피")
     qtbot.waitUntil(lambda: [c.memory["memory"] for c in page.cards] == ["아침마다 커피를 마신다"], timeout=15_000)

@@ -39,7 +39,8 @@ def test_without_llm_sending_saves_the_entry_and_says_so_calmly(bare_mem, qtbot,
         assert "AI" in window.status.llm.text()
         # Memories still work without an LLM: search finds a fact added by hand.
         bare_mem.add("우산을 자주 잃어버린다", infer=False)
-        window.find()
+        window.tabs.setCurrentWidget(window.memories)
+        window.memories.focus_search()
         window.memories.search_box.setText("우산")
         qtbot.waitUntil(lambda: [c.memory["memory"] for c in window.memories.cards] == ["우산을 자주 잃어버린다"],
                         timeout=15_000)

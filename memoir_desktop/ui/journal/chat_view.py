@@ -1,9 +1,17 @@
-"""`ChatView`: one day's conversation as bubbles, with the memory log under each exchange."""
+"""`ChatView`: one day's entries and replies as bubbles, with the memory log under each exchange.
+
+It draws and redraws only: what the user asks of an entry (edit, move, trash, ask) leaves as
+`entry_edited` / `entry_action` for the page to run through the backend; the page then tells
+the view what came of it. Each memory log is known by its job ids and by the entries it covers,
+so a later job about an entry (the re-reading after an edit, a saved entry's first organizing)
+lands under that entry. A notice under an entry ("not connected…") goes once its job is done.
+"""
 
 from __future__ import annotations
 
 from datetime import datetime
 
+import shiboken6
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
@@ -19,13 +27,19 @@ EARLY_JOBS_KEPT = 50
 class PendingExchange:
     """Handle for a message sent but not yet answered (its bubbles, until the reply lands)."""
 
-    def __init__(self, user: MessageBubble, thinking: MessageBubble, generation: int):
+    def __init__(self, user: MessageBubble, thinking: MessageBubble | None, generation: int,
+                 when: datetime | None = None):
         self.user, self.thinking = user, thinking
         self.generation = generation  # the ChatView page it was drawn on
+        self.when = when  # a back-dated entry's time (None: now)
+        self.saved = False  # the entry is on disk (chat's on_saved came)
+        self.day = None  # the day it was written on (the page's)
 
 
 class ChatView(QScrollArea):
     retry_job = Signal(int)
+    entry_action = Signal(str, object)  # action ("move", "trash", "history", "ask"), the MessageBubble
+    entry_edited = Signal(object, str)  # the MessageBubble, its new text
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -43,13 +57,23 @@ class ChatView(QScrollArea):
         self._layout.addWidget(self.header)
         self._top = QVBoxLayout()  # welcome / banners
         self._layout.addLayout(self._top)
+        self.empty_hint = QLabel(self.tr("Nothing written on this day yet. What you write below is kept on this "
+                                         "day."))
+        self.empty_hint.setObjectName("muted")
+        self.empty_hint.setAlignment(Qt.AlignCenter)
+        self.empty_hint.setWordWrap(True)
+        self.empty_hint.hide()
+        self._layout.addWidget(self.empty_hint)
         self._items = QVBoxLayout()
         self._items.setSpacing(8)
         self._layout.addLayout(self._items)
         self._layout.addStretch(1)
         self.setWidget(self.canvas)
-        self.ops_logs: dict[int, MemoryOpsLog] = {}
+        self.ops_logs: dict[int, MemoryOpsLog] = {}  # by job id
         self.bubbles: list[MessageBubble] = []
+        self.notices: dict[int, NoticeLine] = {}  # by the job whose completion makes them moot
+        self._log_of_entry: dict[int, MemoryOpsLog] = {}
+        self._unclaimed: dict[int, MemoryOpsLog] = {}  # a saved entry's log, before its job is known
         self.day = None
         self._early_jobs: dict[int, dict] = {}
         self.generation = 0  # bumped whenever the page is redrawn (pending handles go stale)
@@ -66,21 +90,33 @@ class ChatView(QScrollArea):
             if item.layout():
                 _delete_layout(item.layout())
             elif item.widget():
+                item.widget().hide()
                 item.widget().deleteLater()
         self.ops_logs.clear()
         self.bubbles.clear()
+        self.notices.clear()
+        self._log_of_entry.clear()
+        self._unclaimed.clear()
 
-    def show_day(self, view: DayView) -> None:
+    def show_day(self, view: DayView, today: bool = False) -> None:
         self.clear()
         self.day = view.day
         self.header.setText(long_date(view.day))
         for exchange in view.exchanges:
+            drawn = []
             for entry in exchange.entries:
-                self._add_bubble(entry["role"], entry["content"], parse(entry["created_at"]), entry["id"])
+                drawn.append(self._add_bubble(entry["role"], entry["content"], parse(entry["created_at"]),
+                                              entry["id"], entry=entry))
+            replied = any(b.role == "assistant" for b in drawn)
+            for bubble in drawn:
+                bubble.has_reply = bubble.has_reply or replied
             job = exchange.job
             if job is not None:
                 log = self._add_ops_log(job.get("ids") or [job["id"]])
+                for entry in exchange.entries:
+                    self._log_of_entry[entry["id"]] = log
                 log.show_result(job)
+        self.empty_hint.setVisible(view.empty and not today)
         self._stick_to_bottom = True
 
     def set_top_widget(self, widget: QWidget | None) -> None:
@@ -94,13 +130,48 @@ class ChatView(QScrollArea):
 
     # -- live exchange ------------------------------------------------------------------
 
-    def begin_exchange(self, text: str) -> PendingExchange:
-        user = self._add_bubble("user", text, None, None)
+    def begin_exchange(self, text: str, when: datetime | None = None) -> PendingExchange:
+        """A sent message and the companion's "thinking…" under it (`when`: a back-dated entry's time)."""
+        user = self._add_bubble("user", text, when, None, at=self._place_for(when))
         user.set_pending(True)
-        thinking = self._add_bubble("assistant", self.tr("_thinking…_"), None, None)
+        user.has_reply = True  # on its way: not "ask the companion" meanwhile
+        thinking = self._add_bubble("assistant", self._thinking_text(), None, None, at=self._index_of(user) + 1)
         thinking.time_label.setText("")
-        self._stick_to_bottom = True
-        return PendingExchange(user, thinking, self.generation)
+        self._stick_to_bottom = when is None
+        if when is not None:
+            QTimer.singleShot(0, lambda: _ensure_visible(self, user))
+        return PendingExchange(user, thinking, self.generation, when)
+
+    def _thinking_text(self) -> str:
+        # Not "_thinking…_": the translation files drop keys that start with "_" (their comments).
+        return "*" + self.tr("thinking…") + "*"
+
+    def begin_saving(self, text: str, when: datetime | None = None) -> PendingExchange:
+        """An entry saved without a reply."""
+        user = self._add_bubble("user", text, when, None, at=self._place_for(when))
+        user.set_pending(True)
+        self._stick_to_bottom = when is None
+        return PendingExchange(user, None, self.generation, when)
+
+    def confirm_saved(self, pending: PendingExchange, entry_id: int, when: datetime | None) -> bool:
+        """The entry is on disk: its time shows at once, long before any answer."""
+        if pending.generation != self.generation or not shiboken6.isValid(pending.user):
+            return False
+        pending.saved = True
+        pending.user.confirm(entry_id, when)
+        return True
+
+    def finish_saving(self, pending: PendingExchange, entry_id: int, when: datetime | None,
+                      waiting_for_llm: bool) -> bool:
+        """A saved-only entry: its memory log waits for the job that organizes it."""
+        if not self.confirm_saved(pending, entry_id, when):
+            return False
+        log = self._new_log(None, after=pending.user)
+        if waiting_for_llm:
+            log.show_pending(waiting_for_llm=True)
+        self._log_of_entry[entry_id] = log
+        self._unclaimed[entry_id] = log
+        return True
 
     def finish_exchange(self, pending: PendingExchange, out: dict, notice: str | None) -> bool:
         """Fill in a sent message with `Memoir.chat`'s result (reply, or a calm notice).
@@ -109,48 +180,136 @@ class ChatView(QScrollArea):
         """
         if pending.generation != self.generation:
             return False
-        pending.user.confirm(out.get("entry_id"))
+        if not shiboken6.isValid(pending.user) or pending.user not in self.bubbles:
+            # The entry left the page while the answer was coming (moved, or to the trash).
+            if pending.thinking is not None and shiboken6.isValid(pending.thinking):
+                self._remove(pending.thinking)
+            return True
+        if not pending.saved:
+            pending.user.confirm(out.get("entry_id"))
+        anchor: QWidget = pending.user
         if out.get("reply"):
             pending.thinking.set_text(out["reply"])
-            pending.thinking.entry_id = out.get("reply_entry_id")
-            pending.thinking.confirm(out.get("reply_entry_id"))
+            pending.thinking.confirm(out.get("reply_entry_id"), pending.when)
+            pending.user.has_reply = True
+            anchor = pending.thinking
         else:
+            pending.user.has_reply = False
             self._remove(pending.thinking)
-            if notice:
-                self._insert_after(pending.user, NoticeLine(notice))
-        if out.get("job_id") is not None:
-            anchor = pending.thinking if out.get("reply") else self._last_widget()
-            log = MemoryOpsLog(out["job_id"])
-            log.retry_requested.connect(self.retry_job)
-            self.ops_logs[out["job_id"]] = log
-            self._insert_after(anchor, log)
-            if out["job_id"] in self._early_jobs:
-                log.show_result(self._early_jobs.pop(out["job_id"]))
-        self._stick_to_bottom = True
+        job_id = out.get("job_id")
+        early = self._early_jobs.pop(job_id, None) if job_id is not None else None
+        if notice and not (early and early.get("state") == "done"):
+            line = NoticeLine(notice)
+            self._insert_after(anchor, line)
+            anchor = line
+            if job_id is not None:
+                self.notices[job_id] = line
+        if job_id is not None:
+            log = self._new_log(job_id, after=anchor)
+            for entry_id in (out.get("entry_id"), out.get("reply_entry_id")):
+                if entry_id is not None:
+                    self._log_of_entry[entry_id] = log
+            if early is not None:
+                log.show_result(early)
+        self._stick_to_bottom = self._stick_to_bottom or pending.when is None
         return True
 
     def fail_exchange(self, pending: PendingExchange, message: str) -> bool:
         if pending.generation != self.generation:
             return False
-        self._remove(pending.thinking)
+        if not shiboken6.isValid(pending.user) or pending.user not in self.bubbles:
+            return True
+        if pending.thinking is not None:
+            self._remove(pending.thinking)
+        pending.user.has_reply = False
         pending.user.set_pending(False)
         pending.user.time_label.setText("")
         self._insert_after(pending.user, NoticeLine(message))
         return True
 
+    # -- later changes to an entry -----------------------------------------------------------
+
+    def begin_ask(self, bubble: MessageBubble) -> PendingExchange:
+        """The companion is asked, later, about a saved entry: its answer comes right under it."""
+        thinking = self._add_bubble("assistant", self._thinking_text(), None, None, at=self._index_of(bubble) + 1)
+        thinking.time_label.setText("")
+        bubble.has_reply = True  # one question at a time
+        QTimer.singleShot(0, lambda: _ensure_visible(self, thinking))
+        return PendingExchange(bubble, thinking, self.generation)
+
+    def finish_ask(self, pending: PendingExchange, out: dict, notice: str | None) -> bool:
+        if pending.generation != self.generation or not shiboken6.isValid(pending.user):
+            return False
+        if out.get("reply"):
+            pending.thinking.set_text(out["reply"])
+            pending.thinking.confirm(out.get("reply_entry_id"))
+        else:
+            pending.user.has_reply = False
+            self._remove(pending.thinking)
+            if notice:
+                self._insert_after(pending.user, NoticeLine(notice))
+        return True
+
+    def show_rereading(self, bubble: MessageBubble, job_id: int) -> None:
+        """After an edit or a move: the entry's memory log says its memories are read again."""
+        log = self._log_of_entry.get(bubble.entry_id)
+        if log is None or not shiboken6.isValid(log):
+            log = self._new_log(job_id, after=bubble)
+            self._log_of_entry[bubble.entry_id] = log
+        self.ops_logs[job_id] = log
+        log.job_id = job_id
+        log.show_rereading()
+        early = self._early_jobs.pop(job_id, None)
+        if early is not None:
+            log.show_result(early)
+
+    def bubble_for(self, entry_id: int) -> MessageBubble | None:
+        return next((b for b in self.bubbles if b.entry_id == entry_id), None)
+
+    def remove_entry(self, bubble: MessageBubble) -> None:
+        """The entry left this day (trash, or moved to another date)."""
+        if not shiboken6.isValid(bubble) or bubble not in self.bubbles:
+            return
+        log = self._log_of_entry.pop(bubble.entry_id, None)
+        self._remove(bubble)
+        # The log told what the user's words became; with none of them left here, it goes too.
+        if log is not None and shiboken6.isValid(log) and not any(
+                b.role == "user" and self._log_of_entry.get(b.entry_id) is log for b in self.bubbles):
+            for job_id in [j for j, other in self.ops_logs.items() if other is log]:
+                del self.ops_logs[job_id]
+            self._remove(log)
+
+    # -- jobs ----------------------------------------------------------------------------------
+
     def show_job(self, job: dict) -> None:
         log = self.ops_logs.get(job.get("id"))
-        if log is not None:
+        if log is None and job.get("state") == "done":
+            log = self._claim(job)
+        if log is not None and shiboken6.isValid(log):
             log.show_result(job)
         else:
             # The writer can finish a job before the chat answer that queued it is drawn.
             self._early_jobs[job.get("id")] = job
             while len(self._early_jobs) > EARLY_JOBS_KEPT:
                 self._early_jobs.pop(next(iter(self._early_jobs)))
+        if job.get("state") == "done":
+            notice = self.notices.pop(job.get("id"), None)
+            if notice is not None and shiboken6.isValid(notice):
+                self._remove(notice)
+
+    def _claim(self, job: dict) -> MemoryOpsLog | None:
+        """A saved entry's log is claimed by the first finished job that names the entry."""
+        for entry_id in ((job.get("result") or {}).get("changes") or {}).get("entries") or []:
+            log = self._unclaimed.pop(entry_id, None)
+            if log is not None and shiboken6.isValid(log):
+                log.job_id = job["id"]
+                self.ops_logs[job["id"]] = log
+                return log
+        return None
 
     def mark_waiting_for_llm(self) -> None:
-        for log in self.ops_logs.values():
-            if log.state == "pending":
+        for log in set(self.ops_logs.values()) | set(self._unclaimed.values()):
+            if shiboken6.isValid(log) and log.state == "pending":
                 log.show_pending(waiting_for_llm=True)
 
     # -- navigation -----------------------------------------------------------------------
@@ -173,12 +332,30 @@ class ChatView(QScrollArea):
         for bubble in self.bubbles:
             bubble.fit_width(width)
 
-    def _add_bubble(self, role: str, text: str, when: datetime | None, entry_id: int | None) -> MessageBubble:
-        bubble = MessageBubble(role, text, when, entry_id)
+    def _add_bubble(self, role: str, text: str, when: datetime | None, entry_id: int | None,
+                    entry: dict | None = None, at: int | None = None) -> MessageBubble:
+        bubble = MessageBubble(role, text, when, entry_id, entry=entry)
         bubble.fit_width(self._bubble_width())
+        bubble.action_requested.connect(lambda name, b=bubble: self.entry_action.emit(name, b))
+        bubble.edit_submitted.connect(lambda new, b=bubble: self.entry_edited.emit(b, new))
         self.bubbles.append(bubble)
-        self._items.addLayout(_row(bubble, role))
+        row = _row(bubble, role)
+        if at is None or at >= self._items.count():
+            self._items.addLayout(row)
+        else:
+            self._items.insertLayout(at, row)
+        self.empty_hint.hide()
         return bubble
+
+    def _place_for(self, when: datetime | None) -> int | None:
+        """Where a back-dated entry goes: before the first entry written after it (None: at the end)."""
+        if when is None:
+            return None
+        for bubble in self.bubbles:
+            if bubble.role == "user" and bubble.when is not None and bubble.entry_id is not None \
+                    and bubble.when > when:
+                return self._index_of(bubble)
+        return None
 
     def _bubble_width(self) -> int:
         return int(max(self.viewport().width(), 480) * BUBBLE_WIDTH_RATIO)
@@ -189,6 +366,14 @@ class ChatView(QScrollArea):
         for job_id in job_ids:
             self.ops_logs[job_id] = log
         self._items.addWidget(log)
+        return log
+
+    def _new_log(self, job_id: int | None, after: QWidget) -> MemoryOpsLog:
+        log = MemoryOpsLog(job_id)
+        log.retry_requested.connect(self.retry_job)
+        if job_id is not None:
+            self.ops_logs[job_id] = log
+        self._insert_after(after, log)
         return log
 
     def _index_of(self, widget: QWidget) -> int:
@@ -202,12 +387,6 @@ class ChatView(QScrollArea):
         index = self._index_of(anchor) + 1 if anchor is not None else self._items.count()
         self._items.insertWidget(index, widget)
 
-    def _last_widget(self) -> QWidget | None:
-        if not self._items.count():
-            return None
-        item = self._items.itemAt(self._items.count() - 1)
-        return item.widget() or _row_widget(item.layout())
-
     def _remove(self, widget: QWidget) -> None:
         index = self._index_of(widget)
         item = self._items.takeAt(index)
@@ -215,6 +394,7 @@ class ChatView(QScrollArea):
             _delete_layout(item.layout())
         if widget in self.bubbles:
             self.bubbles.remove(widget)
+        widget.hide()
         widget.deleteLater()
 
     def _follow_bottom(self, _min: int, maximum: int) -> None:
@@ -246,11 +426,15 @@ def _delete_layout(layout) -> None:
     while layout.count():
         child = layout.takeAt(0)
         if child.widget():
+            child.widget().hide()
             child.widget().deleteLater()
 
 
 def _unhighlight(bubble: MessageBubble) -> None:
-    import shiboken6
-
     if shiboken6.isValid(bubble):
         bubble.set_highlighted(False)
+
+
+def _ensure_visible(view: ChatView, widget: QWidget) -> None:
+    if shiboken6.isValid(widget):
+        view.ensureWidgetVisible(widget, 0, 80)

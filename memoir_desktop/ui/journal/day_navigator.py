@@ -1,4 +1,4 @@
-"""`DayNavigator`: a calendar (days with entries in bold) and the list of past days."""
+"""`DayNavigator`: a calendar (days with entries in bold), the list of past days, and the trash."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ def _qdate(day: date) -> QDate:
 
 class DayNavigator(QWidget):
     day_selected = Signal(object)  # datetime.date
+    trash_requested = Signal()
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -40,6 +41,13 @@ class DayNavigator(QWidget):
         self.list.itemActivated.connect(self._list_pick)
         self.list.itemClicked.connect(self._list_pick)
         layout.addWidget(self.list, 1)
+        self.trash_button = QPushButton()
+        self.trash_button.setObjectName("cardAction")
+        self.trash_button.setToolTip(self.tr("Entries you moved to the trash: restore them or delete them forever"))
+        self.trash_button.clicked.connect(self.trash_requested)
+        layout.addWidget(self.trash_button)
+        self.trash_count = 0
+        self.set_trash_count(0)
         self._days: list[date] = []
 
     def set_days(self, days: list[date]) -> None:
@@ -56,6 +64,11 @@ class DayNavigator(QWidget):
             item = QListWidgetItem(long_date(day))
             item.setData(Qt.UserRole, day)
             self.list.addItem(item)
+
+    def set_trash_count(self, count: int) -> None:
+        self.trash_count = count
+        self.trash_button.setText(self.tr("Trash ({count})").format(count=count))
+        self.trash_button.setAccessibleName(self.tr("Trash, {count} entries").format(count=count))
 
     def select(self, day: date, emit: bool = False) -> None:
         self.calendar.setMaximumDate(QDate.currentDate())  # the app may stay open past midnight

@@ -1,17 +1,28 @@
-"""`JournalPage`: past days on the left, the day's conversation and the composer on the right."""
+"""`JournalPage`: past days and the trash on the left; the day's entries and the composer on the right.
+
+The page runs what the user asks of an entry through the backend (AsyncMemoir) and tells the
+chat view what came of it: write (with or without a reply, on the day shown), edit in place,
+change the date, move to the trash (with Undo), restore or delete forever from the trash, ask
+the companion later. Nothing here waits: every call returns at once and reports by callback.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date
+from datetime import date, datetime
 
+import shiboken6
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from memoir_desktop.core.inputs import InvalidInput
+from memoir_desktop.ui.formatting import long_date, parse
 from memoir_desktop.ui.journal.chat_view import ChatView, PendingExchange
 from memoir_desktop.ui.journal.composer import Composer
 from memoir_desktop.ui.journal.day_navigator import DayNavigator
+from memoir_desktop.ui.journal.entry_dialogs import EntryHistoryDialog, MoveEntryDialog, PurgeConfirmDialog
+from memoir_desktop.ui.journal.message_bubble import MessageBubble
+from memoir_desktop.ui.journal.trash_view import ActionBar, TrashView
 from memoir_desktop.ui.journal.welcome_panel import NoLLMBanner, WelcomePanel
 from memoir_desktop.viewmodels.day import DayView
 
@@ -29,19 +40,36 @@ class JournalPage(QWidget):
         self._pending: list[PendingExchange] = []
         self._llm_reachable: bool | None = None
         self._empty = False  # the day shown has no entry yet (today: show the welcome panel)
+        self.last_dialog = None  # the entry dialog open now (tests and screenshots reach it here)
 
         self.navigator = DayNavigator()
         self.navigator.day_selected.connect(self.show_day)
+        self.navigator.trash_requested.connect(self.show_trash)
         self.chat = ChatView()
         self.chat.retry_job.connect(self.backend.retry_job)
+        self.chat.entry_action.connect(self._entry_action)
+        self.chat.entry_edited.connect(self.edit_entry)
+        self.trash_view = TrashView()
+        self.trash_view.back_requested.connect(lambda: self.show_day(self.day))
+        self.trash_view.restore_requested.connect(self.restore_from_trash)
+        self.trash_view.purge_requested.connect(self.confirm_purge)
+        self.bar = ActionBar()
         self.composer = Composer()
         self.composer.send.connect(self.send)
+        self.composer.save.connect(self.save)
 
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.chat)
+        self.stack.addWidget(self.trash_view)
         right = QWidget()
         column = QVBoxLayout(right)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
-        column.addWidget(self.chat, 1)
+        column.addWidget(self.stack, 1)
+        bar_holder = QVBoxLayout()
+        bar_holder.setContentsMargins(12, 4, 12, 0)
+        bar_holder.addWidget(self.bar)
+        column.addLayout(bar_holder)
         column.addWidget(self.composer)
         self.splitter = QSplitter(Qt.Horizontal)
         self.splitter.setObjectName("journalSplitter")
@@ -62,6 +90,7 @@ class JournalPage(QWidget):
 
     def refresh_days(self) -> None:
         self.backend.days(self.navigator.set_days)
+        self.refresh_trash()
 
     def show_today(self) -> None:
         self.show_day(date.today())
@@ -69,16 +98,14 @@ class JournalPage(QWidget):
 
     def show_day(self, day: date, then: Callable[[], None] | None = None) -> None:
         self.day = day
+        self.stack.setCurrentWidget(self.chat)
+        self.composer.show()
         self.navigator.select(day)
         self._generation += 1
         generation = self._generation
         if then is not None:
             self._after_load.append(then)
-        if day != date.today():
-            self.composer.set_placeholder(self.tr("Viewing a past day. What you write now is added to today."))
-        else:
-            self.composer.set_placeholder(
-                self.tr("How was your day? (Enter to send, Shift+Enter for a new line)"))
+        self.composer.set_day(day)
         self.backend.load_day(day, lambda view: self._day_loaded(generation, view))
 
     def show_entry(self, day: date, entry_id: int) -> None:
@@ -87,7 +114,8 @@ class JournalPage(QWidget):
     def _day_loaded(self, generation: int, view: DayView) -> None:
         if generation != self._generation:
             return  # the user moved on to another day meanwhile
-        self.chat.show_day(view)
+        self.chat.show_day(view, today=view.day == date.today())
+        self.composer.write_after(view.latest)
         self._empty = view.empty
         self.refresh_banner()
         callbacks, self._after_load = self._after_load, []
@@ -95,7 +123,7 @@ class JournalPage(QWidget):
             callback()
 
     def refresh_banner(self) -> None:
-        """Welcome panel on an empty today, a slim banner while no LLM is configured."""
+        """One message about a missing companion: the welcome panel on an empty today, else the banner."""
         configured = self.backend.llm_configured
         if self._empty and self.day == date.today():
             panel = WelcomePanel(configured)
@@ -108,19 +136,44 @@ class JournalPage(QWidget):
         else:
             self.chat.set_top_widget(None)
 
-    # -- sending --------------------------------------------------------------------------
+    def _redraw_if_shown(self, day: date) -> None:
+        """A result arrived for a page no longer drawn; the day shown may need it."""
+        if self.day == day and self.stack.currentWidget() is self.chat:
+            self.show_day(self.day)
 
-    def send(self, text: str) -> None:
-        if self.day != date.today():
-            # A message always belongs to today: show today first, then add it there.
-            self.show_day(date.today(), then=lambda: self.send(text))
-            return
+    # -- writing --------------------------------------------------------------------------
+
+    def _start_writing(self) -> datetime | None:
         if self._empty:
             self._empty = False
             self.refresh_banner()
-        pending = self.chat.begin_exchange(text)
+        when = self.composer.timestamp()
+        self.composer.write_after(when)
+        return when
+
+    def send(self, text: str) -> None:
+        """Enter: save on the day shown (now, or that day at the time set), then ask the companion."""
+        when = self._start_writing()
+        pending = self.chat.begin_exchange(text, when)
+        pending.day = self.day
         self._pending.append(pending)
-        self.backend.chat(text, lambda out: self._answered(pending, out), lambda exc: self._failed(pending, exc))
+        self.backend.chat(text, lambda out: self._answered(pending, out), lambda exc: self._failed(pending, exc),
+                          on_saved=lambda turn: self.chat.confirm_saved(pending, turn["entry_id"],
+                                                                        parse(turn.get("when"))),
+                          timestamp=when)
+
+    def save(self, text: str) -> None:
+        """Ctrl+Enter: save only; the companion can be asked about it later."""
+        when = self._start_writing()
+        pending = self.chat.begin_saving(text, when)
+        pending.day = self.day
+        self.backend.save_entry(text, lambda entry_id: self._saved(pending, entry_id),
+                                lambda exc: self._failed(pending, exc), timestamp=when)
+
+    def _saved(self, pending: PendingExchange, entry_id: int) -> None:
+        waiting = not self.backend.llm_configured or self._llm_reachable is False
+        if not self.chat.finish_saving(pending, entry_id, pending.when, waiting):
+            self._redraw_if_shown(pending.day)
 
     def _answered(self, pending: PendingExchange, out: dict) -> None:
         if pending in self._pending:
@@ -135,10 +188,12 @@ class JournalPage(QWidget):
             notice = self.tr("Not connected to an LLM. Your entry is saved, and will become memories "
                              "once it connects.")
         if not self.chat.finish_exchange(pending, out, notice):
-            self._redraw_if_today()
+            self._redraw_if_shown(pending.day)
             return
         if error and not unusable and out.get("job_id") in self.chat.ops_logs:
-            self.chat.ops_logs[out["job_id"]].show_pending(waiting_for_llm=True)
+            log = self.chat.ops_logs[out["job_id"]]
+            if log.state != "done":
+                log.show_pending(waiting_for_llm=True)
         self.exchange_finished.emit(out)
 
     def _failed(self, pending: PendingExchange, exc: BaseException) -> None:
@@ -149,12 +204,180 @@ class JournalPage(QWidget):
         else:
             message = self.tr("Could not save this entry: {error}").format(error=exc)
         if not self.chat.fail_exchange(pending, message):
-            self._redraw_if_today()
+            self._redraw_if_shown(pending.day)
 
-    def _redraw_if_today(self) -> None:
-        """An answer arrived for a page no longer shown; today's page may need it."""
-        if self.day == date.today():
-            self.show_day(self.day)
+    # -- an entry's menu ---------------------------------------------------------------------
+
+    def _entry_action(self, name: str, bubble: MessageBubble) -> None:
+        {"move": self.move_entry, "trash": self.trash_entry, "history": self.entry_history,
+         "ask": self.ask_about}[name](bubble)
+
+    def edit_entry(self, bubble: MessageBubble, text: str) -> None:
+        if not text.strip():
+            bubble.show_edit_error(self.tr("An entry can't be empty. To remove it, choose Move to trash."))
+            return
+
+        def done(entry: dict) -> None:
+            if not shiboken6.isValid(bubble):
+                return
+            bubble.finish_edit(entry)
+            if entry.get("job_id") is not None:
+                self.chat.show_rereading(bubble, entry["job_id"])
+                if not self.backend.llm_configured or self._llm_reachable is False:
+                    self.chat.mark_waiting_for_llm()
+
+        def failed(exc: BaseException) -> None:
+            if shiboken6.isValid(bubble):
+                bubble.show_edit_error(self.tr("Could not save this change: {error}").format(error=exc))
+
+        self.backend.edit_entry(bubble.entry_id, text, done, failed)
+
+    def move_entry(self, bubble: MessageBubble) -> MoveEntryDialog:
+        dialog = MoveEntryDialog(bubble.when or datetime.now(), self)
+        dialog.setAttribute(Qt.WA_DeleteOnClose)
+        self.last_dialog = dialog
+        dialog.accepted.connect(lambda: self._move(bubble, bubble.entry_id, dialog.when()))
+        dialog.open()
+        return dialog
+
+    def _move(self, bubble: MessageBubble, entry_id: int, when: datetime) -> None:
+        shown = self.day
+
+        def done(entry: dict) -> None:
+            new_day = parse(entry["created_at"]).date()
+            job_id = entry.get("job_id")
+            if new_day == shown:
+                # Same day, another time: redraw it in order, then show its memories being re-read.
+                self.show_day(shown, then=lambda: self._after_same_day_move(entry_id, job_id))
+                return
+            if shiboken6.isValid(bubble):
+                self.chat.remove_entry(bubble)
+            self.bar.show_message(self.tr("Entry moved to {date}.").format(date=long_date(new_day)),
+                                  self.tr("Go there"), lambda: self.show_entry(new_day, entry_id))
+
+        def failed(exc: BaseException) -> None:
+            self.bar.show_message(self.tr("Could not move this entry: {error}").format(error=exc))
+
+        self.backend.move_entry(entry_id, when, done, failed)
+
+    def _after_same_day_move(self, entry_id: int, job_id: int | None) -> None:
+        bubble = self.chat.bubble_for(entry_id)
+        if bubble is None:
+            return
+        self.chat.highlight_entry(entry_id)
+        if job_id is not None:
+            self.chat.show_rereading(bubble, job_id)
+
+    def trash_entry(self, bubble: MessageBubble) -> None:
+        """Out of the day at once; the bar offers to put it back."""
+        entry_id = bubble.entry_id
+        bubble.hide()
+
+        def done(_result: dict) -> None:
+            if shiboken6.isValid(bubble):
+                self.chat.remove_entry(bubble)
+            self.bar.show_message(self.tr("Entry moved to the trash"), self.tr("Put back"),
+                                  lambda: self.restore_entry(entry_id, announce=True), shortcut="Ctrl+Z")
+            self.refresh_trash()
+
+        def failed(exc: BaseException) -> None:
+            if shiboken6.isValid(bubble):
+                bubble.show()
+            self.bar.show_message(self.tr("Could not move this entry to the trash: {error}").format(error=exc))
+
+        self.backend.delete_entry(entry_id, done, failed)
+
+    def restore_entry(self, entry_id: int, announce: bool = False) -> None:
+        def done(entry: dict) -> None:
+            self.refresh_trash()
+            day = parse(entry.get("created_at")).date() if entry.get("created_at") else None
+            if day is not None and day == self.day and self.stack.currentWidget() is self.chat:
+                self.show_entry(day, entry_id)
+            elif announce and day is not None:
+                self.bar.show_message(self.tr("Entry restored to {date}.").format(date=long_date(day)),
+                                      self.tr("Go there"), lambda: self.show_entry(day, entry_id))
+
+        def failed(exc: BaseException) -> None:
+            self.bar.show_message(self.tr("Could not restore this entry: {error}").format(error=exc))
+
+        self.backend.restore_entry(entry_id, done, failed)
+
+    def entry_history(self, bubble: MessageBubble) -> EntryHistoryDialog:
+        dialog = EntryHistoryDialog(bubble.entry or {"content": bubble.text}, self)
+        dialog.setAttribute(Qt.WA_DeleteOnClose)
+        self.last_dialog = dialog
+        self.backend.entry_history(bubble.entry_id, dialog.set_rows, lambda exc: dialog.show_error(str(exc)))
+        dialog.open()
+        return dialog
+
+    def ask_about(self, bubble: MessageBubble) -> None:
+        """An entry saved without a reply: ask the companion now; the answer comes under it."""
+        pending = self.chat.begin_ask(bubble)
+
+        def done(out: dict) -> None:
+            notice = None
+            if not out.get("reply"):
+                notice = self.tr("Your companion couldn't answer just now. You can ask again later from the "
+                                 "entry's menu.")
+            self.chat.finish_ask(pending, out, notice)
+
+        def failed(exc: BaseException) -> None:
+            self.chat.finish_ask(pending, {"reply": None}, self.tr("Could not ask: {error}").format(error=exc))
+
+        self.backend.ask_about(bubble.entry_id, done, failed)
+
+    # -- trash ----------------------------------------------------------------------------------
+
+    def show_trash(self) -> None:
+        self.stack.setCurrentWidget(self.trash_view)
+        self.composer.hide()
+        self.navigator.list.clearSelection()
+        self.refresh_trash()
+
+    def refresh_trash(self) -> None:
+        def loaded(entries: list[dict]) -> None:
+            self.navigator.set_trash_count(len(entries))
+            self.trash_view.set_entries(entries)
+
+        self.backend.trash(loaded)
+
+    def restore_from_trash(self, entry: dict) -> None:
+        row = self.trash_view.row_for(entry["id"])
+        if row is not None:
+            row.set_busy(True)
+        self.restore_entry(entry["id"], announce=True)
+
+    def confirm_purge(self, entry: dict) -> None:
+        """Delete forever, after a confirmation that lists what goes (purge_preview)."""
+        def failed(exc: BaseException) -> None:
+            self.bar.show_message(self.tr("Could not delete this entry: {error}").format(error=exc))
+
+        self.backend.purge_preview(entry["id"], lambda preview: self._ask_purge(entry, preview), failed)
+
+    def _ask_purge(self, entry: dict, preview: dict) -> PurgeConfirmDialog:
+        dialog = PurgeConfirmDialog(preview, self)
+        dialog.setAttribute(Qt.WA_DeleteOnClose)
+        self.last_dialog = dialog
+        dialog.accepted.connect(lambda: self._purge(entry))
+        dialog.open()
+        return dialog
+
+    def _purge(self, entry: dict) -> None:
+        row = self.trash_view.row_for(entry["id"])
+        if row is not None:
+            row.set_busy(True)
+
+        def done(_result: dict) -> None:
+            self.refresh_trash()
+            self.bar.show_message(self.tr("Deleted forever."))
+
+        def failed(exc: BaseException) -> None:
+            self.refresh_trash()
+            self.bar.show_message(self.tr("Could not delete this entry: {error}").format(error=exc))
+
+        self.backend.purge_entry(entry["id"], done, failed)
+
+    # -- companion state ------------------------------------------------------------------------
 
     def _on_llm_state(self, reachable) -> None:
         self._llm_reachable = reachable

@@ -51,6 +51,12 @@ class MemoryOpsLog(QFrame):
         self.state = "pending"
         self._title(self.tr("waiting for the AI to connect") if waiting_for_llm else self.tr("organizing…"))
 
+    def show_rereading(self) -> None:
+        """The entry was edited or moved: its memories are being read again (a reconcile job)."""
+        self._clear()
+        self.state = "pending"
+        self._title(self.tr("re-reading your memories…"))
+
     def show_result(self, job: dict) -> None:
         """`job` is one `process_jobs` result (or a stored job): {id, state, result | error}."""
         state = job.get("state")

@@ -1,9 +1,19 @@
-"""First-run welcome, and the slim banner shown while no AI companion is connected."""
+"""First-run welcome, and the slim banner shown while no AI companion is connected.
+
+Both say the same thing about a missing companion in the same words (`no_companion_text`);
+the page shows one of them at a time: the welcome on an empty today, else the banner.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
+
+
+def no_companion_text() -> str:
+    return QCoreApplication.translate(
+        "NoLLMBanner", "No AI companion is connected. Your entries are saved and searchable, and become memories "
+                       "once one is connected.")
 
 
 class WelcomePanel(QFrame):
@@ -24,17 +34,19 @@ class WelcomePanel(QFrame):
         intro.setWordWrap(True)
         layout.addWidget(intro)
         if not llm_configured:
+            missing = QLabel(no_companion_text())
+            missing.setWordWrap(True)
+            layout.addWidget(missing)
             how = QLabel(self.tr(
                 "<b>Connect an AI companion</b> (optional):<ul>"
                 "<li><b>OpenAI</b>: paste an API key in Settings. It is kept in your system keyring.</li>"
                 "<li><b>Ollama</b> (free, runs locally): install Ollama, run <code>ollama pull qwen2.5</code>, "
-                "then choose the Ollama preset in Settings (http://localhost:11434/v1).</li></ul>"
-                "Without one, your journal is still saved and searchable; entries are organized into "
-                "memories once a companion is connected."))
+                "then choose the Ollama preset in Settings (http://localhost:11434/v1).</li></ul>"))
             how.setTextFormat(Qt.RichText)
             how.setWordWrap(True)
             layout.addWidget(how)
-            button = QPushButton(self.tr("Open settings…"))
+            button = QPushButton(self.tr("Connect…"))
+            button.setAccessibleName(self.tr("Open settings to connect an AI companion"))
             button.clicked.connect(self.open_settings)
             row = QHBoxLayout()
             row.addWidget(button)
@@ -50,8 +62,7 @@ class NoLLMBanner(QFrame):
         self.setObjectName("banner")
         row = QHBoxLayout(self)
         row.setContentsMargins(12, 6, 8, 6)
-        text = QLabel(self.tr("No AI companion is connected. Your entries are saved and searchable, "
-                              "and become memories once one is connected."))
+        text = QLabel(no_companion_text())
         text.setWordWrap(True)
         row.addWidget(text, 1)
         button = QPushButton(self.tr("Connect…"))

@@ -47,6 +47,7 @@ class MemoryCardList(QWidget):
         self._search_generation = 0
         self._limit = PAGE_SIZE
         self._dirty = True
+        self._reveal: str | None = None  # a memory to scroll to once its card is shown (show_memory)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 10, 12, 6)
@@ -148,6 +149,15 @@ class MemoryCardList(QWidget):
         self.search_box.setFocus(Qt.ShortcutFocusReason)
         self.search_box.selectAll()
 
+    def show_memory(self, memory: dict) -> None:
+        """Show one memory (a search result): filters cleared, its text searched, its card scrolled to."""
+        self._reveal = memory["id"]
+        state = "active" if memory.get("state", "active") == "active" else "all"
+        self.state_box.setCurrentIndex(self.state_box.findData(state))
+        self.source_box.setCurrentIndex(0)  # any source
+        self.period_box.setCurrentIndex(0)  # any time
+        self.search_box.setText(memory.get("memory", ""))
+
     # -- loading ------------------------------------------------------------------------------
 
     def mark_dirty(self) -> None:
@@ -245,6 +255,10 @@ class MemoryCardList(QWidget):
         active = sum(1 for m in self.memories if m.get("state") == "active")
         self.count_label.setText(self.tr("%n shown", None, len(matches)) + " · "
                                  + self.tr("%n remembered", None, active))
+        reveal = self._card_of.get(self._reveal or "")
+        if reveal is not None:
+            self._reveal = None
+            QTimer.singleShot(0, lambda: self.scroll.ensureWidgetVisible(reveal))  # once laid out
         if matches:
             self.empty_label.hide()
         else:

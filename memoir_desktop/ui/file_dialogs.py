@@ -1,0 +1,617 @@
+"""The File menu's dialogs: export, import (with its reading progress), the memory building of an
+import (a status-bar panel: it can take hours with a slow AI, so it must not hold a dialog open),
+and choosing a backup to restore.
+
+Threading rule: every job goes through `AsyncMemoir`; these widgets only show its progress.
+A file picker is never opened by the tests: the path fields are plain line edits.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import date, datetime
+from pathlib import Path
+
+from PySide6.QtCore import QLocale, QStandardPaths, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QDialog,
+    QFileDialog,
+    QFrame,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLayout,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QRadioButton,
+    QToolButton,
+    QVBoxLayout,
+)
+
+from memoir_desktop.core.inputs import InvalidInput
+from memoir_desktop.ui import i18n
+from memoir_desktop.ui.formatting import long_date, short_time
+
+POLL_MS = 1_000  # how often the memory building of an import is looked at
+FORMATS = ("json", "md", "txt")
+
+
+def documents_folder() -> Path:
+    return Path(QStandardPaths.writableLocation(QStandardPaths.DocumentsLocation) or Path.home())
+
+
+def _muted(text: str = "") -> QLabel:
+    label = QLabel(text)
+    label.setObjectName("muted")
+    label.setWordWrap(True)
+    return label
+
+
+def _path_row(edit: QLineEdit, choose: QPushButton) -> QHBoxLayout:
+    row = QHBoxLayout()
+    row.addWidget(edit, 1)
+    row.addWidget(choose)
+    return row
+
+
+def _set_error(label: QLabel, error: bool) -> None:
+    """Red for a failure (the style sheet's colour for a removed memory), the usual colour otherwise."""
+    label.setObjectName("opDelete" if error else "")
+    label.style().unpolish(label)
+    label.style().polish(label)
+
+
+def show_in_folder(path: Path) -> None:
+    QDesktopServices.openUrl(QUrl.fromLocalFile(str(path if path.is_dir() else path.parent)))
+
+
+# -- export -------------------------------------------------------------------------------------------
+
+
+class ExportDialog(QDialog):
+    """What (a memoir backup, Markdown, plain text), how (one file or one per day), where."""
+
+    exported = Signal(list)  # the paths written
+
+    def __init__(self, backend, parent=None, folder: Path | None = None):
+        super().__init__(parent)
+        self.backend = backend
+        self.folder = folder or documents_folder()
+        self.stem = f"memoir-{date.today().isoformat()}"
+        self.written: list[str] = []
+        self.setWindowTitle(self.tr("Export your journal"))
+        self.setMinimumWidth(520)
+        layout = QVBoxLayout(self)
+        layout.setSizeConstraint(QLayout.SetMinimumSize)
+
+        what = QGroupBox(self.tr("What to export"))
+        what_layout = QVBoxLayout(what)
+        self.format_group = QButtonGroup(self)
+        choices = {
+            "json": (self.tr("memoir backup (JSON)"),
+                     self.tr("Everything: entries, memories, their history and the graph. memoir can import "
+                             "it again.")),
+            "md": (self.tr("Markdown"), self.tr("Your entries, day by day, for any notes app.")),
+            "txt": (self.tr("Plain text"), self.tr("Your entries, day by day.")),
+        }
+        self.format_buttons: dict[str, QRadioButton] = {}
+        for i, key in enumerate(FORMATS):
+            title, description = choices[key]
+            button = QRadioButton(title)
+            button.setAccessibleDescription(description)
+            self.format_group.addButton(button, i)
+            what_layout.addWidget(button)
+            note = _muted(description)
+            note.setContentsMargins(24, 0, 0, 4)  # under the radio's text, not its circle
+            what_layout.addWidget(note)
+            self.format_buttons[key] = button
+        self.format_buttons["json"].setChecked(True)
+        layout.addWidget(what)
+
+        self.how = QGroupBox(self.tr("Files"))
+        how_layout = QVBoxLayout(self.how)
+        self.one_file = QRadioButton(self.tr("One file"))
+        self.per_day = QRadioButton(self.tr("One file per day, in a folder"))
+        self.one_file.setChecked(True)
+        how_layout.addWidget(self.one_file)
+        how_layout.addWidget(self.per_day)
+        layout.addWidget(self.how)
+
+        layout.addWidget(QLabel(self.tr("Save to")))
+        self.path_edit = QLineEdit()
+        self.path_edit.setAccessibleName(self.tr("Save to"))
+        self.choose_button = QPushButton(self.tr("Choose…"))
+        self.choose_button.clicked.connect(self.choose)
+        layout.addLayout(_path_row(self.path_edit, self.choose_button))
+
+        self.warning = _muted(self.tr("The export is not encrypted: anyone who has the file can read your "
+                                      "journal. Keep it somewhere safe."))
+        layout.addWidget(self.warning)
+        self.bar = QProgressBar()
+        self.bar.setRange(0, 0)
+        self.bar.setMaximumHeight(14)
+        self.bar.setTextVisible(False)
+        self.bar.hide()
+        layout.addWidget(self.bar)
+        self.result = QLabel()
+        self.result.setWordWrap(True)
+        self.result.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.result.hide()
+        layout.addWidget(self.result)
+
+        buttons = QHBoxLayout()
+        self.show_button = QPushButton(self.tr("Show in folder"))
+        self.show_button.clicked.connect(lambda: show_in_folder(Path(self.written[0])) if self.written else None)
+        self.show_button.hide()
+        buttons.addWidget(self.show_button)
+        buttons.addStretch(1)
+        self.close_button = QPushButton(self.tr("Close"))
+        self.close_button.clicked.connect(self.reject)
+        self.export_button = QPushButton(self.tr("Export"))
+        self.export_button.setDefault(True)
+        self.export_button.clicked.connect(self.export)
+        buttons.addWidget(self.close_button)
+        buttons.addWidget(self.export_button)
+        layout.addLayout(buttons)
+
+        self.format_group.idToggled.connect(lambda _id, on: on and self._kind_changed())
+        self.per_day.toggled.connect(lambda _on: self._kind_changed())
+        self._kind_changed()
+
+    @property
+    def fmt(self) -> str:
+        return FORMATS[max(0, self.format_group.checkedId())]
+
+    @property
+    def by_day(self) -> bool:
+        return self.fmt != "json" and self.per_day.isChecked()
+
+    def set_format(self, fmt: str, per_day: bool = False) -> None:
+        self.format_buttons[fmt].setChecked(True)
+        (self.per_day if per_day else self.one_file).setChecked(True)
+
+    def _default_path(self) -> Path:
+        return self.folder / (self.stem if self.by_day else f"{self.stem}.{self.fmt}")
+
+    def _kind_changed(self) -> None:
+        """Another kind of export: same folder and name, the suffix (or a folder) to match."""
+        self.how.setEnabled(self.fmt != "json")
+        text = self.path_edit.text().strip()
+        if text:
+            current = Path(text).expanduser()
+            self.folder = current.parent
+            self.stem = current.stem if current.suffix.lower() in (".json", ".md", ".txt") else current.name
+        self.path_edit.setText(str(self._default_path()))
+
+    def choose(self) -> None:
+        if self.by_day:
+            chosen = QFileDialog.getExistingDirectory(self, self.tr("Choose a folder for the files"),
+                                                      str(self.folder))
+        else:
+            filters = {"json": self.tr("memoir backup (*.json)"), "md": self.tr("Markdown (*.md)"),
+                       "txt": self.tr("Plain text (*.txt)")}
+            chosen, _ = QFileDialog.getSaveFileName(self, self.tr("Export to"), self.path_edit.text(),
+                                                    filters[self.fmt])
+        if chosen:
+            self.path_edit.setText(chosen)
+
+    def export(self) -> None:
+        path = self.path_edit.text().strip()
+        if not path:
+            self._show_result(self.tr("Choose where to save the export."), error=True)
+            return
+        target = Path(path).expanduser()
+        if not self.by_day and target.suffix.lower() != f".{self.fmt}":
+            target = target.with_name(f"{target.name}.{self.fmt}")
+        try:
+            (target if self.by_day else target.parent).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            self._failed(exc)
+            return
+        self._busy(True)
+        if self.fmt == "json":
+            self.backend.export_json(str(target), lambda _counts: self._done([str(target)]), self._failed)
+        else:
+            self.backend.export_text(str(target), self.fmt, self.by_day, i18n.current(), self._done, self._failed)
+
+    def _busy(self, busy: bool) -> None:
+        self.bar.setVisible(busy)
+        self.export_button.setEnabled(not busy)
+        if busy:
+            self.result.hide()
+            self.show_button.hide()
+
+    def _done(self, paths: list[str]) -> None:
+        self._busy(False)
+        self.written = list(paths)
+        if self.by_day:
+            folder = Path(paths[0]).parent if paths else Path(self.path_edit.text())
+            text = self.tr("Saved %n file(s) in {folder}", None, len(paths)).format(folder=folder)
+        elif paths:
+            text = self.tr("Saved to {path}").format(path=paths[0])
+        else:
+            text = self.tr("There was nothing to export yet.")
+        self._show_result(text)
+        self.show_button.setVisible(bool(paths))
+        self.adjustSize()
+        self.exported.emit(self.written)
+
+    def _failed(self, exc: BaseException) -> None:
+        self._busy(False)
+        self._show_result(self.tr("The export could not be saved: {error}").format(error=_reason(exc)),
+                          error=True)
+
+    def _show_result(self, text: str, error: bool = False) -> None:
+        _set_error(self.result, error)
+        self.result.setText(text)
+        self.result.show()
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, OSError):
+        return exc.strerror or exc.__class__.__name__
+    return str(exc) or exc.__class__.__name__
+
+
+# -- import -------------------------------------------------------------------------------------------
+
+
+class ImportDialog(QDialog):
+    """Choose a memoir backup or a Day One export; shows the reading progress, then what came in.
+    A Day One import's memories are then made in the background: `batch_started(batch, total)`."""
+
+    batch_started = Signal(str, int)
+    imported = Signal(dict)
+
+    def __init__(self, backend, parent=None):
+        super().__init__(parent)
+        self.backend = backend
+        self.outcome: dict | None = None
+        self.error_text = ""
+        self.setWindowTitle(self.tr("Import"))
+        self.setMinimumWidth(520)
+        layout = QVBoxLayout(self)
+        layout.setSizeConstraint(QLayout.SetMinimumSize)  # grows with the wrapped sentences it shows
+        layout.addWidget(_muted(self.tr("Bring in entries from a memoir backup (.json) or from a Day One "
+                                        "export (the .zip or .json file Day One makes).")))
+        self.path_edit = QLineEdit()
+        self.path_edit.setAccessibleName(self.tr("File to import"))
+        self.path_edit.setPlaceholderText(self.tr("Choose a file…"))
+        self.choose_button = QPushButton(self.tr("Choose…"))
+        self.choose_button.clicked.connect(self.choose)
+        layout.addLayout(_path_row(self.path_edit, self.choose_button))
+        self.step = QLabel()
+        self.step.setWordWrap(True)
+        self.step.hide()
+        layout.addWidget(self.step)
+        self.bar = QProgressBar()
+        self.bar.setAccessibleName(self.tr("Import progress"))
+        self.bar.hide()
+        layout.addWidget(self.bar)
+        self.result = QLabel()
+        self.result.setWordWrap(True)
+        self.result.hide()
+        layout.addWidget(self.result)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        self.close_button = QPushButton(self.tr("Close"))
+        self.close_button.clicked.connect(self.reject)
+        self.import_button = QPushButton(self.tr("Import"))
+        self.import_button.setDefault(True)
+        self.import_button.clicked.connect(self.start)
+        buttons.addWidget(self.close_button)
+        buttons.addWidget(self.import_button)
+        layout.addLayout(buttons)
+        backend.import_progress.connect(self._progress)
+        self._running = False
+
+    def choose(self) -> None:
+        chosen, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Import"), str(documents_folder()),
+            self.tr("memoir backup or Day One export (*.json *.zip)"))
+        if chosen:
+            self.path_edit.setText(chosen)
+
+    def start(self) -> None:
+        path = self.path_edit.text().strip()
+        if not path:
+            self._error(self.tr("Choose a file to import first."))
+            return
+        self._running = True
+        self.name = Path(path).name
+        self.import_button.setEnabled(False)
+        self.choose_button.setEnabled(False)
+        self.path_edit.setEnabled(False)
+        self.result.hide()
+        self.step.setText(self.tr("Reading ‘{name}’…").format(name=self.name))
+        self.step.show()
+        self.bar.setRange(0, 0)  # busy until the reader knows how many entries there are
+        self.bar.show()
+        self.adjustSize()
+        self.backend.import_file(path, self._done, self._failed)
+
+    def _progress(self, done: int, total: int) -> None:
+        if not self._running:
+            return
+        self.bar.setRange(0, max(total, 1))
+        self.bar.setValue(done)
+        self.step.setText(self.tr("Reading ‘{name}’: {done} of {total} entries").format(
+            name=self.name, done=done, total=total))
+
+    def _done(self, outcome: dict) -> None:
+        self._running = False
+        self.outcome = outcome
+        self.bar.setRange(0, 1)
+        self.bar.setValue(1)
+        self.step.hide()
+        self.bar.hide()
+        self.import_button.hide()
+        self.close_button.setText(self.tr("Done"))
+        self.close_button.setDefault(True)
+        self.result.setText(self.summary(outcome))
+        _set_error(self.result, False)
+        self.result.show()
+        self.adjustSize()
+        self.imported.emit(outcome)
+        if outcome.get("kind") == "dayone" and outcome.get("entries"):
+            self.batch_started.emit(outcome["batch"], int(outcome["entries"]))
+
+    def summary(self, outcome: dict) -> str:
+        if outcome.get("kind") == "memoir":
+            return self.tr("Imported {entries} entries and {memories} memories from the memoir backup.").format(
+                entries=outcome.get("entries", 0), memories=outcome.get("memories", 0))
+        parts = [self.tr("Imported %n entry(ies) from Day One.", None, int(outcome.get("entries", 0)))]
+        if outcome.get("already_there"):
+            parts.append(self.tr("%n were already in your journal.", None, int(outcome["already_there"])))
+        if outcome.get("skipped"):
+            parts.append(self.tr("%n empty entry(ies) left out.", None, int(outcome["skipped"])))
+        if outcome.get("media"):
+            parts.append(self.tr("Photos and other attachments are not brought in; the text is."))
+        if outcome.get("entries"):
+            parts.append(self.tr("memoir now makes memories from them in the background: you can follow it at "
+                                 "the bottom of the window, and keep writing meanwhile."))
+        return " ".join(parts)
+
+    def _failed(self, exc: BaseException) -> None:
+        self._running = False
+        self.import_button.setEnabled(True)
+        self.choose_button.setEnabled(True)
+        self.path_edit.setEnabled(True)
+        self.step.hide()
+        self.bar.hide()
+        if isinstance(exc, InvalidInput):
+            text = self.tr("‘{name}’ could not be imported: it is not a memoir backup or a Day One export, "
+                           "or it is damaged.").format(name=self.name)
+        elif isinstance(exc, OSError):
+            text = self.tr("‘{name}’ could not be read: {error}").format(name=self.name, error=_reason(exc))
+        else:
+            text = self.tr("‘{name}’ could not be imported: {error}").format(name=self.name, error=_reason(exc))
+        self._error(text, detail=str(exc))
+
+    def _error(self, text: str, detail: str = "") -> None:
+        self.error_text = text
+        _set_error(self.result, True)
+        self.result.setText(text)
+        self.result.setToolTip(detail)
+        self.result.show()
+        self.adjustSize()
+
+
+class BatchProgressPanel(QFrame):
+    """In the status bar: the memories of an import being made. Stop (the entries stay) and Resume."""
+
+    finished = Signal(dict)
+
+    def __init__(self, backend, batch: str, total: int, parent=None):
+        super().__init__(parent)
+        self.backend = backend
+        self.batch = batch
+        self.total = total
+        self.progress: dict = {"total": total, "done": 0, "failed": 0, "pending": total, "cancelled": 0}
+        self.state = "running"  # running | waiting-for-ai | stopping | stopped | done
+        self._stopping = False
+        self._polling = False
+        self._reported = False
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(6, 0, 6, 0)
+        layout.setSpacing(6)
+        self.label = QLabel()
+        layout.addWidget(self.label)
+        self.bar = QProgressBar()
+        self.bar.setMaximumWidth(140)
+        self.bar.setMaximumHeight(14)
+        self.bar.setTextVisible(False)
+        self.bar.setAccessibleName(self.tr("Memories made from the import"))
+        layout.addWidget(self.bar)
+        self.stop_button = QPushButton(self.tr("Stop"))
+        self.stop_button.setToolTip(self.tr("Stop making memories from these entries. The entries stay in "
+                                            "your journal; you can resume later."))
+        self.stop_button.clicked.connect(self.cancel)
+        self.resume_button = QPushButton(self.tr("Resume"))
+        self.resume_button.clicked.connect(self.resume)
+        self.resume_button.hide()
+        self.dismiss_button = QToolButton()
+        self.dismiss_button.setText("×")
+        self.dismiss_button.setAccessibleName(self.tr("Dismiss"))
+        self.dismiss_button.setAutoRaise(True)
+        self.dismiss_button.clicked.connect(self.dismiss)
+        self.dismiss_button.hide()
+        for button in (self.stop_button, self.resume_button):
+            layout.addWidget(button)
+        layout.addWidget(self.dismiss_button)
+        self.timer = QTimer(self)
+        self.timer.setInterval(POLL_MS)
+        self.timer.timeout.connect(self.poll)
+        self._show()
+        self.timer.start()
+        QTimer.singleShot(0, self.poll)
+
+    def poll(self) -> None:
+        if self._polling:
+            return  # the last look has not come back yet (a busy reads pool)
+        self._polling = True
+        self.backend.batch_progress(self.batch, self._update)
+
+    def _update(self, progress: dict) -> None:
+        self._polling = False
+        self.progress = progress
+        self.total = progress.get("total") or self.total
+        self._show()
+
+    def _show(self) -> None:
+        p = self.progress
+        total, done, failed = self.total, p.get("done", 0), p.get("failed", 0)
+        pending, cancelled = p.get("pending", 0), p.get("cancelled", 0)
+        self.bar.setRange(0, max(total, 1))
+        self.bar.setValue(done + failed)
+        self.bar.setToolTip(self.tr("{done} of {total}").format(done=done + failed, total=total))
+        if pending == 0 and cancelled == 0:
+            self.state = "done"
+            text = self.tr("✓ Memories made from %n entry(ies)", None, total)
+            if failed:
+                text += " · " + self.tr("%n could not be made", None, failed)
+            self.timer.stop()
+        elif pending == 0:
+            self.state = "stopped"
+            self._stopping = False
+            self.timer.stop()  # until Resume
+            text = self.tr("Stopped: memories made from {done} of {total} entries. The entries are all in your "
+                           "journal.").format(done=done, total=total)
+        elif self._stopping:
+            self.state = "stopping"
+            text = self.tr("Stopping after the entry being read…")
+        elif not self.backend.llm_configured:
+            self.state = "waiting-for-ai"
+            text = self.tr("Memories from %n entry(ies) will be made once an AI is connected.", None, pending)
+        else:
+            self.state = "running"
+            text = self.tr("Making memories from %n entry(ies)", None, total) + f" · {done + failed}/{total}"
+        self.label.setText(text)
+        self.bar.setVisible(self.state in ("running", "stopping", "stopped"))
+        self.stop_button.setVisible(self.state in ("running", "waiting-for-ai"))
+        self.resume_button.setVisible(self.state == "stopped")
+        self.dismiss_button.setVisible(self.state in ("done", "stopped"))
+        if self.state == "done" and not self._reported:
+            self._reported = True
+            self.finished.emit(p)
+
+    def cancel(self) -> None:
+        self._stopping = True
+        self._show()
+        # "Stopping" until the entry being read now is done (pending counts it): then "stopped".
+        self.backend.cancel_batch(self.batch, lambda _count: self.poll())
+
+    def resume(self) -> None:
+        self._stopping = False
+        self.timer.start()
+        self.backend.resume_batch(self.batch, lambda _count: self.poll())
+        self.progress = {**self.progress, "pending": self.progress.get("cancelled", 0), "cancelled": 0}
+        self._show()
+
+    def dismiss(self) -> None:
+        self.timer.stop()
+        self.hide()
+        self.deleteLater()
+
+
+# -- restore a backup ------------------------------------------------------------------------------------
+
+
+def backup_time(path: str | Path) -> datetime | None:
+    """When a backup was made, from its name (memoir-YYYYmmdd-HHMMSS.db)."""
+    stem = Path(path).stem
+    try:
+        return datetime.strptime(stem.split("-", 1)[1], "%Y%m%d-%H%M%S")
+    except (IndexError, ValueError):
+        return None
+
+
+def when_text(when: datetime | None) -> str:
+    return f"{long_date(when.date())} {short_time(when)}" if when else ""
+
+
+class RestoreBackupDialog(QDialog):
+    """Backups newest first, with their dates and sizes; Restore asks first, then `restore_chosen`."""
+
+    restore_chosen = Signal(str)
+
+    def __init__(self, backend, parent=None):
+        super().__init__(parent)
+        self.backend = backend
+        self.confirm_box: QMessageBox | None = None
+        self.paths: list[str] = []
+        self.setWindowTitle(self.tr("Restore a backup"))
+        self.setMinimumSize(480, 360)
+        layout = QVBoxLayout(self)
+        layout.addWidget(_muted(self.tr("memoir backs up your journal each day and keeps the last few. "
+                                        "Restoring puts the journal back as it was at that moment.")))
+        self.list = QListWidget()
+        self.list.setAccessibleName(self.tr("Backups"))
+        self.list.currentRowChanged.connect(lambda row: self.restore_button.setEnabled(row >= 0))
+        self.list.itemDoubleClicked.connect(lambda _item: self.ask())
+        layout.addWidget(self.list, 1)
+        self.empty = _muted(self.tr("Looking for backups…"))
+        layout.addWidget(self.empty)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        cancel = QPushButton(self.tr("Cancel"))
+        cancel.clicked.connect(self.reject)
+        self.restore_button = QPushButton(self.tr("Restore…"))
+        self.restore_button.setEnabled(False)
+        self.restore_button.clicked.connect(self.ask)
+        buttons.addWidget(cancel)
+        buttons.addWidget(self.restore_button)
+        layout.addLayout(buttons)
+        backend.backups(self.set_backups)
+
+    def set_backups(self, paths: list[str]) -> None:
+        self.paths = list(paths)  # newest first (core/backup.py)
+        self.list.clear()
+        locale = QLocale()
+        for path in self.paths:
+            try:
+                size = locale.formattedDataSize(os.path.getsize(path), 1,
+                                                QLocale.DataSizeFormat.DataSizeTraditionalFormat)
+            except OSError:
+                size = ""
+            text = " · ".join(p for p in (when_text(backup_time(path)) or Path(path).name, size) if p)
+            item = QListWidgetItem(text)
+            item.setData(Qt.UserRole, path)
+            item.setToolTip(path)
+            self.list.addItem(item)
+        if self.paths:
+            self.empty.hide()
+            self.list.setCurrentRow(0)
+        else:
+            self.empty.setText(self.tr("There are no backups yet. memoir makes one each day you open your "
+                                       "journal, and File → Back up now makes one at once."))
+
+    def ask(self) -> QMessageBox | None:
+        item = self.list.currentItem()
+        if item is None:
+            return None
+        path = item.data(Qt.UserRole)
+        when = when_text(backup_time(path)) or Path(path).name
+        box = QMessageBox(QMessageBox.Question, self.tr("Restore this backup?"),
+                          self.tr("Put the journal back as it was on {date}?").format(date=when),
+                          QMessageBox.Yes | QMessageBox.Cancel, self)
+        box.setInformativeText(self.tr("Entries and memories added after that will not be in the journal. Your "
+                                       "journal as it is now is not deleted: it is kept as a file in the data "
+                                       "folder. memoir closes the journal and opens it again."))
+        box.button(QMessageBox.Yes).setText(self.tr("Restore backup"))
+        box.setDefaultButton(QMessageBox.Cancel)
+        box.finished.connect(lambda result: self._answered(box, path))
+        self.confirm_box = box
+        box.open()
+        return box
+
+    def _answered(self, box: QMessageBox, path: str) -> None:
+        if box.clickedButton() is box.button(QMessageBox.Yes):
+            self.restore_chosen.emit(path)
+            self.accept()
