@@ -253,7 +253,7 @@ class Journal:
         """The user's own entries (not the companion's replies, not the trash) for a query: words
         (Korean morphemes, English stems) always, meaning too when the embedding model is there;
         each with the words that matched, marked in a snippet. Nothing for an unrelated query."""
-        if not has_content(q.tokens, None, None):
+        if not has_content(q.terms, None, None):
             return []
         depth = max(limit * 3, 30)
         bm = self.ctx.episodes.bm25(user_id)

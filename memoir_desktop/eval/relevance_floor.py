@@ -76,7 +76,7 @@ def _search_pair(mem, user_id, text, now):
     bm = mem.store.bm25(user_id)
     vec = q.vector()
     hits, stats = mem.store.vectors.search_with_stats(mem.store.collection(user_id), vec, 1)
-    empty = not has_content(q.tokens, q.span, q.recurrence)
+    empty = not has_content(q.terms, q.span, q.recurrence)
     return with_dense, without, bm.knows(q.terms), (hits[0][1] if hits else None), stats, empty
 
 

@@ -41,7 +41,7 @@ class FactSearch:
         """`floor`: True for the embedding model's relevance floor (search/floor.py), a Floor, or
         None for none; `second_stage`: True for the model's learned reranking of the top 30
         (search/rerank.py), given Weights, or None for the first stage alone (evaluation)."""
-        if not has_content(q.tokens, q.span, q.recurrence):
+        if not has_content(q.terms, q.span, q.recurrence):
             return []  # nothing to match on ("!!!", "ㅋㅋㅋ")
         depth = max(limit * 3, 30)
         ranked: dict[str, list] = {}
