@@ -87,3 +87,14 @@ def test_a_query_of_slang_alone_still_searches(tmp_path):
         m.journal("오늘 고양이 예방접종 하러 갔다")
         assert [r["memory"] for r in m.search("냥이", limit=3)["results"]][:1] == ["고양이 밥을 줬다"]
         assert [e["content"] for e in m.find("냥이")["entries"]] == ["오늘 고양이 예방접종 하러 갔다"]
+
+
+def test_an_english_query_is_not_expanded_and_loads_no_korean_analyser():
+    """The first chat turn of a process must not wait seconds for Kiwi when nothing in it is Korean."""
+    import subprocess
+    import sys
+
+    code = ("from memoir_desktop.core.lexical import synonyms, tokens\n"
+            "assert synonyms.expand('chat turn 1', ['chat', 'turn']) == []\n"
+            "assert tokens._kiwi is None, 'kiwi loaded'\n")
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -75,8 +75,18 @@ def _table() -> list[tuple[list[_Term], list[_Term]]]:
     return out
 
 
+def _has_hangul(text: str) -> bool:
+    return any("\uac00" <= ch <= "\ud7a3" or "\u3131" <= ch <= "\u318e" for ch in text)
+
+
 def expand(text: str, tokens: list[str]) -> list[str]:
-    """Tokens meaning what the query says in other words, none of the query's own."""
+    """Tokens meaning what the query says in other words, none of the query's own.
+
+    The table is Korean vocabulary (its few Latin terms, PC or KTX, sit in Korean groups): a
+    query with no Hangul is not expanded, and does not pay for analysing the table with Kiwi
+    (seconds at the first query of a process)."""
+    if not _has_hangul(text):
+        return []
     have = frozenset(tokens)
     surface = text.replace(" ", "").lower()
     extra: dict[str, None] = {}
