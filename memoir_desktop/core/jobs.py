@@ -22,7 +22,7 @@ from datetime import timedelta
 from sqlmodel import Session, col, select
 
 from memoir_desktop.core.llm.errors import LLMBadReply, LLMUnavailable
-from memoir_desktop.core.models import Job, now, pk
+from memoir_desktop.core.models import Entry, Job, now, pk
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +103,19 @@ class JobQueue:
 
     def count(self, state: str) -> int:
         return len(self.list(state))
+
+    def count_for_the_journal(self, state: str) -> int:
+        """Jobs in `state` that still concern the journal: a memorize job whose entries are all in
+        the trash has nothing to do until they come back, so "5 waiting" for 3 entries does not
+        show up in the status bar."""
+        with Session(self.engine) as s:
+            jobs = list(s.exec(select(Job).where(col(Job.state) == state)))
+            named = {i for j in jobs if j.kind == "memorize" for i in (j.payload or {}).get("entry_ids", [])}
+            live = set(s.exec(select(Entry.id).where(col(Entry.id).in_(named), col(Entry.deleted_at).is_(None)))) \
+                if named else set()
+        return sum(1 for j in jobs
+                   if j.kind != "memorize" or not (j.payload or {}).get("entry_ids")
+                   or live & set(j.payload["entry_ids"]))
 
     def set_batch_state(self, batch: str, old: str, new: str) -> int:
         """Jobs of an import batch in state `old` move to `new` (cancel / resume); how many."""

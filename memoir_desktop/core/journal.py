@@ -24,9 +24,9 @@ from memoir_desktop.core.db import checkpoint
 from memoir_desktop.core.inputs import InvalidInput, NotFound, clean_text, parse_time
 from memoir_desktop.core.jobs import JobQueue
 from memoir_desktop.core.lexical.highlight import matched_spans_many, snippet
-from memoir_desktop.core.models import Entry, EntryHistory, now, pk
+from memoir_desktop.core.models import Entry, EntryHistory, Job, now, pk
 from memoir_desktop.core.pipeline import cascade
-from memoir_desktop.core.search.floor import floor_for, has_content, keep_dense
+from memoir_desktop.core.search.floor import dense_only_cut, floor_for, has_content, keep_dense
 from memoir_desktop.core.search.fusion import fuse
 from memoir_desktop.core.search.query import Query
 from memoir_desktop.core.search.reference import reference_scores
@@ -93,7 +93,7 @@ class Journal:
             e.content, e.updated_at = text, now()
             s.add(e)
             touched = cascade.mark_source_changed(s, entry_id)
-            job = self.queue.enqueue(s, "reconcile", e.user_id, {"entry_id": entry_id, "why": "edited"})
+            job = self._reread(s, e, "edited")
             s.flush()
             job_id = job.id
             s.commit()
@@ -116,7 +116,7 @@ class Journal:
             e.created_at, e.updated_at = when, now()
             s.add(e)
             touched = cascade.mark_source_changed(s, entry_id)
-            job = self.queue.enqueue(s, "reconcile", e.user_id, {"entry_id": entry_id, "why": "moved"})
+            job = self._reread(s, e, "moved")
             s.flush()
             job_id = job.id
             s.commit()
@@ -264,10 +264,14 @@ class Journal:
             try:
                 hits, stats = self.ctx.episodes.dense(user_id, vec, depth)
                 embedder = self.ctx.store.embedder
-                if keep_dense(floor_for(embedder.name), knows_a_word=bm.knows(q.terms),
-                              best=hits[0][1] if hits else None, stats=stats,
+                floor = floor_for(embedder.name)
+                knows = bm.knows(q.terms)
+                if keep_dense(floor, knows_a_word=knows, best=hits[0][1] if hits else None, stats=stats,
                               reference=lambda: reference_scores(embedder, vec)):
-                    ranked["dense"] = [(int(i), sc) for i, sc in hits]
+                    cut = dense_only_cut(floor, stats, lambda: reference_scores(embedder, vec)) if knows else None
+                    matched = {i for i, _ in ranked["lexical"]}
+                    ranked["dense"] = [(int(i), sc) for i, sc in hits
+                                       if cut is None or int(i) in matched or sc >= cut]
             except Exception as exc:  # the lexical side still answers
                 log.warning("dense entry search unavailable: %s", exc.__class__.__name__)
         fused = fuse(ranked)
@@ -289,6 +293,19 @@ class Journal:
         return out
 
     # -- internals ------------------------------------------------------------------------
+
+    def _reread(self, s: Session, e: Entry, why: str) -> Job:
+        """The job that will read the entry's current text: one already waiting for it if there is
+        one (its memorize job reads the entry when it runs, so a not-yet-read entry needs nothing
+        more), else a new re-read. Ten edits while offline leave one job, not ten."""
+        eid = pk(e)
+        waiting = s.exec(select(Job).where(col(Job.user_id) == e.user_id, col(Job.state) == "pending",
+                                           col(Job.kind).in_(("memorize", "reconcile"))))
+        for j in waiting:
+            p = j.payload or {}
+            if eid in p.get("entry_ids", []) or p.get("entry_id") == eid:
+                return j
+        return self.queue.enqueue(s, "reconcile", e.user_id, {"entry_id": eid, "why": why})
 
     @staticmethod
     def _replies(s: Session, entry_id: int) -> list[Entry]:

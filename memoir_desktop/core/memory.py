@@ -140,7 +140,7 @@ class Memoir:
         caps = self.llm.capabilities
         return {
             "home": str(self.home),
-            "pending_jobs": self.jobs_queue.count("pending"),
+            "pending_jobs": self.jobs_queue.count_for_the_journal("pending"),
             "running_jobs": self.jobs_queue.count("running") + self.jobs_queue.count("waiting"),
             "failed_jobs": self.jobs_queue.count("failed"),
             "llm": {"configured": self.llm.configured, "model": self.settings.llm_model,
@@ -196,7 +196,16 @@ class Memoir:
     def journal(self, text: str, *, user_id: str = "me", timestamp=None, role: str = "user",
                 source: str = "journal") -> int:
         """Commit the entry (first, before anything else) and queue its memorize job."""
-        return pk(self.journal_.write(text, user_id=user_id, timestamp=timestamp, role=role, source=source).entry)
+        entry_id = pk(self.journal_.write(text, user_id=user_id, timestamp=timestamp, role=role, source=source).entry)
+        self._index_while_offline(user_id, entry_id)
+        return entry_id
+
+    def _index_while_offline(self, user_id: str, entry_id: int) -> None:
+        """With no LLM the entry's memorize job waits, and with it the entry's vector: found by
+        meaning only after a restart. Indexed now instead; the job, when it runs, indexes it again
+        (the same point, replaced)."""
+        if not self.llm.configured:
+            self.journal_.ctx.reindex_entry(user_id, entry_id, Change())
 
     def entries(self, *, user_id: str = "me", day: date | None = None, limit: int | None = None) -> list[dict]:
         """The journal's entries (not the trash), in time order; one day's with `day`."""
@@ -278,6 +287,7 @@ class Memoir:
             out = self._new_turn(entry_id=entry.id, job_id=job.id)
             s.commit()
         out.update(text=text, user_id=user_id, when=when.isoformat(), backdated=timestamp is not None)
+        self._index_while_offline(user_id, out["entry_id"])
         return out
 
     def answer_chat(self, turn: dict) -> dict:

@@ -134,7 +134,9 @@ def test_without_an_llm_deleting_works_at_once_and_an_edit_waits_marked(tmp_path
         assert m.process_jobs()[0]["state"] == "pending"
         assert m.search_entries("bees")[0]["id"] == eid  # no LLM, still searchable
         m.edit_entry(eid, "I keep wasps")
-        assert [j["kind"] for j in m.jobs("pending")] == ["memorize", "reconcile"]
+        m.edit_entry(eid, "I keep wasps and bees")
+        # Not read yet: its memorize job will read the text as it is then; no second job waits.
+        assert [j["kind"] for j in m.jobs("pending")] == ["memorize"]
         m.delete_entry(eid)
         assert m.search_entries("bees") == [] and m.search_entries("wasps") == []
         assert m.get(kept)["state"] == "active"  # typed by the user, from no entry
@@ -256,5 +258,31 @@ def test_asking_later_about_a_past_entry_puts_the_reply_on_that_day(mem, fake_ll
     out = mem.reply_to(eid)
     assert out["reply"] and mem.entry(out["reply_entry_id"])["created_at"].startswith("2026-03-10")
     assert [j["kind"] for j in mem.jobs(entry_ids=[eid])] == ["memorize"]
-    mem.edit_entry(eid, "주말에 부산에 다녀왔다")
+    mem.process_jobs()
+    mem.edit_entry(eid, "주말에 부산에 다녀왔다")  # read already: a re-read job is what follows it
     assert [j["kind"] for j in mem.jobs(entry_ids=[eid])] == ["memorize", "reconcile"]
+
+
+def test_edits_and_moves_while_a_re_read_waits_leave_one_job(mem, fake_llm):
+    eid = mem.journal("나는 부산에 산다", timestamp=T1)
+    mem.process_jobs()
+    before = len(mem.jobs())
+    mem.edit_entry(eid, "나는 서울에 산다")
+    mem.edit_entry(eid, "나는 서울 마포에 산다")
+    mem.move_entry(eid, T1.replace(hour=9))
+    waiting = mem.jobs("pending")
+    assert len(mem.jobs()) == before + 1 and [j["kind"] for j in waiting] == ["reconcile"]
+    mem.process_jobs()
+    assert "나는 서울 마포에 산다" in [m["memory"] for m in mem.get_all()["results"]]
+
+
+def test_the_waiting_count_leaves_out_entries_in_the_trash(tmp_path):
+    from memoir_desktop.core import Memoir
+
+    with Memoir.open(tmp_path / "home") as m:  # no LLM: every entry waits
+        kept = [m.journal("오늘은 비가 왔다"), m.journal("고양이 병원에 다녀왔다")]
+        trashed = m.journal("지울 기록")
+        m.delete_entry(trashed)
+        assert m.status()["pending_jobs"] == len(kept)
+        m.restore_entry(trashed)
+        assert m.status()["pending_jobs"] == 3

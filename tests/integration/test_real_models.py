@@ -32,3 +32,27 @@ def test_multilingual_default_ranks_korean_synonyms(tmp_path):
         assert top["memory"] == "요즘 디카페인 커피만 마신다"
         top = m.search("직장 이직", limit=1)["results"][0]
         assert top["memory"] == "회사를 판교로 옮겼다"
+
+
+def test_entry_search_lists_word_matches_not_every_entry_after_them(tmp_path):
+    """With e5 every entry scores ~0.8 against any query: a search that finds one entry by its words
+    must not list the unrelated ones after it; a paraphrase that stands out still comes back."""
+    with Memoir.open(tmp_path) as m:
+        cat = m.journal("고양이 병원에 다녀왔다. 예방접종을 맞혔다.")
+        m.journal("오늘은 비가 왔다. 퇴근길에 우산을 잃어버렸다.")
+        m.journal("주말에 엄마랑 통화했다. 김장 이야기를 한참 했다.")
+        m.journal("회의가 길어져서 점심을 걸렀다.")
+    with Memoir.open(tmp_path) as m:  # the entries' vectors are in the episodic index by now
+        assert m.search_entries("고양이 병원")[0]["explain"].get("dense")
+        assert [e["id"] for e in m.search_entries("고양이 병원")] == [cat]
+        assert [e["id"] for e in m.search_entries("우주선 엔진 수리")] == []
+
+
+def test_without_an_llm_a_new_entry_is_found_by_meaning_at_once(tmp_path):
+    with Memoir.open(tmp_path) as m:
+        assert not m.llm_configured
+        m.journal("오늘은 비가 왔다. 퇴근길에 우산을 잃어버렸다.")
+        m.journal("주말에 엄마랑 통화했다. 김장 이야기를 한참 했다.")
+        walk = m.journal("저녁에 강아지 산책을 시켰다")
+        found = m.search_entries("반려견 걷기")
+        assert found and found[0]["id"] == walk and "dense" in found[0]["explain"]

@@ -76,6 +76,22 @@ def keep_dense(floor: Floor | None, *, knows_a_word: bool, best: float | None, s
     return best >= floor.minimum and stats.z(best) >= floor.z
 
 
+def dense_only_cut(floor: Floor | None, stats: SimilarityStats,
+                   reference: Callable[[], np.ndarray] | None = None) -> float | None:
+    """The similarity a dense hit sharing no word with the query needs to stand beside the word
+    matches in a list the user reads (the search tab): the same "stands out" rule a query that
+    shares no word must pass, applied to each such hit. Without it, a query that matches one entry
+    by a word lists every other entry after it, since each scores 0.8 against anything."""
+    if floor is None:
+        return None
+    if stats.n < floor.min_store:
+        if floor.small_z is not None and reference is not None:
+            pooled = stats.pooled(reference())
+            return max(floor.minimum, pooled.mean + floor.small_z * pooled.std)
+        return floor.small_store
+    return max(floor.minimum, stats.mean + floor.z * stats.std)
+
+
 def has_content(tokens: list[str], span, recurrence) -> bool:
     """Something a query could match on: a word, a time, a recurring time."""
     return bool(tokens) or span is not None or recurrence is not None
