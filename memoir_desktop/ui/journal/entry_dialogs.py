@@ -148,7 +148,8 @@ class PurgeConfirmDialog(QDialog):
         self.entry_text = QLabel(first_lines(preview.get("text", "")))
         self.entry_text.setTextFormat(Qt.PlainText)
         self.entry_text.setWordWrap(True)
-        self.entry_text.setObjectName("notice")
+        self.entry_text.setObjectName("quote")
+        self.entry_text.setContentsMargins(10, 6, 10, 6)
         layout.addWidget(self.entry_text)
 
         memories = [m for m in preview.get("memories") or [] if m]
@@ -188,9 +189,10 @@ class PurgeConfirmDialog(QDialog):
             details.append(self.tr("{count} memories also come from other entries: they stay, without this one.")
                            .format(count=kept))
         relations = int(preview.get("graph_relations") or 0)
-        index = int(preview.get("episodic") or 0) + len(preview.get("memory_ids") or memories)
-        details.append(self.tr("Also removed: {relations} relations in your memory graph and {index} search "
-                               "index entries.").format(relations=relations, index=index))
+        if relations:
+            details.append(self.tr("Also removed: {relations} relations in your memory graph.").format(
+                relations=relations))
+        details.append(self.tr("Its words are also removed from search."))
         details.append(self.tr("Backups made before now still hold this entry."))
         self.details = QLabel("\n".join(details))
         self.details.setTextFormat(Qt.PlainText)
@@ -209,6 +211,13 @@ class PurgeConfirmDialog(QDialog):
         self.delete_button.clicked.connect(self.accept)
         self.cancel_button.clicked.connect(self.reject)
         layout.addWidget(self.buttons)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        # A wrapped label with margins is given its one-line height by the dialog's first layout
+        # pass; once its width is known, it gets the height its lines need.
+        self.entry_text.setMinimumHeight(self.entry_text.heightForWidth(self.entry_text.width()))
+        self.resize(self.width(), max(self.height(), self.sizeHint().height()))
 
     def shown_text(self) -> str:
         """Everything the confirmation says, as text (for tests and screen readers)."""

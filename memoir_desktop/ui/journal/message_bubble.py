@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from datetime import datetime
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QTextDocument
 from PySide6.QtWidgets import (
     QFrame,
@@ -287,14 +287,18 @@ class MessageBubble(QFrame):
         self._edit_box.addLayout(row)
         self._refit()
         self._fit_editor()
+        QTimer.singleShot(0, self, self._fit_editor)  # again once the bubble has its final width
         self.editor.setFocus(Qt.OtherFocusReason)
         self.editor.moveCursor(self.editor.textCursor().MoveOperation.End)
 
     def _fit_editor(self) -> None:
         if self.editor is None:
             return
-        lines = max(1, int(self.editor.document().size().height()))
-        height = lines * self.editor.fontMetrics().lineSpacing() + 24
+        # Lines as laid out at the editor's width (wrapped lines count), plus one empty line of
+        # room: the whole entry is visible while editing, with no scroll bar for a short one.
+        lines = max(1, int(self.editor.document().size().height())) + 1
+        m = self.editor.contentsMargins()
+        height = lines * self.editor.fontMetrics().lineSpacing() + m.top() + m.bottom() + 24
         self.editor.setFixedHeight(max(EDITOR_MIN_HEIGHT, min(EDITOR_MAX_HEIGHT, height)))
 
     def submit_edit(self) -> None:
