@@ -414,3 +414,19 @@ def test_welcome_and_banner_say_it_in_the_same_words(qtbot):
     assert welcome_texts.count(sentence) == 1
     assert not any("연결되면 기억으로" in t for t in welcome_texts if t != sentence)  # said once
     assert [label.text() for label in banner.findChildren(QLabel)] == [sentence]
+
+
+def test_entry_dialogs_give_wrapped_text_and_fields_their_full_height(qtbot):
+    """Sized to their width, the dialogs once squeezed the quoted entry and the date field to slivers."""
+    purge = PurgeConfirmDialog({"text": "# 첫 줄은 제목이 아니다\n<b>둘째 줄</b>\n셋째 줄", "memories": []})
+    qtbot.addWidget(purge)
+    purge.show()
+    qtbot.waitExposed(purge)
+    label = purge.entry_text
+    assert label.height() >= label.heightForWidth(label.width())
+    move = MoveEntryDialog(datetime(2026, 11, 28, 12, 0))
+    qtbot.addWidget(move)
+    move.show()
+    qtbot.waitExposed(move)
+    for field in (move.date_edit, move.time_edit):
+        assert field.height() >= field.minimumSizeHint().height()

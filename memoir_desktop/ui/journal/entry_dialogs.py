@@ -38,6 +38,15 @@ def first_lines(text: str, lines: int = PREVIEW_LINES, chars: int = PREVIEW_CHAR
     return short + ("…" if short != (text or "").strip() else "")
 
 
+def fit_height(dialog: QDialog) -> None:
+    """Give a dialog the height its wrapped labels need at its width. Sized with `resize(w, 0)`,
+    a dialog is first laid out without height-for-width, which squeezes the rows below a wrapped
+    label to slivers; called from showEvent, once the width is real."""
+    layout = dialog.layout()
+    if layout is not None and layout.hasHeightForWidth():
+        dialog.resize(dialog.width(), max(dialog.height(), layout.totalHeightForWidth(dialog.width())))
+
+
 class MoveEntryDialog(QDialog):
     """Pick another date and time for an entry."""
 
@@ -67,6 +76,10 @@ class MoveEntryDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
         self.resize(360, 0)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        fit_height(self)
 
     def set_when(self, when: datetime) -> None:
         self.date_edit.setDate(QDate(when.year, when.month, when.day))
@@ -214,10 +227,7 @@ class PurgeConfirmDialog(QDialog):
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        # A wrapped label with margins is given its one-line height by the dialog's first layout
-        # pass; once its width is known, it gets the height its lines need.
-        self.entry_text.setMinimumHeight(self.entry_text.heightForWidth(self.entry_text.width()))
-        self.resize(self.width(), max(self.height(), self.sizeHint().height()))
+        fit_height(self)
 
     def shown_text(self) -> str:
         """Everything the confirmation says, as text (for tests and screen readers)."""
