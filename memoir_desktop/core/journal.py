@@ -268,7 +268,7 @@ class Journal:
                 knows = bm.knows(q.terms)
                 if keep_dense(floor, knows_a_word=knows, best=hits[0][1] if hits else None, stats=stats,
                               reference=lambda: reference_scores(embedder, vec)):
-                    cut = dense_only_cut(floor, stats, lambda: reference_scores(embedder, vec)) if knows else None
+                    cut = dense_only_cut(floor, stats, lambda: reference_scores(embedder, vec))
                     matched = {i for i, _ in ranked["lexical"]}
                     ranked["dense"] = [(int(i), sc) for i, sc in hits
                                        if cut is None or int(i) in matched or sc >= cut]

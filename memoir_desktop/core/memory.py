@@ -256,7 +256,7 @@ class Memoir:
         """The one search field: entries and memories for a query, analysed once."""
         q = self.retriever.query(query, now)
         return {"entries": self.journal_.search(user_id, q, limit=limit),
-                "memories": self.retriever.search(user_id, q, limit=limit)}
+                "memories": self.retriever.search(user_id, q, limit=limit, listing=True)}
 
     def chat(self, text: str, *, user_id: str = "me", timestamp=None, remember: bool = True) -> dict:
         """Journal the message, answer from memory, journal the answer, memorise the exchange

@@ -56,3 +56,22 @@ def test_without_an_llm_a_new_entry_is_found_by_meaning_at_once(tmp_path):
         walk = m.journal("저녁에 강아지 산책을 시켰다")
         found = m.search_entries("반려견 걷기")
         assert found and found[0]["id"] == walk and "dense" in found[0]["explain"]
+
+
+def test_entry_search_by_meaning_lists_what_stands_out_not_every_entry(tmp_path):
+    with Memoir.open(tmp_path) as m:
+        m.journal("오늘은 비가 왔다. 퇴근길에 우산을 잃어버렸다.")
+        m.journal("주말에 엄마랑 통화했다. 김장 이야기를 한참 했다.")
+        m.journal("회의가 길어져서 점심을 걸렀다.")
+        cat = m.journal("냥이 병원에 다녀왔다. 예방접종을 맞혔다.")
+        # No word in common (Kiwi leaves nothing of 냥이): found by meaning, and alone.
+        found = m.search_entries("고양이")
+        assert [e["id"] for e in found] == [cat] and "lexical" not in found[0]["explain"]
+
+
+def test_the_search_tab_lists_memories_that_stand_out_the_companion_keeps_all(tmp_path):
+    with Memoir.open(tmp_path) as m:
+        m.add(["고양이 밥을 줬다", "주말에 영화를 봤다", "회의가 길어져서 피곤했다", "엄마랑 통화했다"], infer=False)
+        listed = [r["memory"] for r in m.find("고양이 사료")["memories"]]
+        assert listed == ["고양이 밥을 줬다"]
+        assert len(m.search("고양이 사료", limit=10)["results"]) > 1  # the chat's context ranks, not cuts

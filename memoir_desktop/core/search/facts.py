@@ -16,7 +16,7 @@ from sqlmodel import Session, col, select
 
 from memoir_desktop.core import temporal
 from memoir_desktop.core.models import Memory
-from memoir_desktop.core.search.floor import Floor, floor_for, has_content, keep_dense
+from memoir_desktop.core.search.floor import Floor, dense_only_cut, floor_for, has_content, keep_dense
 from memoir_desktop.core.search.fusion import fuse, rank_score
 from memoir_desktop.core.search.query import Query
 from memoir_desktop.core.search.reference import reference_scores
@@ -37,27 +37,37 @@ class FactSearch:
         self.store = store
 
     def search(self, user_id: str, q: Query, *, limit: int = 10, filters: dict | None = None,
-               floor: Floor | None | bool = True, second_stage: Weights | None | bool = True) -> list[dict]:
+               floor: Floor | None | bool = True, second_stage: Weights | None | bool = True,
+               listing: bool = False) -> list[dict]:
         """`floor`: True for the embedding model's relevance floor (search/floor.py), a Floor, or
         None for none; `second_stage`: True for the model's learned reranking of the top 30
-        (search/rerank.py), given Weights, or None for the first stage alone (evaluation)."""
+        (search/rerank.py), given Weights, or None for the first stage alone (evaluation);
+        `listing`: results the user reads (the search tab), where a hit sharing no word with the
+        query must stand out to be shown (floor.dense_only_cut); the companion's context keeps
+        them all, ranked."""
         if not has_content(q.terms, q.span, q.recurrence):
             return []  # nothing to match on ("!!!", "ㅋㅋㅋ")
         depth = max(limit * 3, 30)
         ranked: dict[str, list] = {}
         bm = self.store.bm25(user_id)
+        cut: float | None = None
         vec = q.vector()
         if vec is not None:
             try:
                 hits, stats = self.store.vectors.search_with_stats(self.store.collection(user_id), vec, depth)
                 if floor is True:
                     floor = floor_for(self.store.embedder.name)
+                refs = lambda: reference_scores(self.store.embedder, vec)  # noqa: E731 - asked for lazily
                 if keep_dense(floor or None, knows_a_word=bm.knows(q.terms), best=hits[0][1] if hits else None,
-                              stats=stats, reference=lambda: reference_scores(self.store.embedder, vec)):
+                              stats=stats, reference=refs):
                     ranked["dense"] = hits
+                    cut = dense_only_cut(floor or None, stats, refs) if listing else None
             except Exception as exc:  # a failing source is skipped, not fatal
                 log.warning("dense search unavailable: %s", exc.__class__.__name__)
         ranked["lexical"] = bm.search(q.terms, depth, weights=q.term_weights)
+        if cut is not None and "dense" in ranked:  # what the words found stays, whatever its similarity
+            matched = {str(i) for i, _ in ranked["lexical"]}
+            ranked["dense"] = [h for h in ranked["dense"] if h[1] >= cut or str(h[0]) in matched]
         hits = {str(i): [s, sig] for i, s, sig in fuse(ranked)}
         bounds = q.span_bounds
         if bounds and q.span:

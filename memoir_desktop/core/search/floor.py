@@ -78,10 +78,10 @@ def keep_dense(floor: Floor | None, *, knows_a_word: bool, best: float | None, s
 
 def dense_only_cut(floor: Floor | None, stats: SimilarityStats,
                    reference: Callable[[], np.ndarray] | None = None) -> float | None:
-    """The similarity a dense hit sharing no word with the query needs to stand beside the word
-    matches in a list the user reads (the search tab): the same "stands out" rule a query that
-    shares no word must pass, applied to each such hit. Without it, a query that matches one entry
-    by a word lists every other entry after it, since each scores 0.8 against anything."""
+    """The similarity a dense hit sharing no word with the query needs to be listed where the user
+    reads the results (the search tab): the "stands out" rule a query sharing no word must pass,
+    applied to each such hit. Without it, a query that finds one entry, by a word or by meaning,
+    lists every other entry after it, since each scores 0.8 against anything."""
     if floor is None:
         return None
     if stats.n < floor.min_store:

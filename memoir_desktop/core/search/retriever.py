@@ -49,9 +49,9 @@ class Retriever:
         return Query.of(text, now, self.store.embedder)
 
     def search(self, user_id: str, query: str | Query, *, limit: int = 10, filters: dict | None = None,
-               now: datetime | None = None) -> list[dict]:
+               now: datetime | None = None, listing: bool = False) -> list[dict]:
         q = query if isinstance(query, Query) else self.query(query, now)
-        return self.facts.search(user_id, q, limit=limit, filters=filters)
+        return self.facts.search(user_id, q, limit=limit, filters=filters, listing=listing)
 
     def cold_path(self, user_id: str, query: str | Query, r: Route, *, limit: int, now: datetime) -> ColdPath:
         out = ColdPath()
