@@ -248,18 +248,23 @@ def _entry(mem, args) -> int:
         return EXIT_OK
     if a == "purge":
         res = mem.purge_entry(args.id)
-        _print(args, res, f"deleted entry {args.id} forever, with {len(res['memories'])} memorie(s) made only from "
-                          f"it and {res['graph_relations']} graph relation(s); backups made before still hold it")
+        _print(args, res, f"deleted entry {args.id} forever, with {_count(len(res['memories']), 'memory', 'memories')} "
+                          f"made only from it and {_count(res['graph_relations'], 'graph relation')}; "
+                          "backups made before still hold it")
         return EXIT_OK
     fn = {"edit": lambda: mem.edit_entry(args.id, args.text), "move": lambda: mem.move_entry(args.id, args.when),
           "delete": lambda: mem.delete_entry(args.id), "restore": lambda: mem.restore_entry(args.id)}[a]
     res = fn()
     text = {"edit": f"edited entry {args.id}; its memories are re-read", "move": f"moved entry {args.id} to "
             f"{res['created_at'][:16]}", "delete": f"moved entry {args.id} to the trash ("
-            f"{len(res.get('memories_hidden', []))} memorie(s) out of search)",
+            f"{_count(len(res.get('memories_hidden', [])), 'memory', 'memories')} out of search)",
             "restore": f"restored entry {args.id}"}[a]
     _print(args, res, text)
     return _process(mem, args) if a in ("edit", "move") else EXIT_OK
+
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 def _import(mem, args) -> int:
