@@ -40,7 +40,8 @@ def entry_dict(e: Entry, **extra) -> dict:
          "created_at": e.created_at.isoformat(), "source": e.source,
          "updated_at": e.updated_at.isoformat() if e.updated_at else None,
          "deleted_at": e.deleted_at.isoformat() if e.deleted_at else None,
-         "edited": e.updated_at is not None, "tags": list(e.tags or []), "time_zone": e.time_zone}
+         "edited": e.updated_at is not None, "tags": list(e.tags or []), "time_zone": e.time_zone,
+         "kind": e.kind or "entry", "source_ref": e.source_ref}
     d.update(extra)
     return d
 
@@ -63,12 +64,13 @@ class Journal:
 
     def write(self, text: str, *, user_id: str, timestamp=None, role: str = "user", source: str = "journal",
               memorize: bool = True, tags: list[str] | None = None, time_zone: str | None = None,
-              source_ref: str | None = None, job_payload: dict | None = None, reply_to: int | None = None) -> Written:
+              source_ref: str | None = None, job_payload: dict | None = None, reply_to: int | None = None,
+              kind: str = "entry") -> Written:
         """Commit the entry (first, before anything else) and, unless told not to, its memorize job."""
         text = clean_text(text)
         with self.write_lock, Session(self.engine) as s:
             e = Entry(user_id=user_id, role=role, content=text, created_at=parse_time(timestamp), source=source,
-                      tags=list(tags or []), time_zone=time_zone, source_ref=source_ref, reply_to=reply_to)
+                      tags=list(tags or []), time_zone=time_zone, source_ref=source_ref, reply_to=reply_to, kind=kind)
             s.add(e)
             s.flush()
             job = self.queue.enqueue(s, "memorize", user_id, {"entry_ids": [pk(e)], **(job_payload or {})}) \
@@ -92,10 +94,12 @@ class Journal:
             s.add(EntryHistory(entry_id=entry_id, event="EDIT", old_content=e.content, new_content=text))
             e.content, e.updated_at = text, now()
             s.add(e)
-            touched = cascade.mark_source_changed(s, entry_id)
-            job = self.queue.enqueue(s, "reconcile", e.user_id, {"entry_id": entry_id, "why": "edited"})
+            letter = e.kind == "letter"  # memoir's own letter: nothing was memorised from it, nothing to re-read
+            touched = [] if letter else cascade.mark_source_changed(s, entry_id)
+            job = None if letter else self.queue.enqueue(s, "reconcile", e.user_id,
+                                                         {"entry_id": entry_id, "why": "edited"})
             s.flush()
-            job_id = job.id
+            job_id = job.id if job else None
             s.commit()
             s.refresh(e)
             result = entry_dict(e, job_id=job_id, changes=Changes.of(entries=[entry_id], memories=touched).to_dict())
@@ -277,7 +281,8 @@ class Journal:
             with Session(self.engine) as s:
                 rows = {e.id: e for e in s.exec(select(Entry).where(col(Entry.id).in_([i for i, _, _ in part])))}
             found += [(rows[i], score, signals) for i, score, signals in part if i in rows
-                      and rows[i].user_id == user_id and rows[i].deleted_at is None and rows[i].role == "user"]
+                      and rows[i].user_id == user_id and rows[i].deleted_at is None
+                      and (rows[i].role == "user" or rows[i].kind == "letter")]
             if len(found) >= limit:
                 break
         found = found[:limit]

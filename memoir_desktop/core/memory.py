@@ -44,6 +44,8 @@ from memoir_desktop.core.pipeline.memorize import (
     recent_entries,
 )
 from memoir_desktop.core.pipeline.summary import refresh_summary
+from memoir_desktop.core.reflection import categories, followups, letters
+from memoir_desktop.core.reflection.on_this_day import on_this_day
 from memoir_desktop.core.search import Retriever, assemble, route
 from memoir_desktop.core.search.episodes import EpisodeIndex
 from memoir_desktop.core.store import Change, MemoryStore, memory_dict
@@ -322,6 +324,9 @@ class Memoir:
 
     def _answer(self, text: str, user_id: str, when: datetime, entry_id: int | None, out: dict) -> str:
         ctx = self.context_for(text, user_id=user_id, now=when)
+        if entry_id is not None:  # a kept turn (not an evaluation question): plans to ask about, gently
+            ctx.followups = self.followups(user_id=user_id, now=when, phrase=False)[:3]
+            out["followups"] = [f["memory_id"] for f in ctx.followups]
         out["memories"] = ctx.all_items
         out["context_tokens"] = ctx.tokens
         out["route"] = ctx.route.reason if ctx.route else ""
@@ -406,7 +411,10 @@ class Memoir:
                 # Verbatim: the text is kept as given; only its time fields are read from it.
                 row = self.store.stage_add(s, change, user_id=user_id, text=m["content"], actor="user",
                                            created_at=when, about=fact_span(m["content"], when),
-                                           recurrence=temporal.recurring.rule_of(m["content"]), meta=metadata)
+                                           recurrence=temporal.recurring.rule_of(m["content"]), meta=metadata,
+                                           category=categories.categorize(
+                                               m["content"], about=fact_span(m["content"], when), recorded=when,
+                                               recurrence=temporal.recurring.rule_of(m["content"])))
                 results.append({"id": row.id, "memory": row.text, "event": "ADD"})
             s.commit()
         self.store.apply_index(user_id, change)
@@ -626,7 +634,7 @@ class Memoir:
             prev = None if job.payload.get("rebuild") else latest_summary(s, job.user_id)
             after = prev.upto_entry_id if prev and prev.upto_entry_id else 0
             q = select(Entry).where(col(Entry.user_id) == job.user_id, col(Entry.id) > after,
-                                    col(Entry.deleted_at).is_(None))
+                                    col(Entry.deleted_at).is_(None), col(Entry.kind) != "letter")
             rows = list(s.exec(q.order_by(col(Entry.id).desc()).limit(60)) if job.payload.get("rebuild")
                         else s.exec(q.order_by(col(Entry.id)).limit(60)))
             new = sorted(rows, key=lambda e: e.id or 0)
@@ -657,6 +665,151 @@ class Memoir:
 
     def metric_rows(self):
         return self.metrics.rows()
+
+    # -- reflection: On This Day, follow-ups, letters, the profile ---------------------------------
+
+    def on_this_day(self, day: date, *, user_id: str = "me") -> list[dict]:
+        """Entries and memories of the same date one month and one, two, … years before `day`."""
+        with Session(self.engine) as s:
+            return on_this_day(s, user_id, day)
+
+    def followups(self, *, user_id: str = "me", now: datetime | None = None, phrase: bool = True) -> list[dict]:
+        """Plans whose date has passed, still open, as gentle questions. With `phrase` and an LLM, a
+        question not phrased yet is asked of it once (kept); the template stands when it fails. A
+        plan a later entry already speaks of is marked answered (by that entry) and not shown."""
+        at = now or datetime.now()
+        with Session(self.engine) as s:
+            found = followups.due(s, user_id, at)
+            answered = [(m, followups.answered_by(s, user_id, m, at)) for m, _ in found]
+        done = {m.id: eid for m, eid in answered if eid is not None}
+        if done:
+            with self._write_lock, Session(self.engine) as s:
+                for mid, eid in done.items():
+                    followups.set_state(s, user_id, mid, followups.ANSWERED, entry_id=eid)
+                s.commit()
+        out = []
+        for m, row in found:
+            if m.id in done:
+                continue
+            if phrase and self.llm.configured and not (row and row.question):
+                question = None
+                try:
+                    question = followups.phrase(self.llm, m, at)
+                except LLMError as exc:
+                    log.info("follow-up left in its template: %s", exc.__class__.__name__)
+                if question:
+                    with self._write_lock, Session(self.engine) as s:
+                        row = followups.set_state(s, user_id, m.id, followups.OPEN, question=question)
+                        s.commit()
+                        s.refresh(row)
+                        s.expunge(row)
+            out.append(followups.followup_dict(m, row))
+        return out
+
+    def dismiss_followup(self, memory_id: str, *, user_id: str = "me") -> dict:
+        return self._set_followup(memory_id, user_id, followups.DISMISSED)
+
+    def answer_followup(self, memory_id: str, entry_id: int | None = None, *, user_id: str = "me") -> dict:
+        """The user wrote about the plan (entry_id: that entry)."""
+        return self._set_followup(memory_id, user_id, followups.ANSWERED, entry_id)
+
+    def _set_followup(self, memory_id: str, user_id: str, state: str, entry_id: int | None = None) -> dict:
+        with self._write_lock, Session(self.engine) as s:
+            if s.get(Memory, memory_id) is None:
+                raise NotFound(memory_id)
+            row = followups.set_state(s, user_id, memory_id, state, entry_id=entry_id)
+            s.commit()
+            return {"memory_id": memory_id, "state": row.state, "entry_id": row.entry_id,
+                    "changes": Changes.of(memories=[memory_id]).to_dict()}
+
+    def make_letters(self, *, user_id: str = "me", now: datetime | None = None) -> list[dict]:
+        """The letters of the weeks and months that ended with entries and have none yet (called at
+        start). The LLM writes them when connected; else, or when it fails, the digest. Returns them."""
+        at = now or datetime.now()
+        with Session(self.engine) as s:
+            periods = letters.due_periods(s, user_id, at)
+        return [self._write_letter(user_id, p) for p in periods]
+
+    def regenerate_letter(self, entry_id: int) -> dict:
+        """Write a letter again (for instance once an LLM is connected); the old text stays in its history."""
+        e = self.journal_.entry(entry_id)
+        if e["kind"] != "letter":
+            raise InvalidInput("only a letter can be written again")
+        with Session(self.engine) as s:
+            text = self._letter_text(letters.gather(s, e["user_id"], letters.Period.from_key(e["source_ref"])))
+        return self.journal_.edit(entry_id, text)
+
+    def letters(self, *, user_id: str = "me") -> list[dict]:
+        """The letters (not the trash), newest first."""
+        with Session(self.engine) as s:
+            rows = s.exec(select(Entry).where(col(Entry.user_id) == user_id, col(Entry.kind) == "letter",
+                                              col(Entry.deleted_at).is_(None))
+                          .order_by(col(Entry.created_at).desc())).all()
+        return [self.journal_.entry(pk(e)) for e in rows]
+
+    def _write_letter(self, user_id: str, period) -> dict:
+        with Session(self.engine) as s:
+            text = self._letter_text(letters.gather(s, user_id, period))
+        # On the period's last day, after its entries: the letter reads as the week's (month's) close.
+        written = self.journal_.write(text, user_id=user_id, role="assistant", source="reflection", memorize=False,
+                                      timestamp=period.ends - timedelta(seconds=1), source_ref=period.key,
+                                      kind="letter")
+        self.journal_.ctx.reindex_entry(user_id, pk(written.entry), Change())  # searchable at once
+        return self.journal_.entry(pk(written.entry))
+
+    def _letter_text(self, material) -> str:
+        if self.llm.configured:
+            try:
+                return letters.compose(self.llm, material)
+            except (LLMError, ValueError) as exc:
+                log.info("letter written as a digest: %s", exc.__class__.__name__)
+        return letters.digest(material)
+
+    def profile(self, *, user_id: str = "me") -> list[dict]:
+        """What memoir knows: the active memories by category, with whether each kind is remembered."""
+        off = categories.blocked(self.settings)
+        groups: dict[str, list[dict]] = {c: [] for c in categories.CATEGORIES}
+        for m in self.store.all(user_id):
+            groups[categories.category_of(m)].append(memory_dict(m))
+        return [{"category": c, "remember": c not in off, "memories": groups[c]} for c in categories.CATEGORIES]
+
+    def set_remembered(self, category: str, remember: bool) -> dict:
+        """Switch a kind of thing on or off for the write path (saved in the settings)."""
+        if category not in categories.CATEGORIES:
+            raise InvalidInput(f"unknown category {category!r}")
+        on_disk = config.load_settings(self.home, apply_env=False)
+        off = [c for c in on_disk.not_remembered if c != category] + ([] if remember else [category])
+        on_disk.not_remembered = off
+        config.save_settings(self.home, on_disk)
+        self.settings.not_remembered = list(off)
+        return {"category": category, "remember": remember, "changes": Changes(settings=True).to_dict()}
+
+    def forget_category(self, category: str, *, user_id: str = "me") -> dict:
+        """Forget every active memory of a kind in one action (restore_memories undoes it)."""
+        change = Change()
+        with self._write_lock, Session(self.engine) as s:
+            rows = [m for m in s.exec(select(Memory).where(col(Memory.user_id) == user_id,
+                                                           col(Memory.state) == "active"))
+                    if categories.category_of(m) == category]
+            for m in rows:
+                self.store.stage_state(s, change, m, "invalid", actor="user", note=f"forgot all {category}")
+            s.commit()
+            ids = [m.id for m in rows]
+        self.store.apply_index(user_id, change)
+        return {"category": category, "forgotten": ids, "changes": Changes.of(memories=ids).to_dict()}
+
+    def restore_memories(self, memory_ids: list[str], *, user_id: str = "me") -> dict:
+        change = Change()
+        with self._write_lock, Session(self.engine) as s:
+            done = []
+            for mid in memory_ids:
+                m = s.get(Memory, mid)
+                if m is not None and m.user_id == user_id and m.state == "invalid":
+                    self.store.stage_state(s, change, m, "active", actor="user")
+                    done.append(mid)
+            s.commit()
+        self.store.apply_index(user_id, change)
+        return {"restored": done, "changes": Changes.of(memories=done).to_dict()}
 
     # -- export / import ----------------------------------------------------------------
 
