@@ -207,9 +207,13 @@ class Journal:
 
     # -- reading --------------------------------------------------------------------------
 
-    def entries(self, *, user_id: str, day: date | None = None, limit: int | None = None) -> list[dict]:
+    def entries(self, *, user_id: str, day: date | None = None, limit: int | None = None,
+                letters: bool = False) -> list[dict]:
+        """`letters`: memoir's letters too (an export wants them; a day's conversation does not)."""
         with Session(self.engine) as s:
             q = select(Entry).where(col(Entry.user_id) == user_id, col(Entry.deleted_at).is_(None))
+            if not letters:
+                q = q.where(col(Entry.kind) != "letter")
             if day:
                 start = datetime(day.year, day.month, day.day)
                 q = q.where(col(Entry.created_at) >= start, col(Entry.created_at) < start + timedelta(days=1))
@@ -227,7 +231,7 @@ class Journal:
 
     def days(self, *, user_id: str) -> list[date]:
         with Session(self.engine) as s:
-            rows = s.exec(select(Entry.created_at).where(col(Entry.user_id) == user_id,
+            rows = s.exec(select(Entry.created_at).where(col(Entry.user_id) == user_id, col(Entry.kind) != "letter",
                                                          col(Entry.deleted_at).is_(None))).all()
         return sorted({r.date() for r in rows}, reverse=True)
 

@@ -31,7 +31,7 @@ from memoir_desktop.core.llm import LLMBadReply, LLMClient, LLMError, LLMUnavail
 from memoir_desktop.core.llm.modes import MODE_LABELS
 from memoir_desktop.core.llm.probe import ProbeCache
 from memoir_desktop.core.metrics import MetricsRecorder
-from memoir_desktop.core.models import Entry, Job, Memory, Proposal, Summary, now, pk
+from memoir_desktop.core.models import Entry, History, Job, Memory, Proposal, Summary, now, pk
 from memoir_desktop.core.pipeline import consolidate as consolidation
 from memoir_desktop.core.pipeline.cascade import CascadeContext
 from memoir_desktop.core.pipeline.extraction import fact_span, shape_fact
@@ -200,9 +200,11 @@ class Memoir:
         """Commit the entry (first, before anything else) and queue its memorize job."""
         return pk(self.journal_.write(text, user_id=user_id, timestamp=timestamp, role=role, source=source).entry)
 
-    def entries(self, *, user_id: str = "me", day: date | None = None, limit: int | None = None) -> list[dict]:
-        """The journal's entries (not the trash), in time order; one day's with `day`."""
-        return self.journal_.entries(user_id=user_id, day=day, limit=limit)
+    def entries(self, *, user_id: str = "me", day: date | None = None, limit: int | None = None,
+                letters: bool = False) -> list[dict]:
+        """The journal's entries (not the trash), in time order; one day's with `day`; memoir's
+        weekly and monthly letters too with `letters`."""
+        return self.journal_.entries(user_id=user_id, day=day, limit=limit, letters=letters)
 
     def entry(self, entry_id: int) -> dict:
         return self.journal_.entry(entry_id)
@@ -666,6 +668,14 @@ class Memoir:
     def metric_rows(self):
         return self.metrics.rows()
 
+    def history_rows(self, *, user_id: str = "me") -> list[dict]:
+        """Every memory change of the user ({event, actor, created_at}), for the Stats page."""
+        with Session(self.engine) as s:
+            rows = s.exec(select(History.event, History.actor, History.created_at)
+                          .join(Memory, col(Memory.id) == col(History.memory_id))
+                          .where(col(Memory.user_id) == user_id).order_by(col(History.id))).all()
+        return [{"event": e, "actor": a, "created_at": t.isoformat()} for e, a, t in rows]
+
     # -- reflection: On This Day, follow-ups, letters, the profile ---------------------------------
 
     def on_this_day(self, day: date, *, user_id: str = "me") -> list[dict]:
@@ -886,7 +896,7 @@ class Memoir:
     def export_text(self, path, *, fmt: str = "md", per_day: bool = False, lang: str = "ko",
                     user_id: str = "me") -> list[str]:
         """The journal as Markdown or plain text, one file or one per day (not the trash)."""
-        return [str(p) for p in export_text(self.entries(user_id=user_id), path, fmt=fmt, per_day=per_day,
+        return [str(p) for p in export_text(self.entries(user_id=user_id, letters=True), path, fmt=fmt, per_day=per_day,
                                             lang=lang)]
 
     def backup_now(self) -> str:

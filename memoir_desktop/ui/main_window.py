@@ -1,4 +1,4 @@
-"""`MainWindow`: the tabs (Journal, Search, Memories, Stats, Graph), menus, shortcuts and status bar.
+"""`MainWindow`: the tabs (Journal, Search, Memories, About you, Stats, Graph), menus, shortcuts and status bar.
 
 Only UI state (geometry, splitter, last tab) goes to QSettings; everything else is the core's.
 Search is a tab of its own, next to the journal (as in Day One and Apple Journal): its results
@@ -14,6 +14,7 @@ from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox, QTabWidget
 
 from memoir_desktop.ui import i18n
+from memoir_desktop.ui.diagnostics_dialog import DiagnosticsDialog
 from memoir_desktop.ui.file_dialogs import (
     BatchProgressPanel,
     ExportDialog,
@@ -25,6 +26,7 @@ from memoir_desktop.ui.file_dialogs import (
 from memoir_desktop.ui.graph.graph_page import GraphPage
 from memoir_desktop.ui.journal.journal_page import JournalPage
 from memoir_desktop.ui.memories.memory_card_list import MemoryCardList
+from memoir_desktop.ui.profile_page import ProfilePage
 from memoir_desktop.ui.resources import icon
 from memoir_desktop.ui.search_page import SearchPage
 from memoir_desktop.ui.settings_dialog import open_settings_dialog
@@ -57,16 +59,17 @@ class MainWindow(QMainWindow):
         self.journal = JournalPage(backend)
         self.search = SearchPage(backend)
         self.memories = MemoryCardList(backend)
+        self.profile = ProfilePage(backend)
         self.stats = StatsPage(backend)
         self.graph = GraphPage(backend)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         # Keys name the pages in the saved UI state, so a tab added later does not shift the one restored.
         self.pages = {"journal": self.journal, "search": self.search, "memories": self.memories,
-                      "stats": self.stats, "graph": self.graph}
+                      "profile": self.profile, "stats": self.stats, "graph": self.graph}
         for page, title in ((self.journal, self.tr("Journal")), (self.search, self.tr("Search")),
-                            (self.memories, self.tr("Memories")), (self.stats, self.tr("Stats")),
-                            (self.graph, self.tr("Graph"))):
+                            (self.memories, self.tr("Memories")), (self.profile, self.tr("About you")),
+                            (self.stats, self.tr("Stats")), (self.graph, self.tr("Graph"))):
             self.tabs.addTab(page, title)
         self.setCentralWidget(self.tabs)
         self.status = MemoirStatusBar()
@@ -127,6 +130,8 @@ class MainWindow(QMainWindow):
         self.trash_action = self._action(self.tr("T&rash"), None, self.show_trash)
         view_menu.addAction(self.trash_action)
         help_menu = self.menuBar().addMenu(self.tr("&Help"))
+        self.diagnostics_action = self._action(self.tr("&Diagnostics…"), None, self.open_diagnostics)
+        help_menu.addAction(self.diagnostics_action)
         help_menu.addAction(self._action(self.tr("&About memoir"), None, self.about))
 
     def _action(self, text: str, shortcut, slot) -> QAction:
@@ -142,6 +147,8 @@ class MainWindow(QMainWindow):
         """Show today's page and start the background writer (the core must be ready)."""
         self.show_current()
         self.backend.start()
+        # The letters of the weeks and months that ended since the last start.
+        self.backend.make_letters(lambda made: self.journal.load_reflection() if made else None)
 
     def show_current(self) -> None:
         """Load today's page and the status (also for a window rebuilt in another language)."""
@@ -168,8 +175,14 @@ class MainWindow(QMainWindow):
         self.search.focus_search()
 
     def open_entry(self, day, entry_id: int) -> None:
-        self.tabs.setCurrentWidget(self.journal)
-        self.journal.show_entry(day, entry_id)
+        def found(entry: dict) -> None:
+            if entry.get("kind") == "letter":  # a letter found by search opens as a letter
+                self.journal.read_letter(entry)
+                return
+            self.tabs.setCurrentWidget(self.journal)
+            self.journal.show_entry(day, entry_id)
+
+        self.backend.entry(entry_id, found)
 
     def open_memory(self, memory: dict) -> None:
         self.tabs.setCurrentWidget(self.memories)
@@ -230,6 +243,15 @@ class MainWindow(QMainWindow):
         dialog.setAttribute(Qt.WA_DeleteOnClose)
         self.file_dialog = dialog
         dialog.open()
+        return dialog
+
+    def open_diagnostics(self) -> DiagnosticsDialog:
+        """Help → Diagnostics: the memory engine's timings and tokens."""
+        dialog = DiagnosticsDialog(self.backend, self)
+        dialog.setAttribute(Qt.WA_DeleteOnClose)
+        self.file_dialog = dialog
+        dialog.show()
+        dialog.reload()
         return dialog
 
     def open_settings(self):

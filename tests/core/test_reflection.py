@@ -286,3 +286,17 @@ def test_the_profile_groups_memories_and_a_kind_is_forgotten_in_one_action_with_
     assert not {g["category"]: g for g in offline.profile()}["people"]["remember"]
     with pytest.raises(Exception, match="unknown category"):
         offline.set_remembered("gossip", False)
+
+
+def test_letters_are_exported_but_not_among_a_days_entries(offline, tmp_path):
+    _write_week(offline)
+    [letter] = offline.make_letters(now=datetime(2026, 3, 9, 8, 0))
+    assert letter["id"] not in [e["id"] for e in offline.entries(day=date(2026, 3, 8))]
+    assert date(2026, 3, 8) in offline.days()  # written that day anyway
+    assert letter["id"] in [e["id"] for e in offline.entries(letters=True)]
+    [path] = offline.export_text(tmp_path / "journal.md")
+    assert "한 주의 편지" in open(path, encoding="utf-8").read()
+    offline.export(tmp_path / "all.json")
+    import json
+    kinds = [e["kind"] for e in json.loads((tmp_path / "all.json").read_text("utf-8"))["entries"]]
+    assert kinds.count("letter") == 1

@@ -124,3 +124,28 @@ def test_ops_log_shows_graph_relation_changes(qtbot):
     assert log.events == ["ADD", "EDGE_ADD", "EDGE_INVALIDATE"]
     texts = [w.text() for w in log.findChildren(type(log.title))]
     assert any("망원동" in t for t in texts) and not any(t.endswith("성수동</b>") for t in texts)
+
+
+def test_journal_stats_counts_days_streaks_weeks_and_memory_changes():
+    from datetime import date
+
+    from memoir_desktop.viewmodels.journal_stats import build_journal_stats
+
+    def entry(day, text, role="user", kind="entry"):
+        return {"created_at": f"{day}T21:00:00", "content": text, "role": role, "kind": kind}
+
+    entries = [entry("2026-03-09", "지수랑 한강 산책"), entry("2026-03-10", "지수랑 한강 자전거"),
+               entry("2026-03-11", "회사 일 많음 오늘"), entry("2026-03-11", "reply", role="assistant"),
+               entry("2026-03-08", "letter words", role="assistant", kind="letter"), entry("2026-03-01", "혼자")]
+    history = [{"event": "ADD", "created_at": "2026-03-10T21:00:00"},
+               {"event": "UPDATE", "created_at": "2026-03-11T21:00:00"},
+               {"event": "DELETE", "created_at": "2026-03-02T21:00:00"}]
+    st = build_journal_stats(entries, [], history, today=date(2026, 3, 11))
+    assert st.days == {date(2026, 3, 9): 1, date(2026, 3, 10): 1, date(2026, 3, 11): 1, date(2026, 3, 1): 1}
+    assert (st.streak, st.longest, st.entries) == (3, 3, 4)
+    assert st.week_starts[-1] == date(2026, 3, 9) and st.entries_per_week[-2:] == [0, 3]
+    assert st.words_per_week[-1] == 10 and st.words_per_week[-3] == 1
+    assert (st.added_per_week[-1], st.changed_per_week[-1], st.changed_per_week[-2]) == (1, 1, 1)
+    [(month, words)] = st.themes_by_month
+    assert month == date(2026, 3, 1) and sorted(words) == ["지수", "한강"]  # in two entries or more
+    assert build_journal_stats(entries, [], history, today=date(2026, 3, 13)).streak == 0

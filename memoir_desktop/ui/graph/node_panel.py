@@ -125,8 +125,8 @@ class NodePanel(QFrame):
         line.linkActivated.connect(lambda href: self.nodeRequested.emit(int(href.split(":", 1)[1])))
         layout.addWidget(line)
 
-        state = self.tr("valid") if e["valid"] else self.tr("no longer valid")
-        held = self.tr("true {start} – {end}").format(start=short_date(e.get("valid_from")) or "?",
+        state = self.tr("still true") if e["valid"] else self.tr("no longer true")
+        held = self.tr("true from {start} to {end}").format(start=short_date(e.get("valid_from")) or "?",
                                                       end=short_date(e.get("valid_to")) or self.tr("now"))
         known = self.tr("recorded {date}").format(date=short_date(e.get("recorded_at")))
         if e.get("expired_at"):
