@@ -101,6 +101,14 @@ class DiagnosticsDialog(QDialog):
         else:
             plot.enableAutoRange()
 
+    @staticmethod
+    def _readable_time_range(plot: pg.PlotItem, xs: list[float]) -> None:
+        """Samples a few seconds apart would get axis labels like "32.250": show ten minutes at least."""
+        lo, hi = min(xs), max(xs)
+        if hi - lo < 600:
+            mid = (lo + hi) / 2
+            plot.setXRange(mid - 300, mid + 300, padding=0)
+
     def mark_dirty(self, *_args) -> None:
         self._dirty = True
         if self.isVisible():
@@ -133,6 +141,8 @@ class DiagnosticsDialog(QDialog):
                 plot.plot(xs, p50, pen=pg.mkPen("#3b6fd8", width=2), name="p50")
                 plot.plot(xs, p95, pen=pg.mkPen("#e07b39", width=2, style=pg.QtCore.Qt.DashLine), name="p95")
             self._mark_empty(plot, not xs)
+            if xs:
+                self._readable_time_range(plot, xs)
         tokens = self.plots["tokens"]
         tokens.clear()
         xs, counts = data.tokens

@@ -46,11 +46,11 @@ class StatsPage(QWidget):
         self.streak = QLabel()
         self.streak.setObjectName("muted")
         layout.addWidget(self.streak)
-        row = QHBoxLayout()
+        self.top_row = QHBoxLayout()
         self.calendar = WritingCalendar()
-        row.addWidget(self.calendar)
-        row.addStretch(1)
-        layout.addLayout(row)
+        self.top_row.addWidget(self.calendar)
+        self.top_row.addSpacing(24)
+        layout.addLayout(self.top_row)
 
         grid = QGridLayout()
         grid.setHorizontalSpacing(16)
@@ -59,10 +59,10 @@ class StatsPage(QWidget):
         self.memories_plot = self._plot(self.tr("Memories per week"))
         grid.addWidget(self.entries_plot, 0, 0)
         grid.addWidget(self.words_plot, 0, 1)
-        grid.addWidget(self.memories_plot, 2, 0)
+        grid.addWidget(self.memories_plot, 0, 2)
         grid.addWidget(_legend([(BLUE, self.tr("Entries"))]), 1, 0)
         grid.addWidget(_legend([(GREEN, self.tr("Words"))]), 1, 1)
-        grid.addWidget(_legend([(BLUE, self.tr("Added")), (ORANGE, self.tr("Corrected or forgotten"))]), 3, 0)
+        grid.addWidget(_legend([(BLUE, self.tr("Added")), (ORANGE, self.tr("Corrected or forgotten"))]), 1, 2)
         themes_box = QVBoxLayout()
         heading = QLabel(self.tr("Themes by month"))
         heading.setObjectName("reflectionTitle")
@@ -71,7 +71,7 @@ class StatsPage(QWidget):
         self.themes.setWordWrap(True)
         themes_box.addWidget(self.themes)
         themes_box.addStretch(1)
-        grid.addLayout(themes_box, 2, 1)
+        self.top_row.addLayout(themes_box, 1)
         layout.addLayout(grid)
         layout.addStretch(1)
 
@@ -85,7 +85,7 @@ class StatsPage(QWidget):
         fg = self.palette().color(QPalette.WindowText)
         widget = pg.PlotWidget()
         widget.setBackground(self.palette().color(QPalette.Base))
-        widget.setMinimumHeight(200)
+        widget.setFixedHeight(230)
         widget.setMouseEnabled(x=False, y=False)
         widget.hideButtons()
         plot = widget.getPlotItem()
@@ -143,7 +143,7 @@ class StatsPage(QWidget):
         self._bars(self.words_plot, [(data.words_per_week, GREEN)])
         self._bars(self.memories_plot, [(data.added_per_week, BLUE), (data.changed_per_week, ORANGE)])
         lines = [f"<b>{self._month(month)}</b>: "
-                 + (", ".join(words) or "—") for month, words in reversed(data.themes_by_month)]
+                 + ", ".join(words) for month, words in reversed(data.themes_by_month) if words]
         self.themes.setText("<br>".join(lines) or self.tr("Themes appear once you have written a few entries."))
 
     def _month(self, month) -> str:

@@ -9,7 +9,7 @@ from PySide6.QtCore import QLocale, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPalette
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-CELL, GAP, LEFT, TOP, BOTTOM = 14, 3, 34, 18, 26
+CELL, GAP, LEFT, TOP, BOTTOM = 16, 3, 34, 20, 28
 SHADES = ("#e4e8ee", "#b7d3f2", "#78aee6", "#3b82d0", "#1f5fa8")  # 0, 1, 2, 3, 4+ entries
 
 
@@ -60,6 +60,7 @@ class WritingCalendar(QWidget):
             monday = self.first + timedelta(weeks=week)
             if monday.month != last_month:
                 last_month = monday.month
+                p.setPen(fg)
                 p.drawText(QRectF(LEFT + week * (CELL + GAP), 0, 60, TOP - 2), Qt.AlignLeft | Qt.AlignBottom,
                            locale.monthName(monday.month, QLocale.ShortFormat))
             for weekday in range(7):

@@ -41,7 +41,7 @@ def test_a_plan_becomes_a_follow_up_the_day_after_its_date_not_before(offline):
     assert offline.followups(now=datetime(2026, 3, 10, 23, 0)) == []
     due = offline.followups(now=datetime(2026, 3, 11, 8, 0))
     assert [f["memory_id"] for f in due] == [mid]
-    assert due[0]["question"] == "3월 1일에 “지수는 3월 10일에 부산으로 이사 간다”라고 적어 두셨죠. 어떻게 됐나요?"
+    assert due[0]["question"] == "지수는 3월 10일에 부산으로 이사 간다고 했었죠. 어떻게 됐나요?"
     assert not due[0]["phrased"]
 
 
@@ -49,6 +49,17 @@ def test_a_plan_written_on_its_own_day_or_a_habit_is_no_follow_up(offline):
     offline.add("오늘 3월 10일에 부산에 갔다", infer=False, timestamp=datetime(2026, 3, 10, 21, 0))
     offline.add("매주 금요일에 요가를 한다", infer=False, timestamp=datetime(2026, 3, 1, 21, 0))
     assert offline.followups(now=datetime(2026, 3, 20)) == []
+
+
+def test_the_offline_question_reads_as_korean_speech():
+    from memoir_desktop.core.models import Memory
+    from memoir_desktop.core.reflection.followups import offline_question
+
+    def ask(text):
+        return offline_question(Memory(id="x", user_id="me", text=text, hash="", created_at=datetime(2026, 3, 1)))
+
+    assert ask("4월에 제주 여행이다") == "4월에 제주 여행이라고 했었죠. 어떻게 됐나요?"
+    assert ask("4월 2일 제주 여행") == "3월 1일에 “4월 2일 제주 여행”라고 적어 두셨죠. 어떻게 됐나요?"
 
 
 def test_an_english_plan_is_asked_in_english(offline):

@@ -42,11 +42,18 @@ def due(s: Session, user_id: str, at: datetime) -> list[tuple[Memory, FollowUp |
 
 
 def offline_question(m: Memory) -> str:
+    """The question without an LLM. A Korean plan in the plain form ("…이사 간다") is told back as
+    reported speech ("…이사 간다고 했었죠"); anything else is quoted with the day it was written."""
     lang = language_of(m.text)
     d = m.created_at
+    text = m.text.strip().rstrip(".!")
     if lang == "ko":
-        return f"{d.month}월 {d.day}일에 “{m.text}”라고 적어 두셨죠. 어떻게 됐나요?"
-    return f"On {d:%B} {d.day} you wrote: “{m.text}”. How did it go?"
+        if text.endswith("이다"):
+            return f"{text[:-2]}이라고 했었죠. 어떻게 됐나요?"
+        if text.endswith("다"):
+            return f"{text}고 했었죠. 어떻게 됐나요?"
+        return f"{d.month}월 {d.day}일에 “{text}”라고 적어 두셨죠. 어떻게 됐나요?"
+    return f"On {d:%B} {d.day} you wrote: “{text}”. How did it go?"
 
 
 def phrase(llm, m: Memory, at: datetime) -> str | None:

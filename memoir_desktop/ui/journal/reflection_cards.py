@@ -117,7 +117,7 @@ class LetterCard(QFrame):
         row = QHBoxLayout(self)
         row.setContentsMargins(14, 10, 14, 10)
         first = letter["content"].split("\n", 1)[0].strip("* ")
-        text = QLabel(self.tr("A letter from memoir: {title}").format(title=first))
+        text = QLabel(self.tr("A letter has come: {title}").format(title=first))
         text.setWordWrap(True)
         text.setTextFormat(Qt.PlainText)
         row.addWidget(text, 1)
