@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox, QTabWidget
 
 from memoir_desktop.ui import i18n
@@ -27,6 +27,7 @@ from memoir_desktop.ui.graph.graph_page import GraphPage
 from memoir_desktop.ui.journal.journal_page import JournalPage
 from memoir_desktop.ui.memories.memory_card_list import MemoryCardList
 from memoir_desktop.ui.profile_page import ProfilePage
+from memoir_desktop.ui.reminders import ReminderTray
 from memoir_desktop.ui.resources import icon
 from memoir_desktop.ui.search_page import SearchPage
 from memoir_desktop.ui.settings_dialog import open_settings_dialog
@@ -75,6 +76,11 @@ class MainWindow(QMainWindow):
         self.status = MemoirStatusBar()
         self.setStatusBar(self.status)
         self._build_menus()
+        self.reminders = ReminderTray(backend, self)
+        self.reminders.open_requested.connect(self.raise_window)
+        self.reminders.write_requested.connect(lambda: (self.raise_window(), self.go_today()))
+        self.reminders.quit_requested.connect(self.quit_from_tray)
+        self.reminders.reminded.connect(lambda text: self.status.showMessage(text, 60_000))
 
         self.journal.open_settings.connect(self.open_settings)
         self.memories.open_source.connect(self.open_source)
@@ -147,6 +153,7 @@ class MainWindow(QMainWindow):
         """Show today's page and start the background writer (the core must be ready)."""
         self.show_current()
         self.backend.start()
+        self.reminders.apply_settings()
         # The letters of the weeks and months that ended since the last start.
         self.backend.make_letters(lambda made: self.journal.load_reflection() if made else None)
 
@@ -343,10 +350,21 @@ class MainWindow(QMainWindow):
         self.raise_()
         self.activateWindow()
 
+    def quit_from_tray(self) -> None:
+        QApplication.setQuitOnLastWindowClosed(True)
+        if self.isVisible():
+            self.close()
+        else:  # started in the tray: no window to close, so the app is asked to quit itself
+            self.closeEvent(QCloseEvent())
+            QApplication.quit()
+
     def closeEvent(self, event) -> None:
         self.save_state()
         self._status_timer.stop()
         self.graph.shutdown()  # a widget inside a tab never gets a close event of its own
         if not self.rebuilding:
             self.closing.emit()
+            if not QApplication.quitOnLastWindowClosed():  # started in the tray: closing the window quits
+                QApplication.setQuitOnLastWindowClosed(True)
+                QTimer.singleShot(0, QApplication.quit)
         super().closeEvent(event)

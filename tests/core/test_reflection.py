@@ -311,3 +311,10 @@ def test_letters_are_exported_but_not_among_a_days_entries(offline, tmp_path):
     import json
     kinds = [e["kind"] for e in json.loads((tmp_path / "all.json").read_text("utf-8"))["entries"]]
     assert kinds.count("letter") == 1
+
+
+def test_themes_are_things_not_doings():
+    from memoir_desktop.core.reflection.letters import themes
+
+    found = themes(["모카가 새벽에 또 깨웠다", "모카는 새벽 5시에 깨운다", "모카를 안고 다시 깨운다"])
+    assert found[:2] == ["모카", "새벽"] and "깨우" not in found

@@ -132,3 +132,34 @@ def test_stats_show_the_writing_calendar_streak_and_weeks(mem, backend, qtbot, t
     assert sum(page.data.entries_per_week) == 3
     ticks = page.entries_plot.getPlotItem().getAxis("bottom")._tickLevels[0]
     assert ticks[-1][1] == f"{page.data.week_starts[-1].month}/{page.data.week_starts[-1].day}"
+
+
+def test_the_daily_reminder_is_set_in_settings_and_comes_once_unless_today_is_written(window, backend, mem,
+                                                                                       qtbot):
+    import json
+
+    dialog = window.open_settings()
+    assert not dialog.reminder_time.isEnabled()
+    dialog.reminder_enabled.setChecked(True)
+    from PySide6.QtCore import QTime
+    dialog.reminder_time.setTime(QTime(21, 30))
+    with qtbot.waitSignal(dialog.accepted, timeout=10_000):
+        dialog.accept()
+    saved = json.loads((mem.home / "settings.json").read_text("utf-8"))
+    assert (saved["reminder_enabled"], saved["reminder_time"], saved["start_in_tray"]) == (True, "21:30", False)
+    qtbot.waitUntil(lambda: backend.settings.reminder_enabled, timeout=10_000)
+    assert window.reminders.timer.isActive()
+
+    tray = window.reminders
+    tray.check(datetime.combine(TODAY, time(21, 0)))
+    qtbot.waitUntil(lambda: backend.idle, timeout=5_000)
+    assert tray.last_message is None  # not yet its time
+    with qtbot.waitSignal(tray.reminded, timeout=5_000) as said:
+        tray.check(datetime.combine(TODAY, time(21, 31)))
+    assert said.args == ["오늘 하루는 어땠나요? 몇 줄이면 충분해요."]
+    assert window.status.currentMessage() == said.args[0]
+    tray.last_message, tray.last_reminded = None, None
+    mem.journal("오늘은 일찍 썼다")
+    tray.check(datetime.combine(TODAY, time(21, 45)))
+    qtbot.waitUntil(lambda: backend.idle, timeout=5_000)
+    assert tray.last_message is None  # today is written: no reminder

@@ -149,3 +149,17 @@ def test_journal_stats_counts_days_streaks_weeks_and_memory_changes():
     [(month, words)] = st.themes_by_month
     assert month == date(2026, 3, 1) and sorted(words) == ["지수", "한강"]  # in two entries or more
     assert build_journal_stats(entries, [], history, today=date(2026, 3, 13)).streak == 0
+
+
+def test_the_reminder_is_due_once_a_day_after_its_time_unless_the_day_is_written():
+    from datetime import date, datetime
+
+    from memoir_desktop.viewmodels.reminder import reminder_due
+
+    at = "21:30"
+    assert not reminder_due(datetime(2026, 3, 11, 21, 29), at, None, False)
+    assert reminder_due(datetime(2026, 3, 11, 21, 30), at, None, False)
+    assert not reminder_due(datetime(2026, 3, 11, 22, 0), at, date(2026, 3, 11), False)  # once a day
+    assert reminder_due(datetime(2026, 3, 12, 22, 0), at, date(2026, 3, 11), False)
+    assert not reminder_due(datetime(2026, 3, 11, 22, 0), at, None, True)  # already written
+    assert reminder_due(datetime(2026, 3, 11, 21, 0), "nonsense", None, False)  # 21:00 by default

@@ -146,11 +146,25 @@ def themes(texts: list[str], limit: int = THEMES) -> list[str]:
     (Kiwi), English words of four or more letters; counted once per entry."""
     counts: Counter[str] = Counter()
     for text, tokens in zip(texts, tokenize_many(texts)):
-        words = {t for t in tokens if _HANGUL.match(t)}
+        words = {t for t in tokens if _HANGUL.match(t) and _standalone(t, text)}
         words |= {w.lower() for w in _WORD.findall(text) if w.lower() not in _EN_STOP}
         counts.update(words)
     ranked = [w for w, n in counts.most_common() if n >= 2 or len(texts) <= 2]
     return ranked[:limit]
+
+
+_PARTICLES = ("이", "가", "은", "는", "을", "를", "에", "와", "과", "랑", "도", "의", "로", "으", "만", "까", "부",
+              "한", "께", "처", "보", "이랑", "하고")
+
+
+def _standalone(token: str, text: str) -> bool:
+    """A noun stands in the text by itself or before a particle ("한강에서", "러닝을"); a verb stem
+    ("깨우" of "깨운다") never does, so a theme is a thing, not a doing."""
+    for m in re.finditer(re.escape(token), text):
+        rest = text[m.end():m.end() + 2]
+        if not rest or not ("\uac00" <= rest[0] <= "\ud7a3") or rest.startswith(_PARTICLES):
+            return True
+    return False
 
 
 def title(period: Period, lang: str) -> str:
