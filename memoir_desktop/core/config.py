@@ -54,6 +54,8 @@ class Settings:
     # Profile categories the user switched off ("don't remember this kind of thing"): the write path
     # leaves their facts out (core/reflection/categories.py).
     not_remembered: list = field(default_factory=list)
+    # Off by default: the LLM notes the mood of each exchange when it makes memories (Stats shows it).
+    mood_tracking: bool = False
     # An opt-in daily reminder to write, at "HH:MM", from the tray while the app runs.
     reminder_enabled: bool = False
     reminder_time: str = "21:00"

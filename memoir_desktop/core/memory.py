@@ -668,6 +668,21 @@ class Memoir:
     def metric_rows(self):
         return self.metrics.rows()
 
+    def moods(self, *, user_id: str = "me") -> list[dict]:
+        """The moods noted when memories were made ({day, mood}), for the Stats page."""
+        out = []
+        for j in self.jobs_queue.list("done", user_id):
+            mood = (j.result or {}).get("mood")
+            ids = (j.payload or {}).get("entry_ids") or []
+            if mood and ids:
+                try:
+                    e = self.journal_.entry(ids[0])
+                except NotFound:
+                    continue
+                if not e["deleted_at"]:
+                    out.append({"day": e["created_at"][:10], "mood": mood})
+        return out
+
     def history_rows(self, *, user_id: str = "me") -> list[dict]:
         """Every memory change of the user ({event, actor, created_at}), for the Stats page."""
         with Session(self.engine) as s:

@@ -68,6 +68,25 @@ EXTRACTION_TOOL = Tool(
     args=args.FactsArgs,
 )
 
+# Mood notes (off unless the user turns them on): the user's mood in the new exchange, best first.
+MOODS = ("great", "good", "okay", "low", "bad")
+
+EXTRACTION_MOOD_RULE = """
+Also give "mood": the USER's overall mood in the new exchange, one of: great, good, okay, low, bad
+(leave it out when the text does not show one)."""
+
+EXTRACTION_TOOL_WITH_MOOD = Tool(
+    name="save_facts",
+    description="Save the facts extracted from the new exchange, and the user's mood in it.",
+    parameters={
+        "type": "object",
+        "properties": {**EXTRACTION_TOOL.parameters["properties"],
+                       "mood": {"type": "string", "enum": list(MOODS)}},
+        "required": ["facts"],
+    },
+    args=args.FactsArgs,
+)
+
 UPDATE_SYSTEM = """You maintain a user's long-term memory. Today is {today}.
 For each NEW FACT decide one operation against the EXISTING MEMORIES listed with it:
 - ADD: the fact is new information.

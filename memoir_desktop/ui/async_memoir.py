@@ -405,7 +405,8 @@ class AsyncMemoir(QObject):
         def work() -> JournalStats:
             mems = self.mem.get_all(include_invalid=True)["results"]
             histories = self.mem.history_rows()
-            return build_journal_stats(self.mem.entries(), mems, histories, today=date.today())
+            return build_journal_stats(self.mem.entries(), mems, histories, today=date.today(),
+                                       moods=self.mem.moods())
 
         self.reads.submit(work, on_done)
 

@@ -145,6 +145,8 @@ class SettingsDialog(QDialog):
         self.max_invalidations.setAccessibleName(self.tr("Maximum memories the AI may forget per turn"))
         self.max_invalidations.setToolTip(self.tr("Beyond this many, the AI's changes wait for your OK."))
         form.addRow(self.tr("AI may forget at most (per turn)"), self.max_invalidations)
+        self.mood_tracking = QCheckBox(self.tr("Note my mood when memories are made"))
+        form.addRow("", self.mood_tracking)
         return box
 
     def _appearance_group(self) -> QGroupBox:
@@ -199,6 +201,7 @@ class SettingsDialog(QDialog):
         self.max_invalidations.setValue(s.max_llm_invalidations_per_turn)
         self._select(self.language, s.ui_language)
         self._select(self.theme, s.theme)
+        self.mood_tracking.setChecked(s.mood_tracking)
         self.reminder_enabled.setChecked(s.reminder_enabled)
         at = parse_time(s.reminder_time)
         self.reminder_time.setTime(QTime(at.hour, at.minute))
@@ -283,6 +286,7 @@ class SettingsDialog(QDialog):
         s.max_llm_invalidations_per_turn = self.max_invalidations.value()
         s.ui_language = self.language.currentData()
         s.theme = self.theme.currentData()
+        s.mood_tracking = self.mood_tracking.isChecked()
         s.reminder_enabled = self.reminder_enabled.isChecked()
         s.reminder_time = self.reminder_time.time().toString("HH:mm")
         s.start_in_tray = self.start_in_tray.isChecked()

@@ -63,6 +63,10 @@ class StatsPage(QWidget):
         grid.addWidget(_legend([(BLUE, self.tr("Entries"))]), 1, 0)
         grid.addWidget(_legend([(GREEN, self.tr("Words"))]), 1, 1)
         grid.addWidget(_legend([(BLUE, self.tr("Added")), (ORANGE, self.tr("Corrected or forgotten"))]), 1, 2)
+        # Mood, when the user turned mood notes on (Settings → Memory) and some were noted.
+        self.mood_plot = self._plot(self.tr("Mood by week"))
+        self.mood_plot.hide()
+        grid.addWidget(self.mood_plot, 2, 0, 1, 3)
         themes_box = QVBoxLayout()
         heading = QLabel(self.tr("Themes by month"))
         heading.setObjectName("reflectionTitle")
@@ -142,9 +146,27 @@ class StatsPage(QWidget):
         self._bars(self.entries_plot, [(data.entries_per_week, BLUE)])
         self._bars(self.words_plot, [(data.words_per_week, GREEN)])
         self._bars(self.memories_plot, [(data.added_per_week, BLUE), (data.changed_per_week, ORANGE)])
+        self._moods(data)
         lines = [f"<b>{self._month(month)}</b>: "
                  + ", ".join(words) for month, words in reversed(data.themes_by_month) if words]
         self.themes.setText("<br>".join(lines) or self.tr("Themes appear once you have written a few entries."))
+
+    def _moods(self, data: JournalStats) -> None:
+        self.mood_plot.setVisible(data.has_moods)
+        if not data.has_moods:
+            return
+        plot = self.mood_plot.getPlotItem()
+        plot.clear()
+        points = [(i, m) for i, m in enumerate(data.mood_per_week) if m is not None]
+        plot.plot([i for i, _ in points], [m for _, m in points], pen=pg.mkPen(BLUE, width=2), symbol="o",
+                  symbolSize=7, symbolBrush=BLUE, symbolPen=None)
+        names = {1: self.tr("bad"), 2: self.tr("low"), 3: self.tr("okay"), 4: self.tr("good"), 5: self.tr("great")}
+        plot.getAxis("left").setTicks([list(names.items()), []])
+        weeks = data.week_starts
+        plot.getAxis("bottom").setTicks([[(i, f"{w.month}/{w.day}") for i, w in enumerate(weeks)
+                                          if (len(weeks) - 1 - i) % 2 == 0], []])
+        plot.setYRange(0.6, 5.4, padding=0)
+        plot.setXRange(-0.6, len(weeks) - 0.4, padding=0)
 
     def _month(self, month) -> str:
         return QLocale().toString(QDate(month.year, month.month, 1), self.tr("MMMM yyyy"))

@@ -28,6 +28,11 @@ class JournalStats:
     added_per_week: list[int] = field(default_factory=list)
     changed_per_week: list[int] = field(default_factory=list)
     themes_by_month: list[tuple[date, list[str]]] = field(default_factory=list)
+    mood_per_week: list[float | None] = field(default_factory=list)  # 1 (bad) … 5 (great); None: no note
+
+    @property
+    def has_moods(self) -> bool:
+        return any(m is not None for m in self.mood_per_week)
 
     @property
     def empty(self) -> bool:
@@ -54,8 +59,11 @@ def streaks(days: set[date], today: date) -> tuple[int, int]:
     return current, longest
 
 
+MOOD_SCORES = {"great": 5, "good": 4, "okay": 3, "low": 2, "bad": 1}
+
+
 def build_journal_stats(entries: list[dict], memories: list[dict], history: list[dict], *, today: date,
-                        with_themes: bool = True) -> JournalStats:
+                        with_themes: bool = True, moods: list[dict] | None = None) -> JournalStats:
     own = [e for e in entries if e.get("role") == "user" and e.get("kind", "entry") == "entry"]
     st = JournalStats(today=today)
     when = [(datetime.fromisoformat(e["created_at"]).date(), e) for e in own]
@@ -83,6 +91,12 @@ def build_journal_stats(entries: list[dict], memories: list[dict], history: list
             st.added_per_week[i] += 1
         elif h["event"] in ("UPDATE", "DELETE"):
             st.changed_per_week[i] += 1
+    scores: list[list[int]] = [[] for _ in range(WEEKS)]
+    for m in moods or []:
+        i = index.get(_monday(date.fromisoformat(m["day"])))
+        if i is not None and m["mood"] in MOOD_SCORES:
+            scores[i].append(MOOD_SCORES[m["mood"]])
+    st.mood_per_week = [sum(s) / len(s) if s else None for s in scores]
     if with_themes:
         months: dict[date, list[str]] = {}
         start = (today.replace(day=1) - timedelta(days=31 * (THEME_MONTHS - 1))).replace(day=1)

@@ -318,3 +318,22 @@ def test_themes_are_things_not_doings():
 
     found = themes(["모카가 새벽에 또 깨웠다", "모카는 새벽 5시에 깨운다", "모카를 안고 다시 깨운다"])
     assert found[:2] == ["모카", "새벽"] and "깨우" not in found
+
+
+def test_moods_are_noted_only_when_the_user_turned_them_on(mem, fake_llm):
+    def extract(req):
+        asked = "mood" in (req.get("tools") or [{}])[0].get("function", {}).get("parameters", {}).get(
+            "properties", {})
+        return tool({"facts": [{"text": t, "category": "events"} for t in user_lines(req)],
+                     **({"mood": "Good"} if asked else {})})
+
+    fake_llm.on("save_facts", extract)
+    mem.journal("산책을 했다", timestamp=datetime(2026, 3, 2, 21, 0))
+    [job] = mem.process_jobs()
+    assert "mood" not in job["result"] and mem.moods() == []
+    assert "mood" not in fake_llm.calls("save_facts")[-1]["messages"][0]["content"].split("Examples")[0]
+    mem.settings.mood_tracking = True
+    mem.journal("친구를 만났다", timestamp=datetime(2026, 3, 3, 21, 0))
+    [job] = mem.process_jobs()
+    assert job["result"]["mood"] == "good"
+    assert mem.moods() == [{"day": "2026-03-03", "mood": "good"}]

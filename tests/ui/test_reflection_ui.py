@@ -132,6 +132,21 @@ def test_stats_show_the_writing_calendar_streak_and_weeks(mem, backend, qtbot, t
     assert sum(page.data.entries_per_week) == 3
     ticks = page.entries_plot.getPlotItem().getAxis("bottom")._tickLevels[0]
     assert ticks[-1][1] == f"{page.data.week_starts[-1].month}/{page.data.week_starts[-1].day}"
+    assert page.mood_plot.isHidden()  # mood notes are off by default
+
+
+def test_stats_show_the_mood_once_mood_notes_are_on(mem, fake_llm, backend, qtbot, tmp_path):
+    from tests.fakes.fake_llm import tool, user_lines
+
+    fake_llm.on("save_facts", lambda req: tool({"facts": [{"text": t, "category": "events"}
+                                                          for t in user_lines(req)], "mood": "great"}))
+    mem.settings.mood_tracking = True
+    mem.journal("최고의 하루였다", timestamp=datetime.combine(TODAY, time(8)))
+    mem.process_jobs()
+    window = make_window(backend, qtbot, tmp_path)
+    window.tabs.setCurrentWidget(window.stats)
+    qtbot.waitUntil(lambda: window.stats.data.has_moods, timeout=10_000)
+    assert window.stats.data.mood_per_week[-1] == 5.0 and not window.stats.mood_plot.isHidden()
 
 
 def test_the_daily_reminder_is_set_in_settings_and_comes_once_unless_today_is_written(window, backend, mem,

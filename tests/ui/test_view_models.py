@@ -163,3 +163,15 @@ def test_the_reminder_is_due_once_a_day_after_its_time_unless_the_day_is_written
     assert reminder_due(datetime(2026, 3, 12, 22, 0), at, date(2026, 3, 11), False)
     assert not reminder_due(datetime(2026, 3, 11, 22, 0), at, None, True)  # already written
     assert reminder_due(datetime(2026, 3, 11, 21, 0), "nonsense", None, False)  # 21:00 by default
+
+
+def test_journal_stats_average_the_weeks_moods():
+    from datetime import date
+
+    from memoir_desktop.viewmodels.journal_stats import build_journal_stats
+
+    moods = [{"day": "2026-03-09", "mood": "great"}, {"day": "2026-03-10", "mood": "okay"},
+             {"day": "2026-02-24", "mood": "bad"}]
+    st = build_journal_stats([], [], [], today=date(2026, 3, 11), moods=moods, with_themes=False)
+    assert st.mood_per_week[-1] == 4.0 and st.mood_per_week[-3] == 1.0 and st.mood_per_week[-2] is None
+    assert st.has_moods and not build_journal_stats([], [], [], today=date(2026, 3, 11)).has_moods

@@ -71,6 +71,7 @@ class _Plan:
     unsupported: list[str] = field(default_factory=list)  # of those, the ones no operation kept
     change: Change = field(default_factory=Change)  # filled by apply, read by after_commit
     not_remembered: list[dict] = field(default_factory=list)  # facts of a category the user switched off
+    mood: str | None = None  # the user's mood in the exchange, when mood notes are on (Stats reads it)
 
 
 def prepare_memorize(ctx: WriteContext, job: Job) -> Prepared:
@@ -109,7 +110,9 @@ def _prepare(ctx: WriteContext, job: Job, new: list[Entry], entry_id: int, previ
         recent = [r for r in recent_entries(s, job.user_id, pk(new[0]), st.recent_messages) if r.deleted_at is None]
         summ = latest_summary(s, job.user_id)
     when = new[-1].created_at
-    facts = extract_facts(ctx.llm, summary=summ.text if summ else "", recent=recent, new=new, today=when)
+    moods: list[str] | None = [] if st.mood_tracking else None
+    facts = extract_facts(ctx.llm, summary=summ.text if summ else "", recent=recent, new=new, today=when,
+                          moods=moods)
     facts, not_remembered = _leave_out_switched_off(facts, blocked(st), when)
     ops: list[Op] = []
     vectors: dict = {}
@@ -147,7 +150,7 @@ def _prepare(ctx: WriteContext, job: Job, new: list[Entry], entry_id: int, previ
     plan = _Plan(job, entry_id, when, facts, ops, vectors, graph_plan, graph_error,
                  dict(job.payload.get("metadata") or {}), reread=bool(job.payload.get("entry_id")),
                  previous=[m.id for m in previous], unsupported=[m.id for m in previous if m.id not in kept],
-                 not_remembered=not_remembered)
+                 not_remembered=not_remembered, mood=moods[0] if moods else None)
 
     def after(_result: dict) -> None:
         if graph_plan is not None and ctx.graph is not None:
@@ -277,7 +280,7 @@ def apply_operations(ctx: WriteContext, s: Session, plan: _Plan) -> dict:
         graph_ops += ctx.graph.drop_unstated(s, job.user_id, before, plan.graph_plan, when=now())
     touched = [r["id"] for r in results if r["event"] in ("ADD", "UPDATE", "DELETE")] + plan.previous
     result = {"results": results, "facts": [f.text for f in plan.facts], "pending_confirmation": held,
-              "not_remembered": plan.not_remembered,
+              "not_remembered": plan.not_remembered, **({"mood": plan.mood} if plan.mood else {}),
               "relations": graph_ops,
               "changes": Changes.of(memories=touched, entries=job.payload.get("entry_ids", []),
                                     graph=bool(graph_ops), proposals=bool(held)).to_dict()}
