@@ -281,8 +281,8 @@ class JournalPage(QWidget):
             notice = self.tr("The AI's answer could not be used. Your entry is saved, and will still "
                              "become memories.")
         elif error:
-            notice = self.tr("Not connected to an LLM. Your entry is saved, and will become memories "
-                             "once it connects.")
+            notice = self.tr("Not connected to your AI companion. Your entry is saved, and will become "
+                             "memories once it connects.")
         if not self.chat.finish_exchange(pending, out, notice):
             self._redraw_if_shown(pending.day)
             return
