@@ -19,7 +19,7 @@ from sqlmodel import Session, col, select
 
 from memoir_desktop.core import backup, config, prompts, secrets, temporal, transfer
 from memoir_desktop.core.changes import Changes
-from memoir_desktop.core.db import open_database
+from memoir_desktop.core.db import checkpoint, open_database
 from memoir_desktop.core.embedder import Embedder
 from memoir_desktop.core.graph_store import SQLiteGraphStore
 from memoir_desktop.core.importers.dayone import DayOneError, read_dayone_export
@@ -31,7 +31,7 @@ from memoir_desktop.core.llm import LLMBadReply, LLMClient, LLMError, LLMUnavail
 from memoir_desktop.core.llm.modes import MODE_LABELS
 from memoir_desktop.core.llm.probe import ProbeCache
 from memoir_desktop.core.metrics import MetricsRecorder
-from memoir_desktop.core.models import Entry, History, Job, Memory, Proposal, Summary, now, pk
+from memoir_desktop.core.models import Entry, EntryHistory, History, Job, Memory, Proposal, Summary, now, pk
 from memoir_desktop.core.pipeline import consolidate as consolidation
 from memoir_desktop.core.pipeline.cascade import CascadeContext
 from memoir_desktop.core.pipeline.extraction import fact_span, shape_fact
@@ -232,8 +232,34 @@ class Memoir:
         return self.journal_.purge_preview(entry_id)
 
     def purge_entry(self, entry_id: int) -> dict:
-        """Delete a trashed entry forever, with everything derived from it alone."""
-        return self.journal_.purge(entry_id)
+        """Delete a trashed entry forever, with everything derived from it alone. A letter of its
+        week or month may retell it, so such letters go too (with their history); the next
+        make_letters writes them again from what is left."""
+        e = self.journal_.entry(entry_id)
+        out = self.journal_.purge(entry_id)
+        if e["kind"] != "letter":
+            gone = self._drop_letters_of(e["user_id"], datetime.fromisoformat(e["created_at"]).date())
+            if gone:
+                out["letters_removed"] = gone
+                out["changes"] = (Changes.from_dict(out["changes"]) | Changes.of(entries=gone)).to_dict()
+        return out
+
+    def _drop_letters_of(self, user_id: str, day: date) -> list[int]:
+        with self._write_lock, Session(self.engine) as s:
+            rows = [e for e in s.exec(select(Entry).where(col(Entry.user_id) == user_id, col(Entry.kind) == "letter"))
+                    if e.source_ref and letters.Period.from_key(e.source_ref).start <= day
+                    <= letters.Period.from_key(e.source_ref).end]
+            ids = [pk(e) for e in rows]
+            for e in rows:
+                for h in s.exec(select(EntryHistory).where(col(EntryHistory.entry_id) == e.id)):
+                    s.delete(h)
+                s.flush()  # no ORM relationship orders the deletes: the history rows go first
+                s.delete(e)
+            s.commit()
+        if ids:
+            checkpoint(self.engine)  # out of the write-ahead log too (see db.checkpoint)
+            self.episodes.remove(user_id, ids)
+        return ids
 
     def trash(self, *, user_id: str = "me") -> list[dict]:
         return self.journal_.in_trash(user_id=user_id)

@@ -337,3 +337,22 @@ def test_moods_are_noted_only_when_the_user_turned_them_on(mem, fake_llm):
     [job] = mem.process_jobs()
     assert job["result"]["mood"] == "good"
     assert mem.moods() == [{"day": "2026-03-03", "mood": "good"}]
+
+
+def test_an_entry_deleted_forever_takes_the_letters_that_retell_it(offline):
+    ids = _write_week(offline)
+    [letter] = offline.make_letters(now=datetime(2026, 3, 9, 8, 0))
+    assert "프로젝트" in letter["content"]
+    offline.edit_entry(letter["id"], letter["content"] + "\n\n추신")  # a history row holding the old text
+    removed = []
+    for eid in (ids[1], ids[4]):  # the two entries about the project
+        offline.delete_entry(eid)
+        removed.append(offline.purge_entry(eid).get("letters_removed"))
+    assert removed == [[letter["id"]], None]
+    assert offline.letters() == []
+    [again] = offline.make_letters(now=datetime(2026, 3, 10))
+    assert "프로젝트" not in again["content"] and "3일 동안 3편" in again["content"]
+    with offline.engine.connect() as conn:
+        texts = [r[0] for r in conn.exec_driver_sql("SELECT content FROM entry")]
+        old = [r[0] for r in conn.exec_driver_sql("SELECT old_content FROM entry_history")]
+    assert not any("프로젝트" in (t or "") for t in texts + old)
