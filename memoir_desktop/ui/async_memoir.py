@@ -357,8 +357,14 @@ class AsyncMemoir(QObject):
         self.reads.submit(lambda: self.mem.on_this_day(day), on_done)
 
     def followups(self, on_done: Callable[[list[dict]], None]) -> None:
-        """Due follow-ups (the LLM may phrase new ones: a read that can take a few seconds)."""
-        self.reads.submit(lambda: self.mem.followups(), on_done)
+        """Due follow-ups: at once in their template words, then again once the companion has phrased
+        the new ones (when one is connected; that can take a while, or not come at all)."""
+        def offline(found: list[dict]) -> None:
+            call_if_alive(on_done, found)
+            if self.llm_configured and any(not f["phrased"] for f in found):
+                self.reads.submit(lambda: self.mem.followups(), on_done)
+
+        self.reads.submit(lambda: self.mem.followups(phrase=False), offline)
 
     def dismiss_followup(self, memory_id: str, on_done: Callback = None) -> None:
         self._write(lambda: self.mem.dismiss_followup(memory_id), on_done, None)

@@ -42,8 +42,10 @@ def test_today_shows_on_this_day_and_a_follow_up_that_the_next_entry_answers(mem
     window = make_window(backend, qtbot, tmp_path)
     journal = window.journal
     qtbot.waitUntil(lambda: bool(_cards(journal, FollowUpCard) and _cards(journal, OnThisDayCard)), timeout=15_000)
+    # First in the template's words, then as the companion phrased it.
+    qtbot.waitUntil(lambda: [c.question.text() for c in _cards(journal, FollowUpCard)] == ["지수 씨 이사는 잘 했나요?"],
+                    timeout=15_000)
     [card] = _cards(journal, FollowUpCard)
-    assert card.question.text() == "지수 씨 이사는 잘 했나요?"
     [past] = _cards(journal, OnThisDayCard)
     assert past.buttons[0].text().startswith("1년 전 오늘")
 
@@ -63,6 +65,20 @@ def test_today_shows_on_this_day_and_a_follow_up_that_the_next_entry_answers(mem
     _cards(journal, OnThisDayCard)[0].buttons[0].click()
     qtbot.waitUntil(lambda: journal.day == year_ago, timeout=10_000)
     qtbot.waitUntil(lambda: any("첫눈" in b.text for b in journal.chat.bubbles), timeout=10_000)
+
+
+def test_a_follow_up_shows_at_once_while_the_companion_is_slow_to_phrase_it(mem, fake_llm, backend, qtbot,
+                                                                            tmp_path):
+    import time as clock
+
+    fake_llm.on_text(lambda req: (clock.sleep(6), "늦은 질문")[1] if "gentle question" in req["messages"][0]["content"]
+                     else "응")
+    _plan(mem)
+    window = make_window(backend, qtbot, tmp_path, wait=False)
+    qtbot.waitUntil(lambda: bool(_cards(window.journal, FollowUpCard)), timeout=4_000)
+    assert _cards(window.journal, FollowUpCard)[0].question.text().endswith("이사 간다고 했었죠. 어떻게 됐나요?")
+    qtbot.waitUntil(lambda: [c.question.text() for c in _cards(window.journal, FollowUpCard)] == ["늦은 질문"],
+                    timeout=15_000)
 
 
 def test_a_follow_up_put_off_is_not_asked_again(mem, backend, qtbot, tmp_path):
