@@ -49,6 +49,7 @@ class JournalPage(QWidget):
         self.new_letters: list[dict] = []  # letters of the last week
         self.answering: dict | None = None  # the follow-up the user chose to write about
         self.cards: list[QWidget] = []
+        self._cards_seen = -1  # the page generation whose cards were scrolled into view
 
         self.navigator = DayNavigator()
         self.navigator.day_selected.connect(self.show_day)
@@ -155,6 +156,9 @@ class JournalPage(QWidget):
         for widget in ([top] if top is not None else []) + self.cards:
             column.addWidget(widget)
         self.chat.set_top_widget(holder)
+        if self._cards_seen != self._generation:  # the past and the plans come first, the day's entries below
+            self._cards_seen = self._generation
+            self.chat.show_top()
 
     # -- reflection ---------------------------------------------------------------------------
 
