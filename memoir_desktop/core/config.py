@@ -51,6 +51,15 @@ class Settings:
     backups_keep: int = 7
     ui_language: str = "system"  # system | ko | en
     theme: str = "system"  # system | light | dark
+    # Profile categories the user switched off ("don't remember this kind of thing"): the write path
+    # leaves their facts out (core/reflection/categories.py).
+    not_remembered: list = field(default_factory=list)
+    # Off by default: the LLM notes the mood of each exchange when it makes memories (Stats shows it).
+    mood_tracking: bool = False
+    # An opt-in daily reminder to write, at "HH:MM", from the tray while the app runs.
+    reminder_enabled: bool = False
+    reminder_time: str = "21:00"
+    start_in_tray: bool = False
     extra: dict = field(default_factory=dict)
 
     @classmethod

@@ -12,7 +12,7 @@ from sqlmodel import Session, SQLModel, create_engine, select
 from memoir_desktop.core import graph_store, models
 from memoir_desktop.core.models import Meta
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 # Each migration takes a connection at version N-1 and brings it to N. Append only.
 MIGRATIONS: dict[int, list[str]] = {
@@ -37,6 +37,9 @@ MIGRATIONS: dict[int, list[str]] = {
         "SELECT m.id, m.source_entry_id, m.created_at FROM memory m JOIN entry e ON e.id = m.source_entry_id"],
     # A companion's reply knows the entry it answers: they go to the trash, come back and go forever together.
     4: ["ALTER TABLE entry ADD COLUMN reply_to INTEGER"],
+    # Reflection: letters are entries of their own kind (the follow_up table is new: create_all makes it).
+    5: ["ALTER TABLE entry ADD COLUMN kind VARCHAR NOT NULL DEFAULT 'entry'",
+        "CREATE INDEX IF NOT EXISTS ix_entry_user_kind ON entry (user_id, kind)"],
 }
 
 
@@ -98,7 +101,7 @@ def _tables():
     return [
         models.Entry, models.EntryHistory, models.Memory, models.MemorySource, models.History, models.Summary,
         models.Job,
-        models.Proposal, models.Metric, models.IndexState, models.Meta,
+        models.Proposal, models.Metric, models.IndexState, models.Meta, models.FollowUp,
         graph_store.GraphNode, graph_store.GraphEdge,
     ]
 

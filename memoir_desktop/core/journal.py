@@ -40,7 +40,8 @@ def entry_dict(e: Entry, **extra) -> dict:
          "created_at": e.created_at.isoformat(), "source": e.source,
          "updated_at": e.updated_at.isoformat() if e.updated_at else None,
          "deleted_at": e.deleted_at.isoformat() if e.deleted_at else None,
-         "edited": e.updated_at is not None, "tags": list(e.tags or []), "time_zone": e.time_zone}
+         "edited": e.updated_at is not None, "tags": list(e.tags or []), "time_zone": e.time_zone,
+         "kind": e.kind or "entry", "source_ref": e.source_ref}
     d.update(extra)
     return d
 
@@ -63,12 +64,13 @@ class Journal:
 
     def write(self, text: str, *, user_id: str, timestamp=None, role: str = "user", source: str = "journal",
               memorize: bool = True, tags: list[str] | None = None, time_zone: str | None = None,
-              source_ref: str | None = None, job_payload: dict | None = None, reply_to: int | None = None) -> Written:
+              source_ref: str | None = None, job_payload: dict | None = None, reply_to: int | None = None,
+              kind: str = "entry") -> Written:
         """Commit the entry (first, before anything else) and, unless told not to, its memorize job."""
         text = clean_text(text)
         with self.write_lock, Session(self.engine) as s:
             e = Entry(user_id=user_id, role=role, content=text, created_at=parse_time(timestamp), source=source,
-                      tags=list(tags or []), time_zone=time_zone, source_ref=source_ref, reply_to=reply_to)
+                      tags=list(tags or []), time_zone=time_zone, source_ref=source_ref, reply_to=reply_to, kind=kind)
             s.add(e)
             s.flush()
             job = self.queue.enqueue(s, "memorize", user_id, {"entry_ids": [pk(e)], **(job_payload or {})}) \
@@ -92,10 +94,11 @@ class Journal:
             s.add(EntryHistory(entry_id=entry_id, event="EDIT", old_content=e.content, new_content=text))
             e.content, e.updated_at = text, now()
             s.add(e)
-            touched = cascade.mark_source_changed(s, entry_id)
-            job = self._reread(s, e, "edited")
+            letter = e.kind == "letter"  # memoir's own letter: nothing was memorised from it, nothing to re-read
+            touched = [] if letter else cascade.mark_source_changed(s, entry_id)
+            job = None if letter else self._reread(s, e, "edited")
             s.flush()
-            job_id = job.id
+            job_id = job.id if job else None
             s.commit()
             s.refresh(e)
             result = entry_dict(e, job_id=job_id, changes=Changes.of(entries=[entry_id], memories=touched).to_dict())
@@ -203,9 +206,13 @@ class Journal:
 
     # -- reading --------------------------------------------------------------------------
 
-    def entries(self, *, user_id: str, day: date | None = None, limit: int | None = None) -> list[dict]:
+    def entries(self, *, user_id: str, day: date | None = None, limit: int | None = None,
+                letters: bool = False) -> list[dict]:
+        """`letters`: memoir's letters too (an export wants them; a day's conversation does not)."""
         with Session(self.engine) as s:
             q = select(Entry).where(col(Entry.user_id) == user_id, col(Entry.deleted_at).is_(None))
+            if not letters:
+                q = q.where(col(Entry.kind) != "letter")
             if day:
                 start = datetime(day.year, day.month, day.day)
                 q = q.where(col(Entry.created_at) >= start, col(Entry.created_at) < start + timedelta(days=1))
@@ -223,7 +230,7 @@ class Journal:
 
     def days(self, *, user_id: str) -> list[date]:
         with Session(self.engine) as s:
-            rows = s.exec(select(Entry.created_at).where(col(Entry.user_id) == user_id,
+            rows = s.exec(select(Entry.created_at).where(col(Entry.user_id) == user_id, col(Entry.kind) != "letter",
                                                          col(Entry.deleted_at).is_(None))).all()
         return sorted({r.date() for r in rows}, reverse=True)
 
@@ -281,7 +288,8 @@ class Journal:
             with Session(self.engine) as s:
                 rows = {e.id: e for e in s.exec(select(Entry).where(col(Entry.id).in_([i for i, _, _ in part])))}
             found += [(rows[i], score, signals) for i, score, signals in part if i in rows
-                      and rows[i].user_id == user_id and rows[i].deleted_at is None and rows[i].role == "user"]
+                      and rows[i].user_id == user_id and rows[i].deleted_at is None
+                      and (rows[i].role == "user" or rows[i].kind == "letter")]
             if len(found) >= limit:
                 break
         found = found[:limit]

@@ -19,7 +19,7 @@ from sqlmodel import Session, col, select
 
 from memoir_desktop.core import backup, config, prompts, secrets, temporal, transfer
 from memoir_desktop.core.changes import Changes
-from memoir_desktop.core.db import open_database
+from memoir_desktop.core.db import checkpoint, open_database
 from memoir_desktop.core.embedder import Embedder
 from memoir_desktop.core.graph_store import SQLiteGraphStore
 from memoir_desktop.core.importers.dayone import DayOneError, read_dayone_export
@@ -31,7 +31,7 @@ from memoir_desktop.core.llm import LLMBadReply, LLMClient, LLMError, LLMUnavail
 from memoir_desktop.core.llm.modes import MODE_LABELS
 from memoir_desktop.core.llm.probe import ProbeCache
 from memoir_desktop.core.metrics import MetricsRecorder
-from memoir_desktop.core.models import Entry, Job, Memory, Proposal, Summary, now, pk
+from memoir_desktop.core.models import Entry, EntryHistory, History, Job, Memory, Proposal, Summary, now, pk
 from memoir_desktop.core.pipeline import consolidate as consolidation
 from memoir_desktop.core.pipeline.cascade import CascadeContext
 from memoir_desktop.core.pipeline.extraction import fact_span, shape_fact
@@ -44,6 +44,8 @@ from memoir_desktop.core.pipeline.memorize import (
     recent_entries,
 )
 from memoir_desktop.core.pipeline.summary import refresh_summary
+from memoir_desktop.core.reflection import categories, followups, letters
+from memoir_desktop.core.reflection.on_this_day import on_this_day
 from memoir_desktop.core.search import Retriever, assemble, route
 from memoir_desktop.core.search.episodes import EpisodeIndex
 from memoir_desktop.core.store import Change, MemoryStore, memory_dict
@@ -207,9 +209,11 @@ class Memoir:
         if not self.llm.configured:
             self.journal_.ctx.reindex_entry(user_id, entry_id, Change())
 
-    def entries(self, *, user_id: str = "me", day: date | None = None, limit: int | None = None) -> list[dict]:
-        """The journal's entries (not the trash), in time order; one day's with `day`."""
-        return self.journal_.entries(user_id=user_id, day=day, limit=limit)
+    def entries(self, *, user_id: str = "me", day: date | None = None, limit: int | None = None,
+                letters: bool = False) -> list[dict]:
+        """The journal's entries (not the trash), in time order; one day's with `day`; memoir's
+        weekly and monthly letters too with `letters`."""
+        return self.journal_.entries(user_id=user_id, day=day, limit=limit, letters=letters)
 
     def entry(self, entry_id: int) -> dict:
         return self.journal_.entry(entry_id)
@@ -237,8 +241,34 @@ class Memoir:
         return self.journal_.purge_preview(entry_id)
 
     def purge_entry(self, entry_id: int) -> dict:
-        """Delete a trashed entry forever, with everything derived from it alone."""
-        return self.journal_.purge(entry_id)
+        """Delete a trashed entry forever, with everything derived from it alone. A letter of its
+        week or month may retell it, so such letters go too (with their history); the next
+        make_letters writes them again from what is left."""
+        e = self.journal_.entry(entry_id)
+        out = self.journal_.purge(entry_id)
+        if e["kind"] != "letter":
+            gone = self._drop_letters_of(e["user_id"], datetime.fromisoformat(e["created_at"]).date())
+            if gone:
+                out["letters_removed"] = gone
+                out["changes"] = (Changes.from_dict(out["changes"]) | Changes.of(entries=gone)).to_dict()
+        return out
+
+    def _drop_letters_of(self, user_id: str, day: date) -> list[int]:
+        with self._write_lock, Session(self.engine) as s:
+            rows = [e for e in s.exec(select(Entry).where(col(Entry.user_id) == user_id, col(Entry.kind) == "letter"))
+                    if e.source_ref and letters.Period.from_key(e.source_ref).start <= day
+                    <= letters.Period.from_key(e.source_ref).end]
+            ids = [pk(e) for e in rows]
+            for e in rows:
+                for h in s.exec(select(EntryHistory).where(col(EntryHistory.entry_id) == e.id)):
+                    s.delete(h)
+                s.flush()  # no ORM relationship orders the deletes: the history rows go first
+                s.delete(e)
+            s.commit()
+        if ids:
+            checkpoint(self.engine)  # out of the write-ahead log too (see db.checkpoint)
+            self.episodes.remove(user_id, ids)
+        return ids
 
     def trash(self, *, user_id: str = "me") -> list[dict]:
         return self.journal_.in_trash(user_id=user_id)
@@ -332,6 +362,9 @@ class Memoir:
 
     def _answer(self, text: str, user_id: str, when: datetime, entry_id: int | None, out: dict) -> str:
         ctx = self.context_for(text, user_id=user_id, now=when)
+        if entry_id is not None:  # a kept turn (not an evaluation question): plans to ask about, gently
+            ctx.followups = self.followups(user_id=user_id, now=when, phrase=False)[:3]
+            out["followups"] = [f["memory_id"] for f in ctx.followups]
         out["memories"] = ctx.all_items
         out["context_tokens"] = ctx.tokens
         out["route"] = ctx.route.reason if ctx.route else ""
@@ -416,7 +449,10 @@ class Memoir:
                 # Verbatim: the text is kept as given; only its time fields are read from it.
                 row = self.store.stage_add(s, change, user_id=user_id, text=m["content"], actor="user",
                                            created_at=when, about=fact_span(m["content"], when),
-                                           recurrence=temporal.recurring.rule_of(m["content"]), meta=metadata)
+                                           recurrence=temporal.recurring.rule_of(m["content"]), meta=metadata,
+                                           category=categories.categorize(
+                                               m["content"], about=fact_span(m["content"], when), recorded=when,
+                                               recurrence=temporal.recurring.rule_of(m["content"])))
                 results.append({"id": row.id, "memory": row.text, "event": "ADD"})
             s.commit()
         self.store.apply_index(user_id, change)
@@ -636,7 +672,7 @@ class Memoir:
             prev = None if job.payload.get("rebuild") else latest_summary(s, job.user_id)
             after = prev.upto_entry_id if prev and prev.upto_entry_id else 0
             q = select(Entry).where(col(Entry.user_id) == job.user_id, col(Entry.id) > after,
-                                    col(Entry.deleted_at).is_(None))
+                                    col(Entry.deleted_at).is_(None), col(Entry.kind) != "letter")
             rows = list(s.exec(q.order_by(col(Entry.id).desc()).limit(60)) if job.payload.get("rebuild")
                         else s.exec(q.order_by(col(Entry.id)).limit(60)))
             new = sorted(rows, key=lambda e: e.id or 0)
@@ -667,6 +703,174 @@ class Memoir:
 
     def metric_rows(self):
         return self.metrics.rows()
+
+    def moods(self, *, user_id: str = "me") -> list[dict]:
+        """The moods noted when memories were made ({day, mood}), for the Stats page."""
+        out = []
+        for j in self.jobs_queue.list("done", user_id):
+            mood = (j.result or {}).get("mood")
+            ids = (j.payload or {}).get("entry_ids") or []
+            if mood and ids:
+                try:
+                    e = self.journal_.entry(ids[0])
+                except NotFound:
+                    continue
+                if not e["deleted_at"]:
+                    out.append({"day": e["created_at"][:10], "mood": mood})
+        return out
+
+    def history_rows(self, *, user_id: str = "me") -> list[dict]:
+        """Every memory change of the user ({event, actor, created_at}), for the Stats page."""
+        with Session(self.engine) as s:
+            rows = s.exec(select(History.event, History.actor, History.created_at)
+                          .join(Memory, col(Memory.id) == col(History.memory_id))
+                          .where(col(Memory.user_id) == user_id).order_by(col(History.id))).all()
+        return [{"event": e, "actor": a, "created_at": t.isoformat()} for e, a, t in rows]
+
+    # -- reflection: On This Day, follow-ups, letters, the profile ---------------------------------
+
+    def on_this_day(self, day: date, *, user_id: str = "me") -> list[dict]:
+        """Entries and memories of the same date one month and one, two, … years before `day`."""
+        with Session(self.engine) as s:
+            return on_this_day(s, user_id, day)
+
+    def followups(self, *, user_id: str = "me", now: datetime | None = None, phrase: bool = True) -> list[dict]:
+        """Plans whose date has passed, still open, as gentle questions. With `phrase` and an LLM, a
+        question not phrased yet is asked of it once (kept); the template stands when it fails. A
+        plan a later entry already speaks of is marked answered (by that entry) and not shown."""
+        at = now or datetime.now()
+        with Session(self.engine) as s:
+            found = followups.due(s, user_id, at)
+            answered = [(m, followups.answered_by(s, user_id, m, at)) for m, _ in found]
+        done = {m.id: eid for m, eid in answered if eid is not None}
+        if done:
+            with self._write_lock, Session(self.engine) as s:
+                for mid, eid in done.items():
+                    followups.set_state(s, user_id, mid, followups.ANSWERED, entry_id=eid)
+                s.commit()
+        out = []
+        for m, row in found:
+            if m.id in done:
+                continue
+            if phrase and self.llm.configured and not (row and row.question):
+                question = None
+                try:
+                    question = followups.phrase(self.llm, m, at)
+                except LLMError as exc:
+                    log.info("follow-up left in its template: %s", exc.__class__.__name__)
+                if question:
+                    with self._write_lock, Session(self.engine) as s:
+                        row = followups.set_state(s, user_id, m.id, followups.OPEN, question=question)
+                        s.commit()
+                        s.refresh(row)
+                        s.expunge(row)
+            out.append(followups.followup_dict(m, row))
+        return out
+
+    def dismiss_followup(self, memory_id: str, *, user_id: str = "me") -> dict:
+        return self._set_followup(memory_id, user_id, followups.DISMISSED)
+
+    def answer_followup(self, memory_id: str, entry_id: int | None = None, *, user_id: str = "me") -> dict:
+        """The user wrote about the plan (entry_id: that entry)."""
+        return self._set_followup(memory_id, user_id, followups.ANSWERED, entry_id)
+
+    def _set_followup(self, memory_id: str, user_id: str, state: str, entry_id: int | None = None) -> dict:
+        with self._write_lock, Session(self.engine) as s:
+            if s.get(Memory, memory_id) is None:
+                raise NotFound(memory_id)
+            row = followups.set_state(s, user_id, memory_id, state, entry_id=entry_id)
+            s.commit()
+            return {"memory_id": memory_id, "state": row.state, "entry_id": row.entry_id,
+                    "changes": Changes.of(memories=[memory_id]).to_dict()}
+
+    def make_letters(self, *, user_id: str = "me", now: datetime | None = None) -> list[dict]:
+        """The letters of the weeks and months that ended with entries and have none yet (called at
+        start). The LLM writes them when connected; else, or when it fails, the digest. Returns them."""
+        at = now or datetime.now()
+        with Session(self.engine) as s:
+            periods = letters.due_periods(s, user_id, at)
+        return [self._write_letter(user_id, p) for p in periods]
+
+    def regenerate_letter(self, entry_id: int) -> dict:
+        """Write a letter again (for instance once an LLM is connected); the old text stays in its history."""
+        e = self.journal_.entry(entry_id)
+        if e["kind"] != "letter":
+            raise InvalidInput("only a letter can be written again")
+        with Session(self.engine) as s:
+            text = self._letter_text(letters.gather(s, e["user_id"], letters.Period.from_key(e["source_ref"])))
+        return self.journal_.edit(entry_id, text)
+
+    def letters(self, *, user_id: str = "me") -> list[dict]:
+        """The letters (not the trash), newest first."""
+        with Session(self.engine) as s:
+            rows = s.exec(select(Entry).where(col(Entry.user_id) == user_id, col(Entry.kind) == "letter",
+                                              col(Entry.deleted_at).is_(None))
+                          .order_by(col(Entry.created_at).desc())).all()
+        return [self.journal_.entry(pk(e)) for e in rows]
+
+    def _write_letter(self, user_id: str, period) -> dict:
+        with Session(self.engine) as s:
+            text = self._letter_text(letters.gather(s, user_id, period))
+        # On the period's last day, after its entries: the letter reads as the week's (month's) close.
+        written = self.journal_.write(text, user_id=user_id, role="assistant", source="reflection", memorize=False,
+                                      timestamp=period.ends - timedelta(seconds=1), source_ref=period.key,
+                                      kind="letter")
+        self.journal_.ctx.reindex_entry(user_id, pk(written.entry), Change())  # searchable at once
+        return self.journal_.entry(pk(written.entry))
+
+    def _letter_text(self, material) -> str:
+        if self.llm.configured:
+            try:
+                return letters.compose(self.llm, material)
+            except (LLMError, ValueError) as exc:
+                log.info("letter written as a digest: %s", exc.__class__.__name__)
+        return letters.digest(material)
+
+    def profile(self, *, user_id: str = "me") -> list[dict]:
+        """What memoir knows: the active memories by category, with whether each kind is remembered."""
+        off = categories.blocked(self.settings)
+        groups: dict[str, list[dict]] = {c: [] for c in categories.CATEGORIES}
+        for m in self.store.all(user_id):
+            groups[categories.category_of(m)].append(memory_dict(m))
+        return [{"category": c, "remember": c not in off, "memories": groups[c]} for c in categories.CATEGORIES]
+
+    def set_remembered(self, category: str, remember: bool) -> dict:
+        """Switch a kind of thing on or off for the write path (saved in the settings)."""
+        if category not in categories.CATEGORIES:
+            raise InvalidInput(f"unknown category {category!r}")
+        on_disk = config.load_settings(self.home, apply_env=False)
+        off = [c for c in on_disk.not_remembered if c != category] + ([] if remember else [category])
+        on_disk.not_remembered = off
+        config.save_settings(self.home, on_disk)
+        self.settings.not_remembered = list(off)
+        return {"category": category, "remember": remember, "changes": Changes(settings=True).to_dict()}
+
+    def forget_category(self, category: str, *, user_id: str = "me") -> dict:
+        """Forget every active memory of a kind in one action (restore_memories undoes it)."""
+        change = Change()
+        with self._write_lock, Session(self.engine) as s:
+            rows = [m for m in s.exec(select(Memory).where(col(Memory.user_id) == user_id,
+                                                           col(Memory.state) == "active"))
+                    if categories.category_of(m) == category]
+            for m in rows:
+                self.store.stage_state(s, change, m, "invalid", actor="user", note=f"forgot all {category}")
+            s.commit()
+            ids = [m.id for m in rows]
+        self.store.apply_index(user_id, change)
+        return {"category": category, "forgotten": ids, "changes": Changes.of(memories=ids).to_dict()}
+
+    def restore_memories(self, memory_ids: list[str], *, user_id: str = "me") -> dict:
+        change = Change()
+        with self._write_lock, Session(self.engine) as s:
+            done = []
+            for mid in memory_ids:
+                m = s.get(Memory, mid)
+                if m is not None and m.user_id == user_id and m.state == "invalid":
+                    self.store.stage_state(s, change, m, "active", actor="user")
+                    done.append(mid)
+            s.commit()
+        self.store.apply_index(user_id, change)
+        return {"restored": done, "changes": Changes.of(memories=done).to_dict()}
 
     # -- export / import ----------------------------------------------------------------
 
@@ -743,7 +947,7 @@ class Memoir:
     def export_text(self, path, *, fmt: str = "md", per_day: bool = False, lang: str = "ko",
                     user_id: str = "me") -> list[str]:
         """The journal as Markdown or plain text, one file or one per day (not the trash)."""
-        return [str(p) for p in export_text(self.entries(user_id=user_id), path, fmt=fmt, per_day=per_day,
+        return [str(p) for p in export_text(self.entries(user_id=user_id, letters=True), path, fmt=fmt, per_day=per_day,
                                             lang=lang)]
 
     def backup_now(self) -> str:

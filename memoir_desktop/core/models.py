@@ -29,7 +29,8 @@ class Entry(SQLModel, table=True):
     trash (`deleted_at`; restorable) and only purged from the trash."""
 
     __table_args__ = (Index("ix_entry_user_time", "user_id", "created_at"),
-                      Index("ix_entry_user_deleted", "user_id", "deleted_at"))
+                      Index("ix_entry_user_deleted", "user_id", "deleted_at"),
+                      Index("ix_entry_user_kind", "user_id", "kind"))
     id: int | None = Field(default=None, primary_key=True)
     user_id: str = Field(index=True)
     role: str  # user | assistant
@@ -42,6 +43,9 @@ class Entry(SQLModel, table=True):
     time_zone: str | None = None  # where it was written, when known (imports)
     source_ref: str | None = None  # the id it had where it was imported from (a re-import skips it)
     reply_to: int | None = None  # a companion's reply: the user's entry it answers (they go to the trash together)
+    # "entry" (what the user or the companion wrote) | "letter" (memoir's weekly / monthly letter: searchable
+    # and exported like an entry, but never memorised, never in the companion's context).
+    kind: str = "entry"
 
 
 class EntryHistory(SQLModel, table=True):
@@ -172,6 +176,19 @@ class IndexState(SQLModel, table=True):
     model: str
     dim: int
     built_at: NaiveDatetime = Field(default_factory=now)
+
+
+class FollowUp(SQLModel, table=True):
+    """What became of a follow-up on a plan (reflection/followups.py finds the plans; this row keeps
+    the user's decision and the LLM's phrasing). No foreign key: a purge deletes these rows itself."""
+
+    __tablename__ = "follow_up"  # type: ignore[assignment]
+    memory_id: str = Field(primary_key=True)
+    user_id: str = Field(index=True)
+    state: str = "open"  # open | dismissed | answered
+    question: str | None = None  # phrased by the LLM, when one was connected
+    entry_id: int | None = None  # the entry that answered it
+    updated_at: NaiveDatetime = Field(default_factory=now)
 
 
 class Meta(SQLModel, table=True):

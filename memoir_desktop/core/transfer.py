@@ -100,7 +100,7 @@ def import_journal(engine, data: dict) -> tuple[dict, set[str]]:
             row = Entry(user_id=e["user_id"], role=e["role"], content=e["content"], created_at=created,
                         source="import", tags=list(e.get("tags") or []), time_zone=e.get("time_zone"),
                         source_ref=e.get("source_ref"), updated_at=_dt(e.get("updated_at")),
-                        deleted_at=_dt(e.get("deleted_at")))
+                        deleted_at=_dt(e.get("deleted_at")), kind=e.get("kind") or "entry")
             s.add(row)
             s.flush()
             entry_map[e["id"]] = pk(row)

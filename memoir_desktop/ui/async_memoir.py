@@ -24,6 +24,7 @@ from memoir_desktop.ui.background_writer import BackgroundWriter
 from memoir_desktop.ui.tasks import TaskRunner, call_if_alive
 from memoir_desktop.viewmodels.day import DayView, build_day_view
 from memoir_desktop.viewmodels.graph_view import load_snapshot
+from memoir_desktop.viewmodels.journal_stats import JournalStats, build_journal_stats
 from memoir_desktop.viewmodels.stats_series import StatsData, build_stats
 
 log = logging.getLogger(__name__)
@@ -208,7 +209,8 @@ class AsyncMemoir(QObject):
 
     def load_day(self, day: date, on_done: Callable[[DayView], None]) -> None:
         def work() -> DayView:
-            entries = self.mem.entries(day=day)
+            # memoir's letters are read in their own view (LetterDialog), not among the day's entries.
+            entries = [e for e in self.mem.entries(day=day) if e.get("kind") != "letter"]
             jobs = self.mem.jobs(entry_ids=[e["id"] for e in entries]) if entries else []
             return build_day_view(day, entries, jobs)
 
@@ -348,6 +350,71 @@ class AsyncMemoir(QObject):
         self.job_finished.emit(result)
         if result.get("state") == "done":
             self.changed.emit(Changes.from_dict((result.get("result") or {}).get("changes")))
+
+    # -- reflection: On This Day, follow-ups, letters, the profile ----------------------------------
+
+    def on_this_day(self, day: date, on_done: Callable[[list[dict]], None]) -> None:
+        self.reads.submit(lambda: self.mem.on_this_day(day), on_done)
+
+    def followups(self, on_done: Callable[[list[dict]], None]) -> None:
+        """Due follow-ups: at once in their template words, then again once the companion has phrased
+        the new ones (when one is connected; that can take a while, or not come at all)."""
+        def offline(found: list[dict]) -> None:
+            call_if_alive(on_done, found)
+            if self.llm_configured and any(not f["phrased"] for f in found):
+                self.reads.submit(lambda: self.mem.followups(), on_done)
+
+        self.reads.submit(lambda: self.mem.followups(phrase=False), offline)
+
+    def dismiss_followup(self, memory_id: str, on_done: Callback = None) -> None:
+        self._write(lambda: self.mem.dismiss_followup(memory_id), on_done, None)
+
+    def answer_followup(self, memory_id: str, entry_id: int | None, on_done: Callback = None) -> None:
+        self._write(lambda: self.mem.answer_followup(memory_id, entry_id), on_done, None)
+
+    def make_letters(self, on_done: Callback = None) -> None:
+        """The letters of the weeks and months that ended (at start; the LLM may write them, so on the
+        reads pool: their writes are short and take the write lock themselves)."""
+        def done(made: list[dict]) -> None:
+            if made:
+                self.changed.emit(Changes.of(entries=[e["id"] for e in made]))
+            call_if_alive(on_done, made)
+
+        self.reads.submit(self.mem.make_letters, done)
+
+    def regenerate_letter(self, entry_id: int, on_done: Callback = None, on_error: Callback = None) -> None:
+        def done(entry: dict) -> None:
+            self.changed.emit(Changes.of(entries=[entry_id]))
+            call_if_alive(on_done, entry)
+
+        self.reads.submit(lambda: self.mem.regenerate_letter(entry_id), done, on_error)
+
+    def letters(self, on_done: Callable[[list[dict]], None]) -> None:
+        self.reads.submit(self.mem.letters, on_done)
+
+    def entry(self, entry_id: int, on_done: Callable[[dict], None], on_error: Callback = None) -> None:
+        self.reads.submit(lambda: self.mem.entry(entry_id), on_done, on_error)
+
+    def profile(self, on_done: Callable[[list[dict]], None]) -> None:
+        self.reads.submit(self.mem.profile, on_done)
+
+    def set_remembered(self, category: str, remember: bool, on_done: Callback = None) -> None:
+        self._write(lambda: self.mem.set_remembered(category, remember), on_done, None)
+
+    def forget_category(self, category: str, on_done: Callback = None) -> None:
+        self._write(lambda: self.mem.forget_category(category), on_done, None)
+
+    def restore_memories(self, memory_ids: list[str], on_done: Callback = None) -> None:
+        self._write(lambda: self.mem.restore_memories(memory_ids), on_done, None)
+
+    def journal_stats(self, on_done: Callable[[JournalStats], None]) -> None:
+        def work() -> JournalStats:
+            mems = self.mem.get_all(include_invalid=True)["results"]
+            histories = self.mem.history_rows()
+            return build_journal_stats(self.mem.entries(), mems, histories, today=date.today(),
+                                       moods=self.mem.moods())
+
+        self.reads.submit(work, on_done)
 
     # -- graph ------------------------------------------------------------------------------------
 

@@ -36,6 +36,25 @@ _MEMORIES = [
 ]
 
 
+# Earlier days, for On This Day, the writing calendar and last week's letter: (days ago, text).
+_EARLIER = [
+    (365, "첫 하프 마라톤을 완주했다. 마지막 3km는 거의 걸었지만 끝까지 갔다."),
+    (30, "지수랑 부산 이사 이야기를 했다. 다음 달이면 지수가 부산으로 간다."),
+    (8, "퇴근길에 한강을 따라 걸었다. 바람이 차가워졌다."),
+    (9, "회사 프로젝트 일정이 당겨져서 야근했다. 그래도 팀 분위기는 좋다."),
+    (10, "지수가 이삿짐 싸는 걸 도와 달라고 했다. 주말에 가기로 했다."),
+    (11, "한강에서 러닝 5km. 페이스가 조금 좋아졌다."),
+    (13, "엄마랑 통화했다. 김장 이야기를 한참 했다."),
+    (16, "비 오는 날이라 집에서 책을 읽었다."),
+    (18, "회사 회의가 길었다. 프로젝트 방향이 바뀌었다."),
+    (22, "한강 러닝 3km. 무릎이 조금 아팠다."),
+    (25, "모카가 새벽에 또 깨웠다."),
+    (33, "지수 생일 선물을 골랐다."),
+    (40, "주말에 친구들과 등산을 했다."),
+    (47, "회사에서 발표를 했다. 긴장했지만 잘 끝났다."),
+]
+
+
 def seed_demo(mem, today: date | None = None) -> str:
     """Fill an empty journal; returns the id of the memory with the richest history."""
     today = today or date.today()
@@ -43,6 +62,12 @@ def seed_demo(mem, today: date | None = None) -> str:
         when = datetime.combine(today - timedelta(days=days_ago), at)
         mem.journal(text, timestamp=when)
         mem.journal(reply, timestamp=when + timedelta(minutes=1), role="assistant")
+    for days_ago, text in _EARLIER:
+        mem.journal(text, timestamp=datetime.combine(today - timedelta(days=days_ago), time(21, 30)))
+    # A plan whose date passed two days ago: today's page asks how it went.
+    moved = today - timedelta(days=2)
+    mem.add(f"지수는 {moved.year}년 {moved.month}월 {moved.day}일에 부산으로 이사 간다", infer=False,
+            timestamp=datetime.combine(today - timedelta(days=10), time(21, 30)))
     for days_ago, text in _MEMORIES:
         when = datetime.combine(today - timedelta(days=days_ago), time(22, 0))
         mem.add(text, infer=False, timestamp=when)

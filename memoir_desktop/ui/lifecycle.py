@@ -74,7 +74,11 @@ class AppLifecycle(QObject):
 
         self.backend = AsyncMemoir(mem, self, reads=self.reads)
         self.window = self._make_window()
-        self.window.show()
+        in_tray = self.backend.settings.start_in_tray and self.window.reminders.available
+        if in_tray:  # opt-in: the window waits in the tray (its menu opens it or quits)
+            QApplication.setQuitOnLastWindowClosed(False)
+        else:
+            self.window.show()
         self.startup.close()
         self.window.start()
         if self.restored is not None:

@@ -1,4 +1,4 @@
-"""`MainWindow`: the tabs (Journal, Search, Memories, Stats, Graph), menus, shortcuts and status bar.
+"""`MainWindow`: the tabs (Journal, Search, Memories, About you, Stats, Graph), menus, shortcuts and status bar.
 
 Only UI state (geometry, splitter, last tab) goes to QSettings; everything else is the core's.
 Search is a tab of its own, next to the journal (as in Day One and Apple Journal): its results
@@ -10,10 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox, QTabWidget
 
 from memoir_desktop.ui import i18n
+from memoir_desktop.ui.diagnostics_dialog import DiagnosticsDialog
 from memoir_desktop.ui.file_dialogs import (
     BatchProgressPanel,
     ExportDialog,
@@ -25,6 +26,8 @@ from memoir_desktop.ui.file_dialogs import (
 from memoir_desktop.ui.graph.graph_page import GraphPage
 from memoir_desktop.ui.journal.journal_page import JournalPage
 from memoir_desktop.ui.memories.memory_card_list import MemoryCardList
+from memoir_desktop.ui.profile_page import ProfilePage
+from memoir_desktop.ui.reminders import ReminderTray
 from memoir_desktop.ui.resources import icon
 from memoir_desktop.ui.search_page import SearchPage
 from memoir_desktop.ui.settings_dialog import open_settings_dialog
@@ -57,21 +60,27 @@ class MainWindow(QMainWindow):
         self.journal = JournalPage(backend)
         self.search = SearchPage(backend)
         self.memories = MemoryCardList(backend)
+        self.profile = ProfilePage(backend)
         self.stats = StatsPage(backend)
         self.graph = GraphPage(backend)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         # Keys name the pages in the saved UI state, so a tab added later does not shift the one restored.
         self.pages = {"journal": self.journal, "search": self.search, "memories": self.memories,
-                      "stats": self.stats, "graph": self.graph}
+                      "profile": self.profile, "stats": self.stats, "graph": self.graph}
         for page, title in ((self.journal, self.tr("Journal")), (self.search, self.tr("Search")),
-                            (self.memories, self.tr("Memories")), (self.stats, self.tr("Stats")),
-                            (self.graph, self.tr("Graph"))):
+                            (self.memories, self.tr("Memories")), (self.profile, self.tr("About you")),
+                            (self.stats, self.tr("Stats")), (self.graph, self.tr("Graph"))):
             self.tabs.addTab(page, title)
         self.setCentralWidget(self.tabs)
         self.status = MemoirStatusBar()
         self.setStatusBar(self.status)
         self._build_menus()
+        self.reminders = ReminderTray(backend, self)
+        self.reminders.open_requested.connect(self.raise_window)
+        self.reminders.write_requested.connect(lambda: (self.raise_window(), self.go_today()))
+        self.reminders.quit_requested.connect(self.quit_from_tray)
+        self.reminders.reminded.connect(lambda text: self.status.showMessage(text, 60_000))
 
         self.journal.open_settings.connect(self.open_settings)
         self.memories.open_source.connect(self.open_source)
@@ -127,6 +136,8 @@ class MainWindow(QMainWindow):
         self.trash_action = self._action(self.tr("T&rash"), None, self.show_trash)
         view_menu.addAction(self.trash_action)
         help_menu = self.menuBar().addMenu(self.tr("&Help"))
+        self.diagnostics_action = self._action(self.tr("&Diagnostics…"), None, self.open_diagnostics)
+        help_menu.addAction(self.diagnostics_action)
         help_menu.addAction(self._action(self.tr("&About memoir"), None, self.about))
 
     def _action(self, text: str, shortcut, slot) -> QAction:
@@ -142,6 +153,9 @@ class MainWindow(QMainWindow):
         """Show today's page and start the background writer (the core must be ready)."""
         self.show_current()
         self.backend.start()
+        self.reminders.apply_settings()
+        # The letters of the weeks and months that ended since the last start.
+        self.backend.make_letters(lambda made: self.journal.load_reflection() if made else None)
 
     def show_current(self) -> None:
         """Load today's page and the status (also for a window rebuilt in another language)."""
@@ -168,8 +182,14 @@ class MainWindow(QMainWindow):
         self.search.focus_search()
 
     def open_entry(self, day, entry_id: int) -> None:
-        self.tabs.setCurrentWidget(self.journal)
-        self.journal.show_entry(day, entry_id)
+        def found(entry: dict) -> None:
+            if entry.get("kind") == "letter":  # a letter found by search opens as a letter
+                self.journal.read_letter(entry)
+                return
+            self.tabs.setCurrentWidget(self.journal)
+            self.journal.show_entry(day, entry_id)
+
+        self.backend.entry(entry_id, found)
 
     def open_memory(self, memory: dict) -> None:
         self.tabs.setCurrentWidget(self.memories)
@@ -230,6 +250,15 @@ class MainWindow(QMainWindow):
         dialog.setAttribute(Qt.WA_DeleteOnClose)
         self.file_dialog = dialog
         dialog.open()
+        return dialog
+
+    def open_diagnostics(self) -> DiagnosticsDialog:
+        """Help → Diagnostics: the memory engine's timings and tokens."""
+        dialog = DiagnosticsDialog(self.backend, self)
+        dialog.setAttribute(Qt.WA_DeleteOnClose)
+        self.file_dialog = dialog
+        dialog.show()
+        dialog.reload()
         return dialog
 
     def open_settings(self):
@@ -321,10 +350,21 @@ class MainWindow(QMainWindow):
         self.raise_()
         self.activateWindow()
 
+    def quit_from_tray(self) -> None:
+        QApplication.setQuitOnLastWindowClosed(True)
+        if self.isVisible():
+            self.close()
+        else:  # started in the tray: no window to close, so the app is asked to quit itself
+            self.closeEvent(QCloseEvent())
+            QApplication.quit()
+
     def closeEvent(self, event) -> None:
         self.save_state()
         self._status_timer.stop()
         self.graph.shutdown()  # a widget inside a tab never gets a close event of its own
         if not self.rebuilding:
             self.closing.emit()
+            if not QApplication.quitOnLastWindowClosed():  # started in the tray: closing the window quits
+                QApplication.setQuitOnLastWindowClosed(True)
+                QTimer.singleShot(0, QApplication.quit)
         super().closeEvent(event)

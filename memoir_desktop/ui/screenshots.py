@@ -2,7 +2,8 @@
 
 Opens the given home (or a temporary one), seeds demo content when it is empty, lets the
 background work settle (with an LLM configured, the writer organizes the demo entries
-first), then grabs the journal, memory cards, a history dialog, stats and settings.
+first), then grabs the journal (with its On This Day, follow-up and letter cards), a letter,
+memory cards, a history dialog, the About you page, stats, diagnostics and settings.
 """
 
 from __future__ import annotations
@@ -63,7 +64,20 @@ def take_screenshots(app: QApplication, out_dir: Path, home: Path | None = None)
     _settle(app, backend, drain=True)
     window.journal.show_today()
     _settle(app, backend)
+    _settle(app, backend)  # the reflection cards arrive after the day
     _save(window, out_dir / "journal.png")
+
+    letters = [e for e in window.journal.new_letters if e.get("source_ref", "").startswith("letter:week")] \
+        or window.journal.new_letters
+    if letters:
+        dialog = window.journal.read_letter(letters[0])
+        _settle(app, backend)
+        _save(dialog, out_dir / "letter.png")
+        dialog.close()
+
+    window.tabs.setCurrentWidget(window.profile)
+    _settle(app, backend)
+    _save(window, out_dir / "profile.png")
 
     window.tabs.setCurrentWidget(window.memories)
     _settle(app, backend)
@@ -84,6 +98,11 @@ def take_screenshots(app: QApplication, out_dir: Path, home: Path | None = None)
     window.tabs.setCurrentWidget(window.stats)
     _settle(app, backend)
     _save(window, out_dir / "stats.png")
+
+    dialog = window.open_diagnostics()
+    _settle(app, backend)
+    _save(dialog, out_dir / "diagnostics.png")
+    dialog.close()
 
     window.tabs.setCurrentWidget(window.graph)
     _settle(app, backend)

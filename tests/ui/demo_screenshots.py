@@ -49,10 +49,26 @@ def operations(req):
     return tool({"operations": ops})
 
 
+LETTER = ("이번 주에는 한강을 따라 걷고 달린 날이 많았어요. 바람이 차가워졌다고 적은 날에도 밖으로 나갔죠.\n\n"
+          "회사에서는 프로젝트 일정이 당겨져 야근한 날이 있었지만, 팀 분위기가 좋다고 쓴 걸 보면 버틸 힘이 "
+          "남아 있었던 것 같아요. 지수의 이사를 돕기로 한 주말도 있었고요.\n\n"
+          "다음 주에는 무릎이 괜찮은지 한 번 살펴보면 좋겠어요.")
+
+
+def text(req):
+    system = req["messages"][0]["content"]
+    if "gentle question" in system:
+        return "지수 씨 부산 이사는 잘 마쳤나요? 새 집은 어떤지 궁금해요."
+    if "reflection letter" in system:
+        return LETTER
+    return "그랬군요. 오늘도 수고 많았어요."
+
+
 def main(out_dir: str) -> int:
     llm = FakeLLM()
     llm.on("save_facts", extract)
     llm.on("memory_operations", operations)
+    llm.on_text(text)
     os.environ["MEMOIR_LLM_BASE_URL"] = llm.url
     os.environ["MEMOIR_LLM_MODEL"] = "demo-model"
     from memoir_desktop.ui.main import run

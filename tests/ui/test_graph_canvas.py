@@ -115,8 +115,8 @@ def test_click_on_a_node_shows_its_relations_with_dates(page, qtbot):
     qtbot.waitUntil(lambda: page.panel.detail is not None, timeout=15_000)
     assert page.panel.detail["node"]["name"] == "아메리카노"
     [row] = page.panel.edge_texts()
-    assert "나 -[마신다]-> 아메리카노" in row and "기록 2025-01-10" in row and "무효화 2025-09-15" in row
-    assert "2025-09-01" in row  # the fact's end (valid_to)
+    assert "나 -[마신다]-> 아메리카노" in row and "2025-01-10에 알게 됨" in row and "2025-09-15부터 사실이 아님" in row
+    assert "2025-09-01까지 사실" in row  # the fact's end (valid_to); its start is unknown
 
     opened = []
     page.openEntryRequested.connect(opened.append)

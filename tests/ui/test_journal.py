@@ -26,7 +26,7 @@ def test_send_reply_then_memory_card_and_operation_log(window, backend, qtbot, f
     assert "<b>" in replied()[0].body.text() or "**" in replied()[0].body.text()  # Markdown source kept
     qtbot.waitUntil(lambda: any("ADD" in log.events for log in journal.chat.ops_logs.values()), timeout=20_000)
     log = next(iter(journal.chat.ops_logs.values()))
-    assert log.state == "done" and "메모리 연산" in log.title.text()
+    assert log.state == "done" and "기억한 것" in log.title.text()
 
     window.tabs.setCurrentWidget(window.memories)
     qtbot.waitUntil(lambda: any(c.memory["memory"] == "나는 요가를 좋아한다" for c in window.memories.cards),
@@ -39,12 +39,13 @@ def test_send_reply_then_memory_card_and_operation_log(window, backend, qtbot, f
     qtbot.waitUntil(lambda: any(b.property("highlighted") for b in journal.chat.bubbles), timeout=15_000)
     assert window.status.pending_count == 0
 
-    # The turn's timings and tokens reach the Stats tab.
-    window.tabs.setCurrentWidget(window.stats)
-    qtbot.waitUntil(lambda: window.stats.data.tokens[1] != [], timeout=10_000)
-    stages = [window.stats.table.item(r, 0).text() for r in range(window.stats.table.rowCount())]
+    # The turn's timings and tokens reach Help → Diagnostics.
+    diagnostics = window.open_diagnostics()
+    qtbot.waitUntil(lambda: diagnostics.data.tokens[1] != [], timeout=10_000)
+    stages = [diagnostics.table.item(r, 0).text() for r in range(diagnostics.table.rowCount())]
     assert {"추출", "갱신", "답변"} <= set(stages)
-    assert window.stats.data.latency["extraction"][0]  # a p50/p95 series to draw
+    assert diagnostics.data.latency["extraction"][0]  # a p50/p95 series to draw
+    diagnostics.close()
 
 
 def test_past_day_reopens_with_its_operation_log(mem, backend, qtbot, tmp_path):

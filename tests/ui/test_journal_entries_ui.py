@@ -201,7 +201,7 @@ def test_delete_forever_says_what_goes_first(mem, backend, qtbot, tmp_path):
     said = dialog.shown_text()
     assert "나는 고양이를 키운다" in dialog.entry_text.text()
     assert "• 나는 고양이를 키운다" in dialog.memory_list.text()
-    assert "이 기록에서만 나온 기억 1개" in said and "변경 기록도 함께" in said
+    assert "이 기록에서만 나온 기억 1개" in said and "바뀐 내역도 함께" in said
     assert "관계" not in said and "검색에서도" in said and "백업" in said  # no "0 relations"
     assert dialog.cancel_button.isDefault() and not dialog.delete_button.isDefault()
     assert not dialog.delete_button.autoDefault()
@@ -392,7 +392,7 @@ def test_a_not_connected_notice_goes_once_the_entry_is_organized(window, backend
     journal.send("서버가 꺼져 있던 날")
     qtbot.waitUntil(lambda: bool(journal.chat.findChildren(NoticeLine)), timeout=20_000)
     assert [n.text() for n in journal.chat.findChildren(NoticeLine)] == [
-        "LLM에 연결되지 않았습니다. 일기는 저장되었고, 연결되면 기억으로 정리됩니다."]
+        "AI 동반자와 연결되어 있지 않아요. 일기는 저장되었고, 연결되면 기억으로 정리돼요."]
     with fake_llm._lock:
         fake_llm.faults.clear()
     backend.writer.poke()

@@ -8,7 +8,7 @@ from memoir_desktop.ui.journal.welcome_panel import WelcomePanel
 from memoir_desktop.ui.single_instance import SingleInstance
 from tests.ui.conftest import make_window
 
-CALM = "LLM에 연결되지 않았습니다. 일기는 저장되었고, 연결되면 기억으로 정리됩니다."
+CALM = "AI 동반자와 연결되어 있지 않아요. 일기는 저장되었고, 연결되면 기억으로 정리돼요."
 
 
 @pytest.fixture

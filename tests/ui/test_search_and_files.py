@@ -272,7 +272,7 @@ def test_restore_a_backup_closes_restores_and_reopens_the_journal(qapp, qtbot, t
 
 
 def test_each_view_item_and_ctrl_number_opens_its_tab(qapp, window, qtbot):
-    pages = [window.journal, window.search, window.memories, window.stats, window.graph]
+    pages = [window.journal, window.search, window.memories, window.profile, window.stats, window.graph]
     assert [window.tabs.widget(i) for i in range(window.tabs.count())] == pages
     for i, action in reversed(list(enumerate(window.view_actions))):
         action.trigger()  # `triggered(checked)` must not land in the tab index
@@ -283,7 +283,7 @@ def test_each_view_item_and_ctrl_number_opens_its_tab(qapp, window, qtbot):
     assert window.tabs.currentWidget() is window.memories
     qtbot.keyClick(window, Qt.Key_2, Qt.ControlModifier)
     assert window.tabs.currentWidget() is window.search
-    qtbot.keyClick(window, Qt.Key_5, Qt.ControlModifier)
+    qtbot.keyClick(window, Qt.Key_6, Qt.ControlModifier)
     assert window.tabs.currentWidget() is window.graph
     qtbot.keyClick(window, Qt.Key_N, Qt.ControlModifier)
     assert window.tabs.currentWidget() is window.journal

@@ -124,3 +124,54 @@ def test_ops_log_shows_graph_relation_changes(qtbot):
     assert log.events == ["ADD", "EDGE_ADD", "EDGE_INVALIDATE"]
     texts = [w.text() for w in log.findChildren(type(log.title))]
     assert any("망원동" in t for t in texts) and not any(t.endswith("성수동</b>") for t in texts)
+
+
+def test_journal_stats_counts_days_streaks_weeks_and_memory_changes():
+    from datetime import date
+
+    from memoir_desktop.viewmodels.journal_stats import build_journal_stats
+
+    def entry(day, text, role="user", kind="entry"):
+        return {"created_at": f"{day}T21:00:00", "content": text, "role": role, "kind": kind}
+
+    entries = [entry("2026-03-09", "지수랑 한강 산책"), entry("2026-03-10", "지수랑 한강 자전거"),
+               entry("2026-03-11", "회사 일 많음 오늘"), entry("2026-03-11", "reply", role="assistant"),
+               entry("2026-03-08", "letter words", role="assistant", kind="letter"), entry("2026-03-01", "혼자")]
+    history = [{"event": "ADD", "created_at": "2026-03-10T21:00:00"},
+               {"event": "UPDATE", "created_at": "2026-03-11T21:00:00"},
+               {"event": "DELETE", "created_at": "2026-03-02T21:00:00"}]
+    st = build_journal_stats(entries, [], history, today=date(2026, 3, 11))
+    assert st.days == {date(2026, 3, 9): 1, date(2026, 3, 10): 1, date(2026, 3, 11): 1, date(2026, 3, 1): 1}
+    assert (st.streak, st.longest, st.entries) == (3, 3, 4)
+    assert st.week_starts[-1] == date(2026, 3, 9) and st.entries_per_week[-2:] == [0, 3]
+    assert st.words_per_week[-1] == 10 and st.words_per_week[-3] == 1
+    assert (st.added_per_week[-1], st.changed_per_week[-1], st.changed_per_week[-2]) == (1, 1, 1)
+    [(month, words)] = st.themes_by_month
+    assert month == date(2026, 3, 1) and sorted(words) == ["지수", "한강"]  # in two entries or more
+    assert build_journal_stats(entries, [], history, today=date(2026, 3, 13)).streak == 0
+
+
+def test_the_reminder_is_due_once_a_day_after_its_time_unless_the_day_is_written():
+    from datetime import date, datetime
+
+    from memoir_desktop.viewmodels.reminder import reminder_due
+
+    at = "21:30"
+    assert not reminder_due(datetime(2026, 3, 11, 21, 29), at, None, False)
+    assert reminder_due(datetime(2026, 3, 11, 21, 30), at, None, False)
+    assert not reminder_due(datetime(2026, 3, 11, 22, 0), at, date(2026, 3, 11), False)  # once a day
+    assert reminder_due(datetime(2026, 3, 12, 22, 0), at, date(2026, 3, 11), False)
+    assert not reminder_due(datetime(2026, 3, 11, 22, 0), at, None, True)  # already written
+    assert reminder_due(datetime(2026, 3, 11, 21, 0), "nonsense", None, False)  # 21:00 by default
+
+
+def test_journal_stats_average_the_weeks_moods():
+    from datetime import date
+
+    from memoir_desktop.viewmodels.journal_stats import build_journal_stats
+
+    moods = [{"day": "2026-03-09", "mood": "great"}, {"day": "2026-03-10", "mood": "okay"},
+             {"day": "2026-02-24", "mood": "bad"}]
+    st = build_journal_stats([], [], [], today=date(2026, 3, 11), moods=moods, with_themes=False)
+    assert st.mood_per_week[-1] == 4.0 and st.mood_per_week[-3] == 1.0 and st.mood_per_week[-2] is None
+    assert st.has_moods and not build_journal_stats([], [], [], today=date(2026, 3, 11)).has_moods

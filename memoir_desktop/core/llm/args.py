@@ -78,6 +78,12 @@ class Fact(_Args):
 
 class FactsArgs(_Args):
     facts: list[Fact]
+    mood: str | None = None  # asked only when the user turned mood notes on (prompts.MOODS)
+
+    @field_validator("mood", mode="before")
+    @classmethod
+    def _mood(cls, value):
+        return value.strip().lower() if isinstance(value, str) and value.strip() else None
 
     @field_validator("facts", mode="before")
     @classmethod

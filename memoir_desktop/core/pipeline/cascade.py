@@ -27,6 +27,7 @@ from memoir_desktop.core.graph_store import GraphEdge, GraphNode
 from memoir_desktop.core.models import (
     Entry,
     EntryHistory,
+    FollowUp,
     History,
     Job,
     Memory,
@@ -225,6 +226,7 @@ def purge(ctx: CascadeContext, s: Session, change: Change, e: Entry, plan: Purge
     ids = plan.memory_ids
     if ids:
         s.exec(delete(Proposal).where(col(Proposal.memory_id).in_(ids)))  # type: ignore[call-overload]
+        s.exec(delete(FollowUp).where(col(FollowUp.memory_id).in_(ids)))  # type: ignore[call-overload]
         s.exec(delete(History).where(col(History.memory_id).in_(ids)))  # type: ignore[call-overload]
         s.exec(delete(MemorySource).where(col(MemorySource.memory_id).in_(ids)))  # type: ignore[call-overload]
         s.exec(delete(Memory).where(col(Memory.id).in_(ids)))  # type: ignore[call-overload]

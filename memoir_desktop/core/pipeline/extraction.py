@@ -42,11 +42,12 @@ def annotate(entry: Entry) -> str:
 
 
 def extract_facts(llm: LLMClient, *, summary: str, recent: list[Entry], new: list[Entry],
-                  today: datetime) -> list[Fact]:
+                  today: datetime, moods: list[str] | None = None) -> list[Fact]:
+    """`moods`: when given (the user turned mood notes on), the moods the model saw are appended to it."""
     chunk, with_context = CHUNK_CHARS, True
     while True:
         try:
-            return _extract(llm, summary, recent, new, today, chunk, with_context)
+            return _extract(llm, summary, recent, new, today, chunk, with_context, moods)
         except LLMPromptTooLong:
             if with_context:
                 with_context = False  # the summary and recent messages go first
@@ -56,10 +57,15 @@ def extract_facts(llm: LLMClient, *, summary: str, recent: list[Entry], new: lis
                 raise
 
 
-def _extract(llm, summary, recent, new, today, chunk_chars: int, with_context: bool) -> list[Fact]:
+def _extract(llm, summary, recent, new, today, chunk_chars: int, with_context: bool,
+             moods: list[str] | None = None) -> list[Fact]:
     system = prompts.EXTRACTION_SYSTEM.format(today=today.date().isoformat(),
                                               weekday=temporal.WEEKDAY_NAMES[today.weekday()],
                                               categories=", ".join(prompts.FACT_CATEGORIES))
+    tool = prompts.EXTRACTION_TOOL
+    if moods is not None:
+        system += prompts.EXTRACTION_MOOD_RULE
+        tool = prompts.EXTRACTION_TOOL_WITH_MOOD
     lines = [{"role": e.role, "content": annotate(e)} for e in new]
     facts: list[Fact] = []
     seen: set[str] = set()
@@ -73,7 +79,9 @@ def _extract(llm, summary, recent, new, today, chunk_chars: int, with_context: b
             new=prompts.format_messages(part),
         )
         args = llm.call_tool("extraction", [{"role": "system", "content": system},
-                                            {"role": "user", "content": user}], prompts.EXTRACTION_TOOL)
+                                            {"role": "user", "content": user}], tool)
+        if moods is not None and getattr(args, "mood", None) in prompts.MOODS:
+            moods.append(args.mood)
         size = sum(len(m["content"]) for m in part)
         if args.truncated and size > MIN_CHUNK_CHARS:
             # The reply ran out of room: read the part again in halves, so the facts the cut-off

@@ -26,6 +26,7 @@ from memoir_desktop.core.pipeline import cascade
 from memoir_desktop.core.pipeline.extraction import Fact, extract_facts
 from memoir_desktop.core.pipeline.graph import GraphMemory, GraphPlan
 from memoir_desktop.core.pipeline.update import Candidate, Op, plan_operations
+from memoir_desktop.core.reflection.categories import blocked, categorize
 from memoir_desktop.core.search.episodes import EpisodeIndex
 from memoir_desktop.core.store import Change, MemoryStore, text_hash
 
@@ -48,7 +49,7 @@ def latest_summary(s: Session, user_id: str) -> Summary | None:
 
 def recent_entries(s: Session, user_id: str, before_id: int, m: int) -> list[Entry]:
     rows = s.exec(
-        select(Entry).where(col(Entry.user_id) == user_id, col(Entry.id) < before_id)
+        select(Entry).where(col(Entry.user_id) == user_id, col(Entry.id) < before_id, col(Entry.kind) != "letter")
         .order_by(col(Entry.id).desc()).limit(m)
     ).all()
     return list(reversed(rows))
@@ -69,13 +70,16 @@ class _Plan:
     previous: list[str] = field(default_factory=list)  # the memories it had produced (re-read only)
     unsupported: list[str] = field(default_factory=list)  # of those, the ones no operation kept
     change: Change = field(default_factory=Change)  # filled by apply, read by after_commit
+    not_remembered: list[dict] = field(default_factory=list)  # facts of a category the user switched off
+    mood: str | None = None  # the user's mood in the exchange, when mood notes are on (Stats reads it)
 
 
 def prepare_memorize(ctx: WriteContext, job: Job) -> Prepared:
     """A new exchange (or entry): its facts against the memories they resemble."""
     with Session(ctx.engine) as s:
         new = list(s.exec(select(Entry).where(col(Entry.id).in_(job.payload.get("entry_ids", [])),
-                                              col(Entry.deleted_at).is_(None)).order_by(col(Entry.id))))
+                                              col(Entry.deleted_at).is_(None), col(Entry.kind) != "letter")
+                          .order_by(col(Entry.id))))
     if not new:  # its entries were trashed (or purged) before the job ran
         return Prepared(apply=lambda s: {"results": [], "facts": [], "changes": Changes().to_dict()})
     _index_episodes(ctx, job, new)
@@ -92,7 +96,7 @@ def prepare_entry_reread(ctx: WriteContext, job: Job) -> Prepared:
         previous = [m for m in cascade.memories_of(s, entry_id) if m.state == "active"] if e else []
         if e is not None:
             s.expunge(e)
-    if e is None or e.deleted_at is not None:
+    if e is None or e.deleted_at is not None or e.kind == "letter":
         ids = [m.id for m in previous]
         return Prepared(apply=lambda s: _clear_flags(s, ids) or {"results": [], "facts": [],
                                                                   "changes": Changes.of(memories=ids).to_dict()})
@@ -106,7 +110,10 @@ def _prepare(ctx: WriteContext, job: Job, new: list[Entry], entry_id: int, previ
         recent = [r for r in recent_entries(s, job.user_id, pk(new[0]), st.recent_messages) if r.deleted_at is None]
         summ = latest_summary(s, job.user_id)
     when = new[-1].created_at
-    facts = extract_facts(ctx.llm, summary=summ.text if summ else "", recent=recent, new=new, today=when)
+    moods: list[str] | None = [] if st.mood_tracking else None
+    facts = extract_facts(ctx.llm, summary=summ.text if summ else "", recent=recent, new=new, today=when,
+                          moods=moods)
+    facts, not_remembered = _leave_out_switched_off(facts, blocked(st), when)
     ops: list[Op] = []
     vectors: dict = {}
     llm_facts: list[Fact] = []
@@ -142,7 +149,8 @@ def _prepare(ctx: WriteContext, job: Job, new: list[Entry], entry_id: int, previ
     kept = {o.memory_id for o in ops if o.event in ("NOOP", "UPDATE") and o.memory_id}
     plan = _Plan(job, entry_id, when, facts, ops, vectors, graph_plan, graph_error,
                  dict(job.payload.get("metadata") or {}), reread=bool(job.payload.get("entry_id")),
-                 previous=[m.id for m in previous], unsupported=[m.id for m in previous if m.id not in kept])
+                 previous=[m.id for m in previous], unsupported=[m.id for m in previous if m.id not in kept],
+                 not_remembered=not_remembered, mood=moods[0] if moods else None)
 
     def after(_result: dict) -> None:
         if graph_plan is not None and ctx.graph is not None:
@@ -150,6 +158,20 @@ def _prepare(ctx: WriteContext, job: Job, new: list[Entry], entry_id: int, previ
         ctx.store.apply_index(job.user_id, plan.change)
 
     return Prepared(apply=lambda s: apply_operations(ctx, s, plan), after_commit=after)
+
+
+def _leave_out_switched_off(facts: list[Fact], off: frozenset[str], when: datetime) -> tuple[list[Fact], list[dict]]:
+    """Every fact gets a category (the LLM's, else the rules'); those of a kind the user asked memoir
+    not to remember are left out before anything is stored or asked about them."""
+    kept, left = [], []
+    for f in facts:
+        if f.category is None:
+            f.category = categorize(f.text, about=f.about, recorded=when, recurrence=f.recurrence)
+        if f.category in off:
+            left.append({"memory": f.text, "category": f.category})
+        else:
+            kept.append(f)
+    return kept, left
 
 
 def _clear_flags(s: Session, memory_ids: list[str]) -> None:
@@ -258,6 +280,7 @@ def apply_operations(ctx: WriteContext, s: Session, plan: _Plan) -> dict:
         graph_ops += ctx.graph.drop_unstated(s, job.user_id, before, plan.graph_plan, when=now())
     touched = [r["id"] for r in results if r["event"] in ("ADD", "UPDATE", "DELETE")] + plan.previous
     result = {"results": results, "facts": [f.text for f in plan.facts], "pending_confirmation": held,
+              "not_remembered": plan.not_remembered, **({"mood": plan.mood} if plan.mood else {}),
               "relations": graph_ops,
               "changes": Changes.of(memories=touched, entries=job.payload.get("entry_ids", []),
                                     graph=bool(graph_ops), proposals=bool(held)).to_dict()}

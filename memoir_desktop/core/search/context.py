@@ -28,6 +28,7 @@ class Context:
     budget: int = 0
     route: Route | None = None  # how the read path was routed (set by the caller)
     skipped: dict[str, str] = field(default_factory=dict)  # sources skipped and why
+    followups: list[dict] = field(default_factory=list)  # plans whose date has passed (reflection/followups.py)
 
     def render(self) -> str:
         parts = []
@@ -43,6 +44,9 @@ class Context:
         if self.episodes:
             parts.append("Past journal messages that may help:\n" + "\n".join(
                 episode_line(e) for e in self.episodes))
+        if self.followups:
+            parts.append("Plans the user wrote about whose date has now passed (if it fits, ask gently how "
+                         "one went; never more than one):\n" + "\n".join(followup_line(f) for f in self.followups))
         return "\n\n".join(parts)
 
     @property
@@ -59,6 +63,11 @@ def memory_line(m: dict) -> str:
         # A habit, not a one-off date: the model must not read it as something that happened once.
         about += f", repeats {recurring.describe(m['recurrence'])}"
     return f"- [{m['created_at'][:10]}{about}] {m['memory']}"
+
+
+def followup_line(f: dict) -> str:
+    lo, hi = f["about"]
+    return f"- [recorded {f['recorded']}, about {lo}" + (f"~{hi}" if hi != lo else "") + f"] {f['memory']}"
 
 
 def relation_line(r: dict) -> str:

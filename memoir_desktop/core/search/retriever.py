@@ -87,4 +87,5 @@ class Retriever:
         with Session(self.engine) as s:
             rows = {e.id: e for e in s.exec(select(Entry).where(col(Entry.id).in_(ids)))}
         return [entry_dict(rows[i], score=round(sc, 6), explain=sig) for i, sc, sig in hits
-                if i in rows and rows[i].user_id == user_id and rows[i].deleted_at is None]
+                if i in rows and rows[i].user_id == user_id and rows[i].deleted_at is None
+                and rows[i].kind != "letter"]  # memoir's letters are not what the user said

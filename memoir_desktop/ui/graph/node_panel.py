@@ -125,9 +125,14 @@ class NodePanel(QFrame):
         line.linkActivated.connect(lambda href: self.nodeRequested.emit(int(href.split(":", 1)[1])))
         layout.addWidget(line)
 
-        state = self.tr("valid") if e["valid"] else self.tr("no longer valid")
-        held = self.tr("true {start} – {end}").format(start=short_date(e.get("valid_from")) or "?",
-                                                      end=short_date(e.get("valid_to")) or self.tr("now"))
+        state = self.tr("still true") if e["valid"] else self.tr("no longer true")
+        start, end = short_date(e.get("valid_from")), short_date(e.get("valid_to"))
+        if start and end:
+            held = self.tr("true from {start} to {end}").format(start=start, end=end)
+        elif end:
+            held = self.tr("true until {end}").format(end=end)
+        else:
+            held = self.tr("true since {start}").format(start=start or "?")
         known = self.tr("recorded {date}").format(date=short_date(e.get("recorded_at")))
         if e.get("expired_at"):
             known += " · " + self.tr("invalidated {date}").format(date=short_date(e["expired_at"]))

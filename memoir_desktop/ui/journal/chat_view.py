@@ -397,6 +397,12 @@ class ChatView(QScrollArea):
         widget.hide()
         widget.deleteLater()
 
+    def show_top(self) -> None:
+        """Scroll to the top (what is above the day's first entry: the reflection cards) until a new
+        message is written."""
+        self._stick_to_bottom = False
+        self.verticalScrollBar().setValue(0)
+
     def _follow_bottom(self, _min: int, maximum: int) -> None:
         if self._stick_to_bottom:
             self.verticalScrollBar().setValue(maximum)

@@ -9,7 +9,7 @@ the companion later. Nothing here waits: every call returns at once and reports 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 import shiboken6
 from PySide6.QtCore import Qt, Signal
@@ -21,7 +21,9 @@ from memoir_desktop.ui.journal.chat_view import ChatView, PendingExchange
 from memoir_desktop.ui.journal.composer import Composer
 from memoir_desktop.ui.journal.day_navigator import DayNavigator
 from memoir_desktop.ui.journal.entry_dialogs import EntryHistoryDialog, MoveEntryDialog, PurgeConfirmDialog
+from memoir_desktop.ui.journal.letter_dialog import open_letter
 from memoir_desktop.ui.journal.message_bubble import MessageBubble
+from memoir_desktop.ui.journal.reflection_cards import FollowUpCard, LetterCard, OnThisDayCard
 from memoir_desktop.ui.journal.trash_view import ActionBar, TrashView
 from memoir_desktop.ui.journal.welcome_panel import NoLLMBanner, WelcomePanel
 from memoir_desktop.viewmodels.day import DayView
@@ -41,6 +43,13 @@ class JournalPage(QWidget):
         self._llm_reachable: bool | None = None
         self._empty = False  # the day shown has no entry yet (today: show the welcome panel)
         self.last_dialog = None  # the entry dialog open now (tests and screenshots reach it here)
+        # Reflection above the day: On This Day (any day), follow-ups and a new letter (today only).
+        self.on_this_day: list[dict] = []
+        self.followups: list[dict] = []
+        self.new_letters: list[dict] = []  # letters of the last week
+        self.answering: dict | None = None  # the follow-up the user chose to write about
+        self.cards: list[QWidget] = []
+        self._cards_seen = -1  # the page generation whose cards were scrolled into view
 
         self.navigator = DayNavigator()
         self.navigator.day_selected.connect(self.show_day)
@@ -118,23 +127,112 @@ class JournalPage(QWidget):
         self.composer.write_after(view.latest)
         self._empty = view.empty
         self.refresh_banner()
+        self.load_reflection()
         callbacks, self._after_load = self._after_load, []
         for callback in callbacks:
             callback()
 
     def refresh_banner(self) -> None:
-        """One message about a missing companion: the welcome panel on an empty today, else the banner."""
+        """One message about a missing companion (the welcome panel on an empty today, else the
+        banner), then the reflection cards: a new letter, follow-ups, On This Day."""
         configured = self.backend.llm_configured
+        top: QWidget | None = None
         if self._empty and self.day == date.today():
             panel = WelcomePanel(configured)
             panel.open_settings.connect(self.open_settings)
-            self.chat.set_top_widget(panel)
+            top = panel
         elif not configured:
             banner = NoLLMBanner()
             banner.open_settings.connect(self.open_settings)
-            self.chat.set_top_widget(banner)
-        else:
-            self.chat.set_top_widget(None)
+            top = banner
+        self.cards = self._reflection_cards()
+        if not self.cards:
+            self.chat.set_top_widget(top)
+            return
+        holder = QWidget()
+        column = QVBoxLayout(holder)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(8)
+        for widget in ([top] if top is not None else []) + self.cards:
+            column.addWidget(widget)
+        self.chat.set_top_widget(holder)
+        if self._cards_seen != self._generation:  # the past and the plans come first, the day's entries below
+            self._cards_seen = self._generation
+            self.chat.show_top()
+
+    # -- reflection ---------------------------------------------------------------------------
+
+    def load_reflection(self) -> None:
+        generation, day = self._generation, self.day
+
+        def current() -> bool:
+            return generation == self._generation and self.stack.currentWidget() is self.chat
+
+        def past(groups: list[dict]) -> None:
+            if current():
+                self.on_this_day = groups
+                self.refresh_banner()
+
+        def plans(found: list[dict]) -> None:
+            if current():
+                self.followups = found
+                self.refresh_banner()
+
+        def letters(found: list[dict]) -> None:
+            if current():
+                recent = [e for e in found if parse(e["created_at"]).date() >= date.today() - timedelta(days=7)]
+                self.new_letters = recent[:2]
+                self.refresh_banner()
+
+        self.on_this_day, self.followups, self.new_letters = [], [], []
+        self.backend.on_this_day(day, past)
+        if day == date.today():
+            self.backend.followups(plans)
+            self.backend.letters(letters)
+
+    def _reflection_cards(self) -> list[QWidget]:
+        cards: list[QWidget] = []
+        for letter in self.new_letters:
+            card = LetterCard(letter)
+            card.open_letter.connect(self.read_letter)
+            cards.append(card)
+        for followup in self.followups[:2]:
+            card = FollowUpCard(followup)
+            card.write_requested.connect(self.write_about)
+            card.dismiss_requested.connect(self.dismiss_followup)
+            cards.append(card)
+        if self.on_this_day:
+            card = OnThisDayCard(self.on_this_day)
+            card.open_day.connect(self.show_day)
+            cards.append(card)
+        return cards
+
+    def read_letter(self, letter: dict):
+        self.last_dialog = open_letter(self, self.backend, letter)
+        return self.last_dialog
+
+    def write_about(self, followup: dict) -> None:
+        """The next entry answers this follow-up: its question is the composer's prompt."""
+        self.answering = followup
+        self.composer.set_placeholder(followup["question"])
+        self.composer.focus()
+
+    def dismiss_followup(self, followup: dict) -> None:
+        self.followups = [f for f in self.followups if f["memory_id"] != followup["memory_id"]]
+        if self.answering is followup:
+            self.answering = None
+            self.composer.set_day(self.day)
+        self.backend.dismiss_followup(followup["memory_id"])
+        self.refresh_banner()
+
+    def _answered_followup(self, entry_id: int | None) -> None:
+        followup, self.answering = self.answering, None
+        if followup is None or entry_id is None:
+            return
+        self.followups = [f for f in self.followups if f["memory_id"] != followup["memory_id"]]
+        self.composer.set_day(self.day)
+        self.backend.answer_followup(followup["memory_id"], entry_id)
+        self.refresh_banner()
 
     def _redraw_if_shown(self, day: date) -> None:
         """A result arrived for a page no longer drawn; the day shown may need it."""
@@ -158,8 +256,9 @@ class JournalPage(QWidget):
         pending.day = self.day
         self._pending.append(pending)
         self.backend.chat(text, lambda out: self._answered(pending, out), lambda exc: self._failed(pending, exc),
-                          on_saved=lambda turn: self.chat.confirm_saved(pending, turn["entry_id"],
-                                                                        parse(turn.get("when"))),
+                          on_saved=lambda turn: (self.chat.confirm_saved(pending, turn["entry_id"],
+                                                                         parse(turn.get("when"))),
+                                                 self._answered_followup(turn["entry_id"])),
                           timestamp=when)
 
     def save(self, text: str) -> None:
@@ -171,6 +270,7 @@ class JournalPage(QWidget):
                                 lambda exc: self._failed(pending, exc), timestamp=when)
 
     def _saved(self, pending: PendingExchange, entry_id: int) -> None:
+        self._answered_followup(entry_id)
         waiting = not self.backend.llm_configured or self._llm_reachable is False
         if not self.chat.finish_saving(pending, entry_id, pending.when, waiting):
             self._redraw_if_shown(pending.day)
@@ -185,8 +285,8 @@ class JournalPage(QWidget):
             notice = self.tr("The AI's answer could not be used. Your entry is saved, and will still "
                              "become memories.")
         elif error:
-            notice = self.tr("Not connected to an LLM. Your entry is saved, and will become memories "
-                             "once it connects.")
+            notice = self.tr("Not connected to your AI companion. Your entry is saved, and will become "
+                             "memories once it connects.")
         if not self.chat.finish_exchange(pending, out, notice):
             self._redraw_if_shown(pending.day)
             return

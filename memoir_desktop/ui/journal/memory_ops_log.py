@@ -43,7 +43,7 @@ class MemoryOpsLog(QFrame):
         self.events = []
 
     def _title(self, suffix: str = "") -> None:
-        text = f"{brain()} " + self.tr("Memory operations")
+        text = f"{brain()} " + self.tr("What memoir remembered")
         self.title.setText(f"{text} — {suffix}" if suffix else text)
 
     def show_pending(self, waiting_for_llm: bool) -> None:
@@ -75,7 +75,8 @@ class MemoryOpsLog(QFrame):
             self._add_op(op)
         for held in result.get("pending_confirmation") or []:
             label = QLabel(hold() + " " + self.tr("awaiting your confirmation: {event} {old} → {new}").format(
-                event=held.get("event", ""), old=held.get("memory", ""), new=held.get("proposed") or "—"))
+                event=self._event_name(held.get("event", "")), old=held.get("memory", ""),
+                new=held.get("proposed") or "—"))
             label.setWordWrap(True)
             label.setObjectName("opUpdate")
             self._layout.addWidget(label)
@@ -96,7 +97,13 @@ class MemoryOpsLog(QFrame):
         text = html.escape(op.get("memory") or "")
         if event == "UPDATE" and op.get("previous_memory"):
             text = f"<s>{html.escape(op['previous_memory'])}</s> → {text}"
-        self._add_label(f"<b>{symbol}{event}</b>&nbsp; {text}", _OBJECT_NAMES.get(event, "opNoop"), rich=True)
+        self._add_label(f"<b>{symbol}{html.escape(self._event_name(event))}</b>&nbsp; {text}",
+                        _OBJECT_NAMES.get(event, "opNoop"), rich=True)
+
+    def _event_name(self, event: str) -> str:
+        """The diarist's word for what happened to a memory (the engine's ADD / UPDATE / DELETE / NOOP)."""
+        return {"ADD": self.tr("Added to memory"), "UPDATE": self.tr("Corrected"), "DELETE": self.tr("Forgot"),
+                "NOOP": self.tr("Already known")}.get(event, event)
 
     def _add_label(self, text: str, name: str, rich: bool = False) -> None:
         label = QLabel(text)

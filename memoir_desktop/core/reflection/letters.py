@@ -1,0 +1,233 @@
+"""Weekly and monthly letters: after a week (or month) with entries, a letter about it — the themes,
+what the user did and felt, what changed (memories updated or no longer true that period, from
+their history: "“부산에 산다” → “서울로 이사했다”"), and the plans still ahead.
+
+With an LLM the letter is written by it from that material, in the user's language; without one
+(or when it fails) it is an extractive digest: days written, the themes by Korean morphemes /
+English words, the period's memory changes, open plans. A letter is an entry of kind "letter"
+(journal.py): searchable and exported, never memorised, never in the companion's context.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+
+from sqlmodel import Session, col, select
+
+from memoir_desktop.core import prompts
+from memoir_desktop.core.lexical import tokenize_many
+from memoir_desktop.core.models import Entry, History, Memory
+from memoir_desktop.core.reflection import language_of
+
+MIN_ENTRIES = {"week": 1, "month": 1}  # user entries a period needs for a letter
+LOOKBACK = {"week": 4, "month": 2}  # periods back a start looks for a missing letter
+THEMES = 6
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]{3,}")
+_EN_STOP = frozenset("""this that with have from they them then than were what when where which while would could
+should about after again also been before being both each into just like more most much only other over same some
+such their there these those very will your yours today tonight really think thought still going went made make
+because didn doesn don't i'm it's felt feel""".split())
+_HANGUL = re.compile(r"^[\uac00-\ud7a3]{2,}$")
+
+
+@dataclass(frozen=True)
+class Period:
+    kind: str  # week | month
+    start: date
+    end: date  # inclusive
+
+    @property
+    def key(self) -> str:
+        return f"letter:{self.kind}:{self.start.isoformat()}"
+
+    @classmethod
+    def from_key(cls, key: str) -> Period:
+        _, kind, start = key.split(":")
+        d = date.fromisoformat(start)
+        return week_of(d) if kind == "week" else month_of(d)
+
+    @property
+    def begins(self) -> datetime:
+        return datetime(self.start.year, self.start.month, self.start.day)
+
+    @property
+    def ends(self) -> datetime:  # exclusive
+        return datetime(self.end.year, self.end.month, self.end.day) + timedelta(days=1)
+
+
+def week_of(d: date) -> Period:
+    start = d - timedelta(days=d.weekday())  # weeks begin on Monday
+    return Period("week", start, start + timedelta(days=6))
+
+
+def month_of(d: date) -> Period:
+    start = d.replace(day=1)
+    nxt = (start + timedelta(days=32)).replace(day=1)
+    return Period("month", start, nxt - timedelta(days=1))
+
+
+def due_periods(s: Session, user_id: str, at: datetime) -> list[Period]:
+    """Periods that ended before `at` (the last few), had entries, and have no letter yet (one the
+    user put in the trash counts: it is not made again)."""
+    candidates: list[Period] = []
+    p = week_of(at.date())
+    for _ in range(LOOKBACK["week"]):
+        p = week_of(p.start - timedelta(days=1))
+        candidates.append(p)
+    p = month_of(at.date())
+    for _ in range(LOOKBACK["month"]):
+        p = month_of(p.start - timedelta(days=1))
+        candidates.append(p)
+    made = set(s.exec(select(Entry.source_ref).where(col(Entry.user_id) == user_id, col(Entry.kind) == "letter")))
+    out = []
+    for p in sorted(candidates, key=lambda p: (p.end, p.kind)):
+        if p.key in made:
+            continue
+        if len(_entries(s, user_id, p)) >= MIN_ENTRIES[p.kind]:
+            out.append(p)
+    return out
+
+
+@dataclass
+class Material:
+    period: Period
+    lang: str
+    entries: list[Entry] = field(default_factory=list)
+    days_written: int = 0
+    words: int = 0
+    themes: list[str] = field(default_factory=list)
+    added: list[str] = field(default_factory=list)
+    changed: list[tuple[str, str]] = field(default_factory=list)  # (before, after)
+    no_longer: list[str] = field(default_factory=list)
+    plans: list[str] = field(default_factory=list)
+
+
+def gather(s: Session, user_id: str, period: Period) -> Material:
+    entries = _entries(s, user_id, period)
+    mat = Material(period, language_of([e.content for e in entries]), entries)
+    mat.days_written = len({e.created_at.date() for e in entries})
+    mat.words = sum(len(e.content.split()) for e in entries)
+    mat.themes = themes([e.content for e in entries])
+    rows = s.exec(select(History, Memory).join(Memory, col(Memory.id) == col(History.memory_id))
+                  .where(col(Memory.user_id) == user_id, col(History.created_at) >= period.begins,
+                         col(History.created_at) < period.ends, col(History.actor).in_(["llm", "user"]))
+                  .order_by(col(History.id))).all()
+    added_by_entry: dict[int, list[str]] = {}
+    for h, _m in rows:
+        if h.event == "ADD" and h.new_memory:
+            mat.added.append(h.new_memory)
+            if h.entry_id is not None:
+                added_by_entry.setdefault(h.entry_id, []).append(h.new_memory)
+    paired: set[str] = set()
+    for h, _m in rows:
+        if h.event == "UPDATE" and h.old_memory and h.new_memory:
+            mat.changed.append((h.old_memory, h.new_memory))
+        elif h.event == "DELETE" and h.old_memory:
+            # A fact contradicted by an entry of the same turn: "before → after" reads as the change it was.
+            after = added_by_entry.get(h.entry_id or -1)
+            if after:
+                mat.changed.append((h.old_memory, after[0]))
+                paired.add(after[0])
+            else:
+                mat.no_longer.append(h.old_memory)
+    mat.added = [t for t in dict.fromkeys(mat.added) if t not in paired]
+    plans = s.exec(select(Memory).where(col(Memory.user_id) == user_id, col(Memory.state) == "active",
+                                        col(Memory.about_start) >= period.ends, col(Memory.created_at) < period.ends,
+                                        col(Memory.recurrence).is_(None)).order_by(col(Memory.about_start))).all()
+    mat.plans = [m.text for m in plans][:8]
+    return mat
+
+
+def themes(texts: list[str], limit: int = THEMES) -> list[str]:
+    """The words most entries come back to: Korean nouns and stems of two or more syllables
+    (Kiwi), English words of four or more letters; counted once per entry."""
+    counts: Counter[str] = Counter()
+    for text, tokens in zip(texts, tokenize_many(texts)):
+        words = {t for t in tokens if _HANGUL.match(t) and _standalone(t, text)}
+        words |= {w.lower() for w in _WORD.findall(text) if w.lower() not in _EN_STOP}
+        counts.update(words)
+    ranked = [w for w, n in counts.most_common() if n >= 2 or len(texts) <= 2]
+    return ranked[:limit]
+
+
+_PARTICLES = ("이", "가", "은", "는", "을", "를", "에", "와", "과", "랑", "도", "의", "로", "으", "만", "까", "부",
+              "한", "께", "처", "보", "이랑", "하고")
+
+
+def _standalone(token: str, text: str) -> bool:
+    """A noun stands in the text by itself or before a particle ("한강에서", "러닝을"); a verb stem
+    ("깨우" of "깨운다") never does, so a theme is a thing, not a doing."""
+    for m in re.finditer(re.escape(token), text):
+        rest = text[m.end():m.end() + 2]
+        if not rest or not ("\uac00" <= rest[0] <= "\ud7a3") or rest.startswith(_PARTICLES):
+            return True
+    return False
+
+
+def title(period: Period, lang: str) -> str:
+    a, b = period.start, period.end
+    if lang == "ko":
+        if period.kind == "month":
+            return f"{a.year}년 {a.month}월의 편지"
+        return f"{a.month}월 {a.day}일 – {b.month}월 {b.day}일, 한 주의 편지"
+    if period.kind == "month":
+        return f"A letter for {a:%B %Y}"
+    return f"A letter for the week of {a:%B} {a.day} – {b:%B} {b.day}"
+
+
+def digest(mat: Material) -> str:
+    """The letter without an LLM: what the period held, in the user's language."""
+    ko = mat.lang == "ko"
+    lines = [f"**{title(mat.period, mat.lang)}**", ""]
+    span = ("이번 주" if mat.period.kind == "week" else "이번 달") if ko else \
+        ("This week" if mat.period.kind == "week" else "This month")
+    if ko:
+        lines.append(f"{span}에는 {mat.days_written}일 동안 {len(mat.entries)}편을 썼어요 ({mat.words:,}어절).")
+    else:
+        lines.append(f"{span} you wrote {len(mat.entries)} "
+                     f"{'entry' if len(mat.entries) == 1 else 'entries'} on {mat.days_written} "
+                     f"{'day' if mat.days_written == 1 else 'days'} ({mat.words:,} words).")
+    if mat.themes:
+        lines += ["", ("자주 나온 이야기: " if ko else "What you kept coming back to: ") + ", ".join(mat.themes)]
+    if mat.changed or mat.no_longer:
+        lines += ["", "달라진 것:" if ko else "What changed:"]
+        lines += [f"- “{a}” → “{b}”" for a, b in mat.changed]
+        lines += [(f"- 이제는 아닌 것: “{t}”" if ko else f"- No longer so: “{t}”") for t in mat.no_longer]
+    if mat.added:
+        lines += ["", "새로 기억한 것:" if ko else "Newly remembered:"]
+        lines += [f"- {t}" for t in mat.added[:8]]
+    if mat.plans:
+        lines += ["", "앞으로의 계획:" if ko else "Plans ahead:"]
+        lines += [f"- {t}" for t in mat.plans]
+    return "\n".join(lines)
+
+
+def compose(llm, mat: Material) -> str:
+    """The letter written by the LLM from the same material (raises the LLM's errors)."""
+    ko = mat.lang == "ko"
+    period = ("week" if mat.period.kind == "week" else "month")
+    entries = "\n".join(f"- [{e.created_at:%Y-%m-%d}] {e.content[:600]}" for e in mat.entries[:40]) or "(none)"
+    changes = "\n".join([f"- changed: {a} -> {b}" for a, b in mat.changed]
+                        + [f"- no longer true: {t}" for t in mat.no_longer]
+                        + [f"- new: {t}" for t in mat.added[:12]]) or "(none)"
+    plans = "\n".join(f"- {t}" for t in mat.plans) or "(none)"
+    text = llm.complete("letter", [
+        {"role": "system", "content": prompts.LETTER_SYSTEM.format(
+            period=period, start=mat.period.start.isoformat(), end=mat.period.end.isoformat(),
+            language="Korean" if ko else "English")},
+        {"role": "user", "content": prompts.LETTER_USER.format(entries=entries, changes=changes, plans=plans)}],
+        temperature=0.6)
+    text = (text or "").strip()
+    if not text:
+        raise ValueError("the letter came back empty")
+    return f"**{title(mat.period, mat.lang)}**\n\n{text}"
+
+
+def _entries(s: Session, user_id: str, p: Period) -> list[Entry]:
+    return list(s.exec(select(Entry).where(col(Entry.user_id) == user_id, col(Entry.role) == "user",
+                                           col(Entry.kind) == "entry", col(Entry.deleted_at).is_(None),
+                                           col(Entry.created_at) >= p.begins, col(Entry.created_at) < p.ends)
+                       .order_by(col(Entry.created_at))))

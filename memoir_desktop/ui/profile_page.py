@@ -1,0 +1,215 @@
+"""`ProfilePage`: what memoir knows about you, by kind (people, places, work, health, …). Each memory
+can be corrected or forgotten where it stands; each kind has a switch "Remember this kind of thing":
+switched off, the write path keeps no new fact of that kind, and the ones already kept can be
+forgotten in one action (with Undo)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, Qt, QTimer
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memoir_desktop.ui.journal.trash_view import ActionBar
+
+
+def category_name(category: str) -> str:
+    t = QCoreApplication.translate
+    names = {"people": QCoreApplication.translate("ProfilePage", "People"),
+             "places": QCoreApplication.translate("ProfilePage", "Places"),
+             "work": QCoreApplication.translate("ProfilePage", "Work and study"),
+             "health": QCoreApplication.translate("ProfilePage", "Health"),
+             "preferences": QCoreApplication.translate("ProfilePage", "Likes and dislikes"),
+             "habits": QCoreApplication.translate("ProfilePage", "Habits"),
+             "plans": QCoreApplication.translate("ProfilePage", "Plans"),
+             "feelings": QCoreApplication.translate("ProfilePage", "Feelings"),
+             "events": QCoreApplication.translate("ProfilePage", "Things that happened"),
+             "other": QCoreApplication.translate("ProfilePage", "Other")}
+    return names.get(category) or t("ProfilePage", category)
+
+
+class ProfileMemoryRow(QFrame):
+    """One memory: its words, Edit (in place) and Forget."""
+
+    def __init__(self, page: ProfilePage, memory: dict, parent=None):
+        super().__init__(parent)
+        self.page = page
+        self.memory = memory
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 2, 0, 2)
+        self.text = QLabel(memory["memory"])
+        self.text.setWordWrap(True)
+        self.text.setTextFormat(Qt.PlainText)
+        self.text.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.editor = QLineEdit(memory["memory"])
+        self.editor.setAccessibleName(self.tr("Memory text"))
+        self.editor.hide()
+        self.editor.returnPressed.connect(self.save)
+        row.addWidget(self.text, 1)
+        row.addWidget(self.editor, 1)
+        self.edit_button = QPushButton(self.tr("Edit"))
+        self.forget_button = QPushButton(self.tr("Forget"))
+        for button in (self.edit_button, self.forget_button):
+            button.setObjectName("cardAction")
+            row.addWidget(button, 0, Qt.AlignTop)
+        self.edit_button.clicked.connect(self.toggle_edit)
+        self.forget_button.clicked.connect(lambda: page.forget(self.memory))
+
+    def toggle_edit(self) -> None:
+        if self.editor.isVisible():
+            self.save()
+            return
+        self.text.hide()
+        self.editor.show()
+        self.editor.setFocus()
+        self.edit_button.setText(self.tr("Save"))
+
+    def save(self) -> None:
+        text = self.editor.text().strip()
+        self.editor.hide()
+        self.text.show()
+        self.edit_button.setText(self.tr("Edit"))
+        if text and text != self.memory["memory"]:
+            self.text.setText(text)
+            self.page.edit(self.memory, text)
+
+
+class ProfilePage(QWidget):
+    def __init__(self, backend, parent=None):
+        super().__init__(parent)
+        self.backend = backend
+        self.groups: list[dict] = []
+        self.rows: dict[str, ProfileMemoryRow] = {}
+        self.switches: dict[str, QCheckBox] = {}
+        self.last_box: QMessageBox | None = None
+        self._dirty = True
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(16, 12, 16, 8)
+        title = QLabel(self.tr("What memoir knows about you"))
+        title.setObjectName("welcomeTitle")
+        layout.addWidget(title)
+        intro = QLabel(self.tr("Everything memoir remembers from your journal, by kind. Correct or forget "
+                               "anything here. Switch a kind off and memoir stops remembering that kind of "
+                               "thing; your entries stay as you wrote them."))
+        intro.setObjectName("muted")
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.NoFrame)
+        layout.addWidget(self.scroll, 1)
+        self.bar = ActionBar()
+        layout.addWidget(self.bar)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(400)
+        self._timer.timeout.connect(self.reload)
+        backend.changed.connect(self._changed)
+
+    def _changed(self, changes) -> None:
+        if changes.memories or changes.settings:
+            self._dirty = True
+            if self.isVisible():
+                self._timer.start()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._dirty:
+            self.reload()
+
+    def reload(self) -> None:
+        self._dirty = False
+        self.backend.profile(self.show_profile)
+
+    def show_profile(self, groups: list[dict]) -> None:
+        self.groups = groups
+        self.rows, self.switches = {}, {}
+        body = QWidget()
+        column = QVBoxLayout(body)
+        column.setContentsMargins(0, 4, 8, 4)
+        column.setSpacing(10)
+        # Kinds with memories first; the empty ones after, so their switches stay reachable.
+        for group in sorted(groups, key=lambda g: not g["memories"]):
+            column.addWidget(self._section(group))
+        column.addStretch(1)
+        self.scroll.setWidget(body)
+
+    def _section(self, group: dict) -> QFrame:
+        frame = QFrame()
+        frame.setObjectName("reflectionCard")
+        layout = QVBoxLayout(frame)
+        layout.setContentsMargins(14, 8, 14, 8)
+        head = QHBoxLayout()
+        name = QLabel(f"<b>{category_name(group['category'])}</b>")
+        head.addWidget(name)
+        count = QLabel(self.tr("%n memory(ies)", None, len(group["memories"])) if group["memories"]
+                       else self.tr("Nothing yet"))
+        count.setObjectName("muted")
+        head.addWidget(count)
+        head.addStretch(1)
+        switch = QCheckBox(self.tr("Remember this kind of thing"))
+        switch.setChecked(group["remember"])
+        switch.toggled.connect(lambda on, c=group["category"]: self.set_remembered(c, on))
+        head.addWidget(switch)
+        self.switches[group["category"]] = switch
+        layout.addLayout(head)
+        if not group["remember"]:
+            off = QLabel(self.tr("memoir does not remember new things of this kind."))
+            off.setObjectName("muted")
+            layout.addWidget(off)
+        for memory in group["memories"]:
+            row = ProfileMemoryRow(self, memory)
+            self.rows[memory["id"]] = row
+            layout.addWidget(row)
+        return frame
+
+    # -- actions ------------------------------------------------------------------------------
+
+    def edit(self, memory: dict, text: str) -> None:
+        self.backend.update(memory["id"], text, lambda _m: self.bar.show_message(self.tr("Memory corrected.")),
+                            lambda exc: self.bar.show_message(self.tr("Could not save this change: {error}")
+                                                              .format(error=exc)))
+
+    def forget(self, memory: dict) -> None:
+        row = self.rows.get(memory["id"])
+        if row is not None:
+            row.hide()
+
+        def done(_m: dict) -> None:
+            self.bar.show_message(self.tr("Forgotten: {text}").format(text=memory["memory"]), self.tr("Undo"),
+                                  lambda: self.backend.restore(memory["id"]), shortcut="Ctrl+Z")
+
+        self.backend.forget(memory["id"], done)
+
+    def set_remembered(self, category: str, remember: bool) -> None:
+        group = next((g for g in self.groups if g["category"] == category), None)
+        self.backend.set_remembered(category, remember)
+        if remember or group is None or not group["memories"]:
+            return
+        box = QMessageBox(QMessageBox.Question, self.tr("Forget these too?"),
+                          self.tr("memoir won't remember new things of this kind. Also forget the %n it "
+                                  "already remembers?", None, len(group["memories"])),
+                          QMessageBox.NoButton, self)
+        forget = box.addButton(self.tr("Forget them"), QMessageBox.DestructiveRole)
+        box.addButton(self.tr("Keep them"), QMessageBox.RejectRole)
+        box.setAttribute(Qt.WA_DeleteOnClose)
+        box.finished.connect(lambda _r: box.clickedButton() is forget and self.forget_category(category))
+        self.last_box = box
+        box.open()
+
+    def forget_category(self, category: str) -> None:
+        def done(result: dict) -> None:
+            ids = result["forgotten"]
+            self.bar.show_message(self.tr("Forgot %n memory(ies) of this kind.", None, len(ids)), self.tr("Undo"),
+                                  lambda: self.backend.restore_memories(ids), shortcut="Ctrl+Z")
+
+        self.backend.forget_category(category, done)

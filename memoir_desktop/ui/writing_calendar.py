@@ -1,0 +1,86 @@
+"""`WritingCalendar`: the days written as a heatmap (weeks across, Monday to Sunday down), with its
+month labels above and its legend below, so the legend never covers a day."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from PySide6.QtCore import QLocale, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QPainter, QPalette
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+CELL, GAP, LEFT, TOP, BOTTOM = 16, 3, 34, 20, 28
+SHADES = ("#e4e8ee", "#b7d3f2", "#78aee6", "#3b82d0", "#1f5fa8")  # 0, 1, 2, 3, 4+ entries
+
+
+class WritingCalendar(QWidget):
+    def __init__(self, weeks: int = 26, parent=None):
+        super().__init__(parent)
+        self.weeks = weeks
+        self.days: dict[date, int] = {}
+        self.today = date.today()
+        self.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Fixed)
+        self.setAccessibleName(self.tr("Writing calendar"))
+
+    def set_days(self, days: dict[date, int], today: date) -> None:
+        self.days, self.today = days, today
+        written = sum(1 for d in days if self.first <= d <= today)
+        self.setAccessibleDescription(self.tr("%n day(s) written in the last six months", None, written))
+        self.update()
+
+    @property
+    def first(self) -> date:
+        return self.today - timedelta(days=self.today.weekday()) - timedelta(weeks=self.weeks - 1)
+
+    def sizeHint(self) -> QSize:
+        return QSize(LEFT + self.weeks * (CELL + GAP) + 8, TOP + 7 * (CELL + GAP) + BOTTOM)
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
+
+    def cell_rect(self, d: date) -> QRectF:
+        week = (d - self.first).days // 7
+        return QRectF(LEFT + week * (CELL + GAP), TOP + d.weekday() * (CELL + GAP), CELL, CELL)
+
+    def paintEvent(self, _event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing)
+        fg = self.palette().color(QPalette.PlaceholderText)
+        p.setPen(fg)
+        locale = QLocale()
+        font = p.font()
+        font.setPointSizeF(max(7.5, font.pointSizeF() - 1.5))
+        p.setFont(font)
+        for row, name in ((0, locale.dayName(1, QLocale.ShortFormat)), (2, locale.dayName(3, QLocale.ShortFormat)),
+                          (4, locale.dayName(5, QLocale.ShortFormat))):
+            p.drawText(QRectF(0, TOP + row * (CELL + GAP) - 2, LEFT - 6, CELL + 4),
+                       Qt.AlignRight | Qt.AlignVCenter, name)
+        last_month = None
+        for week in range(self.weeks):
+            monday = self.first + timedelta(weeks=week)
+            if monday.month != last_month:
+                last_month = monday.month
+                p.setPen(fg)
+                p.drawText(QRectF(LEFT + week * (CELL + GAP), 0, 60, TOP - 2), Qt.AlignLeft | Qt.AlignBottom,
+                           locale.monthName(monday.month, QLocale.ShortFormat))
+            for weekday in range(7):
+                d = monday + timedelta(days=weekday)
+                if d > self.today:
+                    continue
+                n = self.days.get(d, 0)
+                p.setPen(Qt.NoPen)
+                p.setBrush(QColor(SHADES[min(n, len(SHADES) - 1)]))
+                p.drawRoundedRect(self.cell_rect(d), 3, 3)
+        # The legend, under the calendar.
+        y = TOP + 7 * (CELL + GAP) + 6
+        x = LEFT + self.weeks * (CELL + GAP) - (len(SHADES) * (CELL + GAP)) - 60
+        p.setPen(fg)
+        p.drawText(QRectF(x - 70, y - 1, 64, CELL + 2), Qt.AlignRight | Qt.AlignVCenter, self.tr("Fewer"))
+        for i, shade in enumerate(SHADES):
+            p.setPen(Qt.NoPen)
+            p.setBrush(QColor(shade))
+            p.drawRoundedRect(QRectF(x + i * (CELL + GAP), y, CELL, CELL), 3, 3)
+        p.setPen(fg)
+        p.drawText(QRectF(x + len(SHADES) * (CELL + GAP) + 4, y - 1, 70, CELL + 2), Qt.AlignLeft | Qt.AlignVCenter,
+                   self.tr("More entries"))
+        p.end()
