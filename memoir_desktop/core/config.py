@@ -51,6 +51,11 @@ class Settings:
     backups_keep: int = 7
     ui_language: str = "system"  # system | ko | en
     theme: str = "system"  # system | light | dark
+    # App lock: ask for the passphrase at start (not the keyring), and again after idle minutes (0 = never).
+    lock_at_start: bool = False
+    lock_idle_minutes: int = 0
+    # The first time an LLM is connected, the app says what will be sent; remembered once shown.
+    llm_disclosure_seen: bool = False
     extra: dict = field(default_factory=dict)
 
     @classmethod

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from sqlmodel import Session, col, select
 
-from memoir_desktop.core import backup, config, prompts, secrets, temporal, transfer
+from memoir_desktop.core import backup, config, prompts, secrets, temporal, transfer, vault
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.db import open_database
 from memoir_desktop.core.embedder import Embedder
@@ -44,6 +44,7 @@ from memoir_desktop.core.pipeline.memorize import (
     recent_entries,
 )
 from memoir_desktop.core.pipeline.summary import refresh_summary
+from memoir_desktop.core.sealed_vectors import SealedVectorIndex
 from memoir_desktop.core.search import Retriever, assemble, route
 from memoir_desktop.core.search.episodes import EpisodeIndex
 from memoir_desktop.core.store import Change, MemoryStore, memory_dict
@@ -56,13 +57,18 @@ PROFILE_SIZE = 8  # hot-path memories always in context: user-typed/edited first
 
 
 class Memoir:
-    def __init__(self, home: Path, settings: config.Settings, *, reconcile: bool = True):
+    def __init__(self, home: Path, settings: config.Settings, *, reconcile: bool = True,
+                 key: vault.JournalKey | None = None):
         self.home = home
         self.settings = settings
-        self.engine = open_database(home / "memoir.db")
-        self.last_backup = backup.backup_if_due(home, settings.backups_keep)
+        self.key = key or vault.JournalKey(None)
+        data_key = self.key.data_key
+        self.engine = open_database(home / "memoir.db", data_key)
+        self.last_backup = backup.backup_if_due(home, settings.backups_keep, data_key)
         self.metrics = MetricsRecorder(self.engine)
-        self.vectors = VectorIndex(home / "qdrant")
+        # An encrypted journal keeps its vectors in the encrypted database, never in plain files.
+        self.vectors: VectorIndex | SealedVectorIndex = (
+            VectorIndex(home / "qdrant") if data_key is None else SealedVectorIndex(self.engine))
         self.embedder = Embedder(settings.embed_model, metric_sink=self.metrics.record)
         self.lexical = LexicalIndexes()  # one BM25 cache for memories and entries
         self.store = MemoryStore(self.engine, self.vectors, self.embedder, self.lexical)
@@ -91,14 +97,32 @@ class Memoir:
     # -- lifecycle --------------------------------------------------------------------
 
     @classmethod
-    def open(cls, home=None, *, reconcile: bool = True, **overrides) -> Memoir:
+    def open(cls, home=None, *, reconcile: bool = True, passphrase: str | None = None,
+             encrypt: bool = True, ask_passphrase: bool | None = None, **overrides) -> Memoir:
+        """Open (or create) the journal at `home`. An encrypted journal opens with the keyring, or
+        with `passphrase` / MEMOIR_PASSPHRASE (or its recovery key); a new journal is encrypted
+        unless `encrypt` is False. `ask_passphrase` (default: the app-lock setting) refuses the
+        keyring. Raises crypto.WrongPassphrase / PassphraseNeeded before anything is changed."""
         path = config.resolve_home(home)
         settings = config.load_settings(path)
         for key, value in overrides.items():
             if not hasattr(settings, key):
                 raise TypeError(f"unknown setting {key!r}")
             setattr(settings, key, value)
-        return cls(path, settings, reconcile=reconcile)
+        if ask_passphrase is None:
+            ask_passphrase = settings.lock_at_start
+        journal_key = vault.open_key(path, passphrase=passphrase, encrypt_new=encrypt,
+                                     ask_passphrase=ask_passphrase)
+        return cls(path, settings, reconcile=reconcile, key=journal_key)
+
+    @property
+    def encrypted(self) -> bool:
+        return self.key.data_key is not None
+
+    def take_recovery_key(self) -> str | None:
+        """The recovery key made with this journal, once (then forgotten): to print or save."""
+        recovery, self.key.recovery_key = self.key.recovery_key, None
+        return recovery
 
     def close(self) -> None:
         self.metrics.flush()
@@ -737,7 +761,7 @@ class Memoir:
                                             lang=lang)]
 
     def backup_now(self) -> str:
-        return str(backup.make_backup(self.home, self.settings.backups_keep))
+        return str(backup.make_backup(self.home, self.settings.backups_keep, data_key=self.key.data_key))
 
     def backups(self) -> list[str]:
         return [str(p) for p in backup.list_backups(self.home)]

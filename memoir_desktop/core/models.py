@@ -42,6 +42,9 @@ class Entry(SQLModel, table=True):
     time_zone: str | None = None  # where it was written, when known (imports)
     source_ref: str | None = None  # the id it had where it was imported from (a re-import skips it)
     reply_to: int | None = None  # a companion's reply: the user's entry it answers (they go to the trash together)
+    # Journaled only: never sent to an LLM (no extraction, no summary, no answer context); found by
+    # local search alone.
+    private: bool = False
 
 
 class EntryHistory(SQLModel, table=True):
@@ -177,3 +180,19 @@ class IndexState(SQLModel, table=True):
 class Meta(SQLModel, table=True):
     key: str = Field(primary_key=True)
     value: str
+
+
+class VectorCollection(SQLModel, table=True):
+    """An encrypted journal's vector collection (its points live in `vector_point`, encrypted with
+    the database; a plain journal keeps them in Qdrant's own files instead)."""
+
+    __tablename__ = "vector_collection"  # type: ignore[assignment]
+    name: str = Field(primary_key=True)
+    dim: int
+
+
+class VectorPoint(SQLModel, table=True):
+    __tablename__ = "vector_point"  # type: ignore[assignment]
+    collection: str = Field(primary_key=True)
+    item: str = Field(primary_key=True)  # JSON of the item id (memory UUIDs are strings, entry ids ints)
+    vec: bytes  # float32, unit length
