@@ -15,6 +15,7 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 
+from memoir_desktop.core import crypto
 from memoir_desktop.core.mirror import mirror_folder
 
 log = logging.getLogger(__name__)
@@ -105,8 +106,11 @@ def restore_backup(home: Path, backup: Path, data_key: bytes | None = None) -> P
     """Put a backup in place of the database. The replaced file is kept, never deleted.
 
     Must run while no Memoir is open on this home. Returns where the old file was moved.
+    An encrypted journal's key comes from the keyring or MEMOIR_PASSPHRASE unless given.
     """
     backup = Path(backup)
+    if data_key is None and crypto.is_encrypted(home):
+        data_key = crypto.KeyFile.load(home).unlock().data_key
     check = _connect(backup, data_key)
     try:
         try:

@@ -40,7 +40,8 @@ def entry_dict(e: Entry, **extra) -> dict:
          "created_at": e.created_at.isoformat(), "source": e.source,
          "updated_at": e.updated_at.isoformat() if e.updated_at else None,
          "deleted_at": e.deleted_at.isoformat() if e.deleted_at else None,
-         "edited": e.updated_at is not None, "tags": list(e.tags or []), "time_zone": e.time_zone}
+         "edited": e.updated_at is not None, "tags": list(e.tags or []), "time_zone": e.time_zone,
+         "private": bool(e.private)}
     d.update(extra)
     return d
 
@@ -63,12 +64,16 @@ class Journal:
 
     def write(self, text: str, *, user_id: str, timestamp=None, role: str = "user", source: str = "journal",
               memorize: bool = True, tags: list[str] | None = None, time_zone: str | None = None,
-              source_ref: str | None = None, job_payload: dict | None = None, reply_to: int | None = None) -> Written:
-        """Commit the entry (first, before anything else) and, unless told not to, its memorize job."""
+              source_ref: str | None = None, job_payload: dict | None = None, reply_to: int | None = None,
+              private: bool = False) -> Written:
+        """Commit the entry (first, before anything else) and, unless told not to, its memorize job.
+        A private entry has no memorize job: it is never sent to an LLM."""
         text = clean_text(text)
+        memorize = memorize and not private
         with self.write_lock, Session(self.engine) as s:
             e = Entry(user_id=user_id, role=role, content=text, created_at=parse_time(timestamp), source=source,
-                      tags=list(tags or []), time_zone=time_zone, source_ref=source_ref, reply_to=reply_to)
+                      tags=list(tags or []), time_zone=time_zone, source_ref=source_ref, reply_to=reply_to,
+                      private=private)
             s.add(e)
             s.flush()
             job = self.queue.enqueue(s, "memorize", user_id, {"entry_ids": [pk(e)], **(job_payload or {})}) \
@@ -93,9 +98,10 @@ class Journal:
             e.content, e.updated_at = text, now()
             s.add(e)
             touched = cascade.mark_source_changed(s, entry_id)
-            job = self.queue.enqueue(s, "reconcile", e.user_id, {"entry_id": entry_id, "why": "edited"})
+            job = None if e.private else self.queue.enqueue(s, "reconcile", e.user_id,
+                                                            {"entry_id": entry_id, "why": "edited"})
             s.flush()
-            job_id = job.id
+            job_id = job.id if job else None
             s.commit()
             s.refresh(e)
             result = entry_dict(e, job_id=job_id, changes=Changes.of(entries=[entry_id], memories=touched).to_dict())

@@ -17,7 +17,17 @@ from pathlib import Path
 
 from sqlmodel import Session, col, select
 
-from memoir_desktop.core import backup, config, prompts, secrets, temporal, transfer, vault
+from memoir_desktop.core import (
+    backup,
+    config,
+    crypto,
+    disclosure,
+    prompts,
+    secrets,
+    temporal,
+    transfer,
+    vault,
+)
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.db import open_database
 from memoir_desktop.core.embedder import Embedder
@@ -119,6 +129,50 @@ class Memoir:
     def encrypted(self) -> bool:
         return self.key.data_key is not None
 
+    @property
+    def has_passphrase(self) -> bool:
+        return self.key.key_file is not None and self.key.key_file.has_passphrase
+
+    def set_passphrase(self, new: str, *, current: str | None = None) -> None:
+        """Set or change the passphrase (the data key is rewrapped; the data is not re-encrypted).
+        Changing one needs the current passphrase (or the recovery key): WrongPassphrase otherwise."""
+        kf = self._key_file()
+        if kf.has_passphrase:
+            if not current:
+                raise crypto.PassphraseNeeded("Enter the current passphrase to change it.")
+            kf.unlock_secret(current)
+        assert self.key.data_key is not None
+        kf.set_passphrase(self.key.data_key, new)
+
+    def remove_passphrase(self, *, current: str) -> None:
+        kf = self._key_file()
+        kf.unlock_secret(current)
+        assert self.key.data_key is not None
+        kf.remove_passphrase(self.key.data_key)
+
+    def new_recovery_key(self) -> str:
+        """A new recovery key (the previous one stops working): show it once."""
+        assert self.key.data_key is not None
+        return self._key_file().new_recovery_key(self.key.data_key)
+
+    def check_passphrase(self, secret: str) -> bool:
+        """Whether `secret` (passphrase or recovery key) opens this journal: the app lock's check."""
+        try:
+            self._key_file().unlock_secret(secret)
+        except crypto.WrongPassphrase:
+            return False
+        return True
+
+    def _key_file(self) -> crypto.KeyFile:
+        if self.key.key_file is None:
+            raise crypto.PassphraseNeeded("This journal is not encrypted: convert it first.")
+        return self.key.key_file
+
+    def disclosure(self) -> disclosure.Disclosure:
+        """What is sent to the LLM endpoint, and when (nothing when no LLM is set)."""
+        return disclosure.describe(self.settings.llm_base_url, self.llm_configured,
+                                   graph_enabled=self.settings.graph_enabled)
+
     def take_recovery_key(self) -> str | None:
         """The recovery key made with this journal, once (then forgotten): to print or save."""
         recovery, self.key.recovery_key = self.key.recovery_key, None
@@ -218,9 +272,11 @@ class Memoir:
     # -- journal ------------------------------------------------------------------------
 
     def journal(self, text: str, *, user_id: str = "me", timestamp=None, role: str = "user",
-                source: str = "journal") -> int:
-        """Commit the entry (first, before anything else) and queue its memorize job."""
-        return pk(self.journal_.write(text, user_id=user_id, timestamp=timestamp, role=role, source=source).entry)
+                source: str = "journal", private: bool = False) -> int:
+        """Commit the entry (first, before anything else) and queue its memorize job. A private
+        entry is only journaled: never sent to an LLM, found by local search alone."""
+        return pk(self.journal_.write(text, user_id=user_id, timestamp=timestamp, role=role, source=source,
+                                      private=private).entry)
 
     def entries(self, *, user_id: str = "me", day: date | None = None, limit: int | None = None) -> list[dict]:
         """The journal's entries (not the trash), in time order; one day's with `day`."""
@@ -650,7 +706,7 @@ class Memoir:
             prev = None if job.payload.get("rebuild") else latest_summary(s, job.user_id)
             after = prev.upto_entry_id if prev and prev.upto_entry_id else 0
             q = select(Entry).where(col(Entry.user_id) == job.user_id, col(Entry.id) > after,
-                                    col(Entry.deleted_at).is_(None))
+                                    col(Entry.deleted_at).is_(None), col(Entry.private).is_(False))
             rows = list(s.exec(q.order_by(col(Entry.id).desc()).limit(60)) if job.payload.get("rebuild")
                         else s.exec(q.order_by(col(Entry.id)).limit(60)))
             new = sorted(rows, key=lambda e: e.id or 0)
@@ -684,14 +740,18 @@ class Memoir:
 
     # -- export / import ----------------------------------------------------------------
 
-    def export(self, path) -> dict:
-        """Write the whole journal as JSON (see core/transfer.py; never the API key)."""
-        return transfer.export_journal(self.engine, path)
+    def export(self, path, *, passphrase: str | None = None) -> dict:
+        """Write the whole journal as JSON (see core/transfer.py; never the API key). With a
+        passphrase the file is encrypted; without one it is plain text anyone can read."""
+        return transfer.export_journal(self.engine, path, passphrase=passphrase)
 
-    def import_(self, path) -> dict:
-        """Merge an export: existing memories (same id) are kept; entries get new ids."""
+    def import_(self, path, *, passphrase: str | None = None) -> dict:
+        """Merge an export: existing memories (same id) are kept; entries get new ids.
+        An encrypted export needs its passphrase (crypto.WrongPassphrase when it is wrong)."""
         try:
-            data = transfer.read_export(path)
+            data = transfer.read_export(path, passphrase)
+        except (transfer.PassphraseRequired, crypto.WrongPassphrase):
+            raise
         except ValueError as exc:
             raise InvalidInput(str(exc)) from exc
         counts, graph_users = transfer.import_journal(self.engine, data)
@@ -701,10 +761,10 @@ class Memoir:
         self.reconcile()
         return counts
 
-    def import_file(self, path, *, user_id: str = "me", progress=None) -> dict:
-        """A memoir export (JSON) or a Day One export (.zip, or its .json): told apart by content."""
+    def import_file(self, path, *, user_id: str = "me", progress=None, passphrase: str | None = None) -> dict:
+        """A memoir export (JSON, or encrypted) or a Day One export (.zip, or its .json): told apart by content."""
         if transfer.is_memoir_export(path):
-            return {"kind": "memoir", **self.import_(path)}
+            return {"kind": "memoir", **self.import_(path, passphrase=passphrase)}
         return {"kind": "dayone", **self.import_dayone(path, user_id=user_id, progress=progress)}
 
     def import_dayone(self, path, *, user_id: str = "me", progress=None) -> dict:

@@ -48,7 +48,8 @@ def latest_summary(s: Session, user_id: str) -> Summary | None:
 
 def recent_entries(s: Session, user_id: str, before_id: int, m: int) -> list[Entry]:
     rows = s.exec(
-        select(Entry).where(col(Entry.user_id) == user_id, col(Entry.id) < before_id)
+        # A private entry is never sent to an LLM, not even as another entry's context.
+        select(Entry).where(col(Entry.user_id) == user_id, col(Entry.id) < before_id, col(Entry.private).is_(False))
         .order_by(col(Entry.id).desc()).limit(m)
     ).all()
     return list(reversed(rows))
@@ -75,7 +76,8 @@ def prepare_memorize(ctx: WriteContext, job: Job) -> Prepared:
     """A new exchange (or entry): its facts against the memories they resemble."""
     with Session(ctx.engine) as s:
         new = list(s.exec(select(Entry).where(col(Entry.id).in_(job.payload.get("entry_ids", [])),
-                                              col(Entry.deleted_at).is_(None)).order_by(col(Entry.id))))
+                                              col(Entry.deleted_at).is_(None), col(Entry.private).is_(False))
+                      .order_by(col(Entry.id))))
     if not new:  # its entries were trashed (or purged) before the job ran
         return Prepared(apply=lambda s: {"results": [], "facts": [], "changes": Changes().to_dict()})
     _index_episodes(ctx, job, new)
