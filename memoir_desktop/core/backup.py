@@ -44,6 +44,13 @@ def _connect(path: Path, data_key: bytes | None):
     return connect_encrypted(path, data_key)
 
 
+def _key_for(home: Path, data_key: bytes | None) -> bytes | None:
+    """An encrypted journal's key, from the keyring or MEMOIR_PASSPHRASE when not given."""
+    if data_key is None and crypto.is_encrypted(home):
+        return crypto.KeyFile.load(home).unlock().data_key
+    return data_key
+
+
 def _errors(data_key: bytes | None) -> tuple[type[Exception], ...]:
     if data_key is None:
         return (sqlite3.Error,)
@@ -58,6 +65,7 @@ def make_backup(home: Path, keep: int = 7, *, when: datetime | None = None, data
     d.mkdir(parents=True, exist_ok=True)
     target = d / f"{PREFIX}{when:%Y%m%d-%H%M%S}.db"
     tmp = target.with_suffix(".db.tmp")
+    data_key = _key_for(home, data_key)
     src = _connect(home / DB_NAME, data_key)
     try:
         dst = _connect(tmp, data_key)
@@ -109,8 +117,7 @@ def restore_backup(home: Path, backup: Path, data_key: bytes | None = None) -> P
     An encrypted journal's key comes from the keyring or MEMOIR_PASSPHRASE unless given.
     """
     backup = Path(backup)
-    if data_key is None and crypto.is_encrypted(home):
-        data_key = crypto.KeyFile.load(home).unlock().data_key
+    data_key = _key_for(home, data_key)
     check = _connect(backup, data_key)
     try:
         try:

@@ -118,6 +118,8 @@ class SealedVectorIndex:
                     held.append(x)
                 elif isinstance(x, str) and x.isdigit() and int(x) in mirror.row:
                     held.append(int(x))
+            if not held:
+                return
             with self.engine.begin() as con:
                 con.execute(text("DELETE FROM vector_point WHERE collection = :c AND item = :i"),
                             [{"c": name, "i": _item_key(i)} for i in held])
