@@ -85,8 +85,10 @@ def make_engine(path: Path, data_key: bytes | None = None) -> Engine:
     else:
         import sqlcipher3.dbapi2 as sqlcipher
 
+        # The URL names the file so SQLAlchemy pools as for a file (a bare "sqlite://" would mean
+        # :memory: and one shared connection per thread); the creator does the connecting.
         engine = create_engine(
-            "sqlite://", module=sqlcipher,
+            f"sqlite:///{path}", module=sqlcipher,
             creator=lambda: connect_encrypted(path, data_key, check_same_thread=False, timeout=10),
         )
     event.listen(engine, "connect", _on_connect)

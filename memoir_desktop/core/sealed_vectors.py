@@ -55,6 +55,8 @@ class SealedVectorIndex:
             return name in self._collections()
 
     def recreate(self, name: str, dim: int) -> None:
+        with self._lock:
+            self._collections()  # read before the write transaction, never inside it
         with self._lock, self.engine.begin() as con:
             con.execute(text("DELETE FROM vector_point WHERE collection = :n"), {"n": name})
             con.execute(text("INSERT OR REPLACE INTO vector_collection (name, dim) VALUES (:n, :d)"),
@@ -68,6 +70,8 @@ class SealedVectorIndex:
                 self.recreate(name, dim)
 
     def drop(self, name: str) -> None:
+        with self._lock:
+            self._collections()
         with self._lock, self.engine.begin() as con:
             con.execute(text("DELETE FROM vector_point WHERE collection = :n"), {"n": name})
             con.execute(text("DELETE FROM vector_collection WHERE name = :n"), {"n": name})
