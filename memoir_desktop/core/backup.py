@@ -54,9 +54,9 @@ def _key_for(home: Path, data_key: bytes | None) -> bytes | None:
 def _errors(data_key: bytes | None) -> tuple[type[Exception], ...]:
     if data_key is None:
         return (sqlite3.Error,)
-    import sqlcipher3.dbapi2 as sqlcipher
+    from memoir_desktop.core.db import sqlcipher_module
 
-    return (sqlite3.Error, sqlcipher.Error)
+    return (sqlite3.Error, sqlcipher_module().Error)
 
 
 def make_backup(home: Path, keep: int = 7, *, when: datetime | None = None, data_key: bytes | None = None) -> Path:

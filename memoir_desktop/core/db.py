@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -66,11 +67,16 @@ def _on_connect(dbapi_conn, _record) -> None:
     cur.close()
 
 
+def sqlcipher_module() -> Any:
+    """sqlcipher3's DB-API module (the sqlite3 interface over SQLCipher; its C names are untyped)."""
+    import sqlcipher3.dbapi2
+
+    return sqlcipher3.dbapi2
+
+
 def connect_encrypted(path: Path, data_key: bytes, **kwargs):
     """A DB-API connection to a SQLCipher database, keyed before anything reads the file."""
-    import sqlcipher3.dbapi2 as sqlcipher
-
-    con = sqlcipher.connect(str(path), **kwargs)
+    con = sqlcipher_module().connect(str(path), **kwargs)
     con.execute(f"PRAGMA key = {sqlcipher_key(data_key)}")
     return con
 
@@ -83,8 +89,7 @@ def make_engine(path: Path, data_key: bytes | None = None) -> Engine:
             connect_args={"check_same_thread": False, "timeout": 10},
         )
     else:
-        import sqlcipher3.dbapi2 as sqlcipher
-
+        sqlcipher = sqlcipher_module()
         # The URL names the file so SQLAlchemy pools as for a file (a bare "sqlite://" would mean
         # :memory: and one shared connection per thread); the creator does the connecting.
         engine = create_engine(

@@ -54,7 +54,7 @@ from memoir_desktop.core.pipeline.memorize import (
     recent_entries,
 )
 from memoir_desktop.core.pipeline.summary import refresh_summary
-from memoir_desktop.core.sealed_vectors import SealedVectorIndex
+from memoir_desktop.core.sealed_vectors import AnyVectorIndex, SealedVectorIndex
 from memoir_desktop.core.search import Retriever, assemble, route
 from memoir_desktop.core.search.episodes import EpisodeIndex
 from memoir_desktop.core.store import Change, MemoryStore, memory_dict
@@ -77,7 +77,7 @@ class Memoir:
         self.last_backup = backup.backup_if_due(home, settings.backups_keep, data_key)
         self.metrics = MetricsRecorder(self.engine)
         # An encrypted journal keeps its vectors in the encrypted database, never in plain files.
-        self.vectors: VectorIndex | SealedVectorIndex = (
+        self.vectors: AnyVectorIndex = (
             VectorIndex(home / "qdrant") if data_key is None else SealedVectorIndex(self.engine))
         self.embedder = Embedder(settings.embed_model, metric_sink=self.metrics.record)
         self.lexical = LexicalIndexes()  # one BM25 cache for memories and entries

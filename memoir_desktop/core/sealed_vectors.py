@@ -23,6 +23,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
 from memoir_desktop.core.mirror import Mirror, SimilarityStats, _unit
+from memoir_desktop.core.vectors import VectorIndex
 
 
 def _item_key(item_id: str | int) -> str:
@@ -160,3 +161,7 @@ class SealedVectorIndex:
         mirror = Mirror.from_rows(ids, mat)
         self._mirror[name] = mirror
         return mirror
+
+
+AnyVectorIndex = VectorIndex | SealedVectorIndex
+"""Either index: the store, the episodes and the graph use them alike."""

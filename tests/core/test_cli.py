@@ -5,7 +5,6 @@ import os
 import subprocess
 import sys
 
-
 PASSPHRASE = "cli test passphrase"
 
 
