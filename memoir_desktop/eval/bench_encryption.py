@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import secrets
 import statistics
 import sys
 import tempfile
@@ -81,7 +79,6 @@ def run(sizes: Sequence[int], queries: int, opens: int, seed: int = 7) -> dict:
     _bench_environment()
     from memoir_desktop.core import Memoir
 
-    os.environ["MEMOIR_PASSPHRASE"] = "bench-" + secrets.token_urlsafe(12)  # this process only
     sizes = sorted({int(s) for s in sizes})
     qs = synthetic_queries(queries, seed=seed + 4)
     now = datetime(2025, 7, 1, 9, 0)
