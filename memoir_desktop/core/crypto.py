@@ -49,7 +49,13 @@ _RECOVERY_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 
 
 class KeyError_(Exception):
-    """Base of the key problems, each with a sentence fit to show the user."""
+    """Base of the key problems, each with a sentence fit to show the user and a `code` a screen
+    can translate: wrong, no_keyring (creating without a keyring), locked (app lock), keyring_missing,
+    passphrase_only, too_short, damaged."""
+
+    def __init__(self, message: str, code: str = ""):
+        super().__init__(message)
+        self.code = code
 
 
 class WrongPassphrase(KeyError_):
@@ -183,7 +189,7 @@ class KeyFile:
         if not use_keyring and not passphrase:
             raise PassphraseNeeded(
                 "No system keyring is available on this computer to keep the journal's key, so the "
-                f"journal needs a passphrase (set {ENV_PASSPHRASE} for headless use).")
+                f"journal needs a passphrase (set {ENV_PASSPHRASE} for headless use).", "no_keyring")
         if passphrase is not None:
             check_passphrase(passphrase)
         data_key = os.urandom(32)
@@ -256,8 +262,8 @@ class KeyFile:
             if key is not None:
                 return Unlocked(key, "recovery", self.journal_id)
         if not self.has_passphrase and not looks_like_recovery_key(secret):
-            raise WrongPassphrase("This journal has no passphrase; open it with its recovery key.")
-        raise WrongPassphrase("That passphrase does not open this journal. Nothing was changed.")
+            raise WrongPassphrase("This journal has no passphrase; open it with its recovery key.", "wrong")
+        raise WrongPassphrase("That passphrase does not open this journal. Nothing was changed.", "wrong")
 
     def unlock(self, passphrase: str | None = None, *, allow_keyring: bool = True) -> Unlocked:
         """The data key: from the passphrase given (or MEMOIR_PASSPHRASE), else the keyring.
@@ -270,16 +276,16 @@ class KeyFile:
             if key is not None:
                 return Unlocked(key, "keyring", self.journal_id)
         if not allow_keyring:
-            reason = "The journal is locked: enter its passphrase."
+            reason, code = "The journal is locked: enter its passphrase.", "locked"
         elif not self.uses_keyring:
-            reason = "This journal is opened with its passphrase."
+            reason, code = "This journal is opened with its passphrase.", "passphrase_only"
         elif not keyring_available():
-            reason = ("No system keyring is available on this computer, so the journal's key cannot be "
-                      "read from it: enter the passphrase or the recovery key.")
+            reason, code = ("No system keyring is available on this computer, so the journal's key cannot be "
+                            "read from it: enter the passphrase or the recovery key."), "no_keyring"
         else:
-            reason = ("The system keyring does not hold this journal's key (another computer, or the "
-                      "keyring was reset): enter the passphrase or the recovery key.")
-        raise PassphraseNeeded(reason)
+            reason, code = ("The system keyring does not hold this journal's key (another computer, or the "
+                            "keyring was reset): enter the passphrase or the recovery key."), "keyring_missing"
+        raise PassphraseNeeded(reason, code)
 
     # changes --------------------------------------------------------------------------------
 
@@ -337,7 +343,7 @@ class KeyFile:
 
 def check_passphrase(passphrase: str) -> None:
     if len(passphrase) < MIN_PASSPHRASE:
-        raise PassphraseNeeded(f"A passphrase needs at least {MIN_PASSPHRASE} characters.")
+        raise PassphraseNeeded(f"A passphrase needs at least {MIN_PASSPHRASE} characters.", "too_short")
 
 
 def sqlcipher_key(data_key: bytes) -> str:

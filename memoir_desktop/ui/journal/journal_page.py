@@ -168,7 +168,8 @@ class JournalPage(QWidget):
         pending = self.chat.begin_saving(text, when)
         pending.day = self.day
         self.backend.save_entry(text, lambda entry_id: self._saved(pending, entry_id),
-                                lambda exc: self._failed(pending, exc), timestamp=when)
+                                lambda exc: self._failed(pending, exc), timestamp=when,
+                                private=self.composer.is_private())
 
     def _saved(self, pending: PendingExchange, entry_id: int) -> None:
         waiting = not self.backend.llm_configured or self._llm_reachable is False
