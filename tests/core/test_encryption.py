@@ -307,3 +307,19 @@ def test_conversion_reports_progress_and_keeps_the_vectors(tmp_path):
         assert m.index_report["rebuilt"] == []  # the vectors came along: nothing re-embedded
         assert m.search("고양이")["results"][0]["memory"] == MEMORY
     assert files_holding(home, ENTRY, MEMORY) == []
+
+
+def test_a_copy_that_does_not_match_never_replaces_the_plain_journal(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    _plain_journal(home, n=3)
+    before = (home / "memoir.db").read_bytes()
+    real = vault._digest
+    monkeypatch.setattr(vault, "_digest", lambda con, schema, table: (0, "x") if schema == "main" and
+                        table == "entry" else real(con, schema, table))
+    with pytest.raises(vault.ConversionError, match="plain journal is kept"):
+        vault.convert_to_encrypted(home, passphrase=PASS)
+    assert (home / "memoir.db").read_bytes() == before
+    monkeypatch.setattr(vault, "_digest", real)
+    vault.convert_to_encrypted(home, passphrase=PASS)  # the next run finishes the same conversion
+    with Memoir.open(home, passphrase=PASS) as m:
+        assert len(m.entries()) == 3
