@@ -61,9 +61,13 @@ def open_key(home: Path, *, passphrase: str | None = None, encrypt_new: bool = T
     ``ask_passphrase`` (the app lock) refuses the keyring. Raises WrongPassphrase / PassphraseNeeded."""
     if crypto.is_encrypted(home):
         kf = KeyFile.load(home)
-        if conversion_pending(home) and not (home / DB_NAME).exists():
-            raise crypto.KeyFileDamaged("the journal's database is missing")
         unlocked = kf.unlock(passphrase, allow_keyring=not ask_passphrase)
+        if _is_plain_file(home / DB_NAME):
+            # A conversion was cut short (the key file is written first): finish it now.
+            log.info("resuming an interrupted conversion")
+            convert_to_encrypted(home, passphrase=passphrase)
+        else:
+            _finish(home, unlocked.data_key)
         return JournalKey(unlocked.data_key, kf, via=unlocked.via)
     if (home / DB_NAME).exists() or not encrypt_new:
         return JournalKey(None)
@@ -105,7 +109,7 @@ def convert_to_encrypted(home: Path, *, passphrase: str | None = None, progress:
         raise FileNotFoundError(db)
     recovery = None
     if crypto.is_encrypted(home):
-        if not target.exists():
+        if not _is_plain_file(db):
             raise ConversionError("this journal is already encrypted")
         kf = KeyFile.load(home)  # a conversion that was interrupted: same key, go on
         data_key = kf.unlock(passphrase).data_key
@@ -190,6 +194,24 @@ def convert_to_encrypted(home: Path, *, passphrase: str | None = None, progress:
     return JournalKey(data_key, kf, recovery_key=recovery, via="converted")
 
 
+def _is_plain_file(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(16) == b"SQLite format 3\x00"
+    except FileNotFoundError:
+        return False
+
+
+def _finish(home: Path, data_key: bytes) -> None:
+    """After a kill between the swap and the clean-up: no plain backup or index is left behind."""
+    from memoir_desktop.core import backup
+
+    if (home / "qdrant").exists() or any(_is_plain_file(p) for p in backup.list_backups(home)):
+        _encrypt_backups(home, data_key)
+        _drop_plain_index(home)
+    (home / CONVERTING).unlink(missing_ok=True)
+
+
 def _move_vectors(home: Path, enc) -> None:
     """Copy the plain index's vectors into the encrypted tables (saves re-embedding everything)."""
     index = home / "qdrant"
@@ -221,9 +243,8 @@ def _encrypt_backups(home: Path, data_key: bytes) -> None:
     from memoir_desktop.core.db import connect_encrypted
 
     for old in backup.list_backups(home):
-        with open(old, "rb") as f:
-            if f.read(16) != b"SQLite format 3\x00":
-                continue  # already encrypted
+        if not _is_plain_file(old):
+            continue  # already encrypted
         tmp = old.with_suffix(".db.encrypting")
         tmp.unlink(missing_ok=True)
         con = connect_encrypted(tmp, data_key)

@@ -323,3 +323,29 @@ def test_a_copy_that_does_not_match_never_replaces_the_plain_journal(tmp_path, m
     vault.convert_to_encrypted(home, passphrase=PASS)  # the next run finishes the same conversion
     with Memoir.open(home, passphrase=PASS) as m:
         assert len(m.entries()) == 3
+
+
+def test_opening_a_journal_whose_conversion_was_killed_finishes_it(tmp_path):
+    home = tmp_path / "home"
+    _plain_journal(home, n=20)
+    script = _KILLER.format(root=str(ROOT), home=str(home), pw=PASS).replace("vault.CHUNK = 7", "vault.CHUNK = 3")
+    proc = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, timeout=120)
+    assert proc.returncode == 9, proc.stderr.decode()[-2000:]
+    with Memoir.open(home, passphrase=PASS) as m:  # the app's next start
+        assert m.encrypted
+        assert len(m.entries()) == 20 and m.search("고양이")["results"][0]["memory"] == MEMORY
+    assert not vault.conversion_pending(home) and not (home / "qdrant").exists()
+    assert files_holding(home, ENTRY, MEMORY) == []
+
+
+def test_a_kill_after_the_swap_leaves_no_plain_backup_or_index_behind(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    _plain_journal(home, n=2)
+    monkeypatch.setattr(vault, "_encrypt_backups", lambda *a: (_ for _ in ()).throw(KeyboardInterrupt))
+    with pytest.raises(KeyboardInterrupt):
+        vault.convert_to_encrypted(home, passphrase=PASS)
+    assert files_holding(home, ENTRY, MEMORY)  # a plain backup and the plain index are still there
+    monkeypatch.undo()
+    with Memoir.open(home, passphrase=PASS) as m:
+        assert len(m.entries()) == 2
+    assert files_holding(home, ENTRY, MEMORY) == []
