@@ -78,6 +78,9 @@ def connect_encrypted(path: Path, data_key: bytes, **kwargs):
     """A DB-API connection to a SQLCipher database, keyed before anything reads the file."""
     con = sqlcipher_module().connect(str(path), **kwargs)
     con.execute(f"PRAGMA key = {sqlcipher_key(data_key)}")
+    # A page read from disk is decrypted and checked on every cache miss (plain SQLite leans on the OS
+    # cache instead): a larger page cache keeps the rows a search fetches decrypted (16 MiB).
+    con.execute("PRAGMA cache_size = -16384")
     return con
 
 

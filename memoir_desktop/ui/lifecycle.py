@@ -182,6 +182,9 @@ class AppLifecycle(QObject):
     def _begin_closing(self, state: dict, message: str) -> None:
         if self._restoring is not None or self.backend is None:
             return
+        # The backup of an encrypted journal opens with its key, whether the keyring or a typed
+        # passphrase gave it: kept in memory until the backup is in place.
+        state["data_key"] = self.backend.mem.key.data_key
         self._restoring = state
         self.restored = self.restore_error = None
         self.startup.set_step(message, 0, 0)
@@ -214,12 +217,13 @@ class AppLifecycle(QObject):
         self._make_opener()
         if state["action"] == "encrypt":
             self.startup.set_step(self.tr("Encrypting your journal…"), 0, 0)
+            state.pop("data_key", None)
             passphrase = state.pop("passphrase", None)
             self.reads.submit(lambda: self._convert(passphrase), self._converted, self._restore_failed)
             return
         self.startup.set_step(self.tr("Restoring the backup…"), 0, 0)
-        backup = state["backup"]
-        self.reads.submit(lambda: self._put_in_place(backup), self._restored, self._restore_failed)
+        backup, data_key = state["backup"], state.pop("data_key", None)
+        self.reads.submit(lambda: self._put_in_place(backup, data_key), self._restored, self._restore_failed)
 
     def _convert(self, passphrase: str | None):
         from memoir_desktop.core import vault
@@ -234,10 +238,10 @@ class AppLifecycle(QObject):
         self.opener.passphrase = None
         self.opener.start()
 
-    def _put_in_place(self, backup: str) -> str:
+    def _put_in_place(self, backup: str, data_key: bytes | None = None) -> str:
         from memoir_desktop.core.backup import restore_backup
 
-        return str(restore_backup(self.home, Path(backup)))
+        return str(restore_backup(self.home, Path(backup), data_key))
 
     def _restored(self, kept: str) -> None:
         self.restored = (self._restoring["backup"], kept)

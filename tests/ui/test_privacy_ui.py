@@ -107,3 +107,36 @@ def test_where_no_keyring_keeps_the_key_the_start_asks_for_a_passphrase(qapp, qt
     with qtbot.waitSignal(opener.locked, timeout=30_000) as why:
         opener.start()
     assert why.args == ["wrong", False]
+
+
+def test_a_plain_journal_is_offered_encryption_and_reopens_encrypted(qapp, qtbot, tmp_path):
+    from PySide6.QtWidgets import QMessageBox
+
+    from memoir_desktop.ui.lifecycle import AppLifecycle
+
+    home = tmp_path / "home"
+    with Memoir.open(home, encrypt=False) as m:
+        m.journal("암호화 전의 일기 plain-before-5150")
+    lifecycle = AppLifecycle(qapp, home)
+    lifecycle.start()
+    try:
+        qtbot.waitUntil(lambda: lifecycle.window is not None and lifecycle.window.isVisible(), timeout=30_000)
+        window = lifecycle.window
+        assert not lifecycle.backend.encrypted and window.encrypt_action.isVisible()
+        box = window.last_message_box
+        assert box is not None and box.isVisible()
+        encrypt = next(b for b in box.buttons() if box.buttonRole(b) == QMessageBox.AcceptRole)
+        encrypt.click()
+        qtbot.waitUntil(lambda: lifecycle.window is not None and lifecycle.window is not window
+                        and lifecycle.window.isVisible(), timeout=60_000)
+        reopened = lifecycle.window
+        assert lifecycle.backend.encrypted and not reopened.encrypt_action.isVisible()
+        assert reopened.recovery_dialog.isVisible()  # the key made by the conversion, shown once
+        assert crypto.looks_like_recovery_key(reopened.recovery_dialog.key)
+        reopened.recovery_dialog.accept()
+        assert [e["content"] for e in lifecycle.backend.mem.entries()] == ["암호화 전의 일기 plain-before-5150"]
+        assert b"plain-before-5150" not in (home / "memoir.db").read_bytes()
+    finally:
+        if lifecycle.window is not None:
+            lifecycle.window.close()
+        assert lifecycle.shutdown()
