@@ -133,7 +133,7 @@ def convert_to_encrypted(home: Path, *, passphrase: str | None = None, progress:
         enc.execute(f"CREATE TABLE IF NOT EXISTS {_PROGRESS_TABLE} (name TEXT PRIMARY KEY, last_rowid INTEGER, "
                     "done INTEGER)")
         enc.commit()
-        enc.execute(f"ATTACH DATABASE '{db}' AS plain KEY ''")
+        enc.execute("ATTACH DATABASE ? AS plain KEY ''", (str(db),))  # bound: a path may hold a quote
         have = {n for (n,) in enc.execute("SELECT name FROM main.sqlite_master WHERE type = 'table'")}
         copied = 0
         for name, sql in tables:
@@ -249,7 +249,7 @@ def _encrypt_backups(home: Path, data_key: bytes) -> None:
         tmp.unlink(missing_ok=True)
         con = connect_encrypted(tmp, data_key)
         try:
-            con.execute(f"ATTACH DATABASE '{old}' AS plain KEY ''")
+            con.execute("ATTACH DATABASE ? AS plain KEY ''", (str(old),))
             con.execute("SELECT sqlcipher_export('main', 'plain')")
             con.execute("DETACH DATABASE plain")
             ok = con.execute("PRAGMA quick_check").fetchone()[0]

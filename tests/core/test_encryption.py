@@ -297,7 +297,7 @@ def test_a_kill_during_conversion_loses_nothing_and_the_conversion_resumes(tmp_p
 
 
 def test_conversion_reports_progress_and_keeps_the_vectors(tmp_path):
-    home = tmp_path / "home"
+    home = tmp_path / "O'Brien's journal"  # a quote in the path: the SQL binds it
     _plain_journal(home, n=5)
     seen = []
     key = vault.convert_to_encrypted(home, progress=lambda d, t: seen.append((d, t)))
