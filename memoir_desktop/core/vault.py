@@ -154,7 +154,8 @@ def convert_to_encrypted(home: Path, *, passphrase: str | None = None, progress:
                     break
                 cols = [r[1] for r in enc.execute(f'PRAGMA plain.table_info("{name}")')]
                 col_list = ", ".join(f'"{c}"' for c in cols)
-                cur = enc.execute(f'INSERT INTO main."{name}" (rowid, {col_list}) SELECT rowid, {col_list} '
+                # OR REPLACE by rowid: copying a chunk again (a kill just before its progress row) is harmless.
+                cur = enc.execute(f'INSERT OR REPLACE INTO main."{name}" (rowid, {col_list}) SELECT rowid, {col_list} '
                                   f'FROM plain."{name}" WHERE rowid > ? AND rowid <= ?', (last, top))
                 copied += cur.rowcount
                 last = top
@@ -168,13 +169,17 @@ def convert_to_encrypted(home: Path, *, passphrase: str | None = None, progress:
             enc.execute(sql.replace("CREATE INDEX ", "CREATE INDEX IF NOT EXISTS ", 1)
                         .replace("CREATE UNIQUE INDEX ", "CREATE UNIQUE INDEX IF NOT EXISTS ", 1))
         enc.commit()
-        # Verify before anything plain is removed.
-        for name, _ in tables:
-            if _digest(enc, "main", name) != _digest(enc, "plain", name):
-                raise ConversionError(f"the encrypted copy of {name} does not match; the plain journal is kept")
+        # Verify before anything plain is removed; a copy that fails is dropped, the next run starts afresh.
+        bad = next((f"the encrypted copy of {name} does not match" for name, _ in tables
+                    if _digest(enc, "main", name) != _digest(enc, "plain", name)), None)
         ok = enc.execute("PRAGMA main.quick_check").fetchone()[0]
-        if ok != "ok":
-            raise ConversionError(f"the encrypted copy failed its check ({ok}); the plain journal is kept")
+        if bad is None and ok != "ok":
+            bad = f"the encrypted copy failed its check ({ok})"
+        if bad is not None:
+            enc.close()
+            for side in ("", "-wal", "-shm"):
+                Path(str(target) + side).unlink(missing_ok=True)
+            raise ConversionError(f"{bad}; the plain journal is kept")
         enc.execute("DETACH DATABASE plain")
         _move_vectors(home, enc)
         enc.execute(f"DROP TABLE {_PROGRESS_TABLE}")

@@ -319,6 +319,7 @@ def test_a_copy_that_does_not_match_never_replaces_the_plain_journal(tmp_path, m
     with pytest.raises(vault.ConversionError, match="plain journal is kept"):
         vault.convert_to_encrypted(home, passphrase=PASS)
     assert (home / "memoir.db").read_bytes() == before
+    assert not vault.conversion_pending(home)  # the copy that failed is gone; the next run starts afresh
     monkeypatch.setattr(vault, "_digest", real)
     vault.convert_to_encrypted(home, passphrase=PASS)  # the next run finishes the same conversion
     with Memoir.open(home, passphrase=PASS) as m:
