@@ -61,6 +61,9 @@ def test_a_private_entry_from_the_composer_is_saved_and_never_sent(window, backe
     assert mem.jobs(entry_ids=[entry["id"]]) == []
     assert "private-ui-3301" not in " ".join(str(r) for r in fake_llm.requests)
     assert [e["id"] for e in mem.search_entries("이야기")] == [entry["id"]]
+    window.journal.show_today()
+    qtbot.waitUntil(lambda: any(b.entry_id == entry["id"] and b.private_label.isVisibleTo(window)
+                                for b in window.journal.chat.bubbles), timeout=10_000)
 
 
 def test_settings_say_what_leaves_the_machine_local_or_cloud(window, qtbot):
