@@ -56,6 +56,8 @@ class Settings:
     lock_idle_minutes: int = 0
     # The first time an LLM is connected, the app says what will be sent; remembered once shown.
     llm_disclosure_seen: bool = False
+    # A plain journal from before is offered encryption at start until it is encrypted or declined.
+    encryption_offer_declined: bool = False
     extra: dict = field(default_factory=dict)
 
     @classmethod

@@ -207,13 +207,20 @@ class AsyncMemoir(QObject):
 
     def mark_disclosure_seen(self) -> None:
         """Remember that "what is sent" was shown when the LLM was first connected."""
+        self._remember("llm_disclosure_seen")
+
+    def decline_encryption_offer(self) -> None:
+        """The user asked not to be offered encryption at start again."""
+        self._remember("encryption_offer_declined")
+
+    def _remember(self, flag: str) -> None:
         home = self.mem.home
 
         def work() -> None:
             on_disk = config.load_settings(home, apply_env=False)
-            on_disk.llm_disclosure_seen = True
+            setattr(on_disk, flag, True)
             config.save_settings(home, on_disk)
-            self.mem.settings.llm_disclosure_seen = True
+            setattr(self.mem.settings, flag, True)
 
         self.writer.submit(work)
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QTimer
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QCheckBox, QMessageBox
 
 from memoir_desktop.ui import i18n
 from memoir_desktop.ui.single_instance import SingleInstance
@@ -89,7 +89,7 @@ class AppLifecycle(QObject):
         self._recovery_key = None
         if recovery:
             self.window.show_recovery_key(recovery)
-        elif not mem.encrypted:
+        elif not mem.encrypted and not mem.settings.encryption_offer_declined:
             self._offer_encryption()
 
     # -- keys and the app lock ------------------------------------------------------------------
@@ -141,8 +141,16 @@ class AppLifecycle(QObject):
                           QMessageBox.NoButton, self.window)
         encrypt = box.addButton(self.tr("Encrypt now"), QMessageBox.AcceptRole)
         box.addButton(self.tr("Not now"), QMessageBox.RejectRole)
+        box.setCheckBox(QCheckBox(self.tr("Do not ask again (File → Encrypt this journal stays)")))
         box.setAttribute(Qt.WA_DeleteOnClose)
-        box.buttonClicked.connect(lambda b: self.encrypt_journal() if b is encrypt else None)
+
+        def chosen(button) -> None:
+            if button is encrypt:
+                self.encrypt_journal()
+            elif box.checkBox().isChecked() and self.backend is not None:
+                self.backend.decline_encryption_offer()
+
+        box.buttonClicked.connect(chosen)
         self.window.last_message_box = box
         box.open()
 

@@ -143,3 +143,30 @@ def test_a_plain_journal_is_offered_encryption_and_reopens_encrypted(qapp, qtbot
         if lifecycle.window is not None:
             lifecycle.window.close()
         assert lifecycle.shutdown()
+
+
+def test_declining_the_encryption_offer_for_good_is_remembered(qapp, qtbot, tmp_path):
+    import json
+
+    from PySide6.QtWidgets import QMessageBox
+
+    from memoir_desktop.ui.lifecycle import AppLifecycle
+
+    home = tmp_path / "home"
+    with Memoir.open(home, encrypt=False) as m:
+        m.journal("그대로 두는 일기")
+    lifecycle = AppLifecycle(qapp, home)
+    lifecycle.start()
+    try:
+        qtbot.waitUntil(lambda: lifecycle.window is not None and lifecycle.window.isVisible(), timeout=30_000)
+        box = lifecycle.window.last_message_box
+        box.checkBox().setChecked(True)
+        next(b for b in box.buttons() if box.buttonRole(b) == QMessageBox.RejectRole).click()
+        settings = home / "settings.json"
+        qtbot.waitUntil(lambda: settings.exists() and json.loads(settings.read_text("utf-8"))
+                        .get("encryption_offer_declined") is True, timeout=10_000)
+        assert not lifecycle.backend.encrypted and lifecycle.window.encrypt_action.isVisible()
+    finally:
+        if lifecycle.window is not None:
+            lifecycle.window.close()
+        assert lifecycle.shutdown()
