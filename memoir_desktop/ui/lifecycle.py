@@ -141,13 +141,14 @@ class AppLifecycle(QObject):
                           QMessageBox.NoButton, self.window)
         encrypt = box.addButton(self.tr("Encrypt now"), QMessageBox.AcceptRole)
         box.addButton(self.tr("Not now"), QMessageBox.RejectRole)
-        box.setCheckBox(QCheckBox(self.tr("Do not ask again (File → Encrypt this journal stays)")))
+        never = QCheckBox(self.tr("Do not ask again (File → Encrypt this journal stays)"))
+        box.setCheckBox(never)
         box.setAttribute(Qt.WA_DeleteOnClose)
 
         def chosen(button) -> None:
             if button is encrypt:
                 self.encrypt_journal()
-            elif box.checkBox().isChecked() and self.backend is not None:
+            elif never.isChecked() and self.backend is not None:
                 self.backend.decline_encryption_offer()
 
         box.buttonClicked.connect(chosen)
