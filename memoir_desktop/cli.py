@@ -1,7 +1,11 @@
 """memoir-cli: the headless way in. Same `Memoir` facade as the app.
 
 Exit status: 0 success, 2 bad usage or input, 3 the entry was saved but the LLM was
-unavailable (its job waits), 1 any other error. Errors are one line, never a traceback.
+unavailable (its job waits), 4 the journal is encrypted and the passphrase is missing or wrong
+(MEMOIR_PASSPHRASE supplies it; nothing was changed), 1 any other error. Errors are one line,
+never a traceback.
+
+An encrypted export's passphrase comes from MEMOIR_EXPORT_PASSPHRASE, else it is asked for.
 """
 
 from __future__ import annotations
@@ -11,7 +15,8 @@ import json
 import logging
 import sys
 
-EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_LLM = 0, 1, 2, 3
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_LLM, EXIT_LOCKED = 0, 1, 2, 3, 4
+ENV_EXPORT_PASSPHRASE = "MEMOIR_EXPORT_PASSPHRASE"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -31,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     j.add_argument("text")
     j.add_argument("--date", help="back-date the entry (YYYY-MM-DD or ISO time)")
     j.add_argument("--no-process", action="store_true", help="only save; leave the job queued")
+    j.add_argument("--private", action="store_true", help="journal only: never sent to an LLM (local search finds it)")
     c = sub.add_parser("chat", help="talk to the companion (no text: interactive)")
     c.add_argument("text", nargs="?")
     s = sub.add_parser("search", help="search memories")
@@ -56,11 +62,17 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("backups", help="list database backups (newest first)")
     rb = sub.add_parser("restore-backup", help="replace the database with a backup (the current file is kept)")
     rb.add_argument("file")
+    sub.add_parser("encrypt", help="convert a plain journal into an encrypted one (resumable)")
+    sub.add_parser("privacy", help="what is sent to the LLM endpoint, and when")
+    pw = sub.add_parser("passphrase", help="set or change the passphrase (MEMOIR_NEW_PASSPHRASE, else asked)")
+    pw.add_argument("--new-recovery-key", action="store_true", help="replace the recovery key instead")
     ex = sub.add_parser("export", help="export the journal: JSON (everything, never the key), Markdown or text")
     ex.add_argument("file", help="a file, or a folder with --per-day")
     ex.add_argument("--format", choices=["json", "md", "txt"], default="json")
     ex.add_argument("--per-day", action="store_true", help="md/txt: one file per day in the folder FILE")
     ex.add_argument("--lang", choices=["ko", "en"], default="ko", help="md/txt: language of the day headings")
+    ex.add_argument("--encrypt", action="store_true",
+                    help="json: protect the file with a passphrase (MEMOIR_EXPORT_PASSPHRASE, else asked)")
     im = sub.add_parser("import", help="import a memoir export or a Day One export (.zip or .json)")
     im.add_argument("file")
     en = sub.add_parser("entries", help="list journal entries (not the trash), or search them")
@@ -106,7 +118,15 @@ def run(args) -> int:
         kept = backup.restore_backup(home, args.file)
         _print(args, {"kept": str(kept)}, f"restored {args.file}; the replaced database was kept as {kept.name}")
         return EXIT_OK
+    if args.cmd == "encrypt":
+        return _encrypt(args)
     mem = Memoir.open(args.home, reconcile=args.cmd != "reindex")
+    recovery = mem.take_recovery_key()
+    if recovery:
+        print("memoir-cli: a new encrypted journal was made. Its recovery key opens it if the keyring and the "
+              f"passphrase are lost; it is shown only now, keep it somewhere safe:\n  {recovery}", file=sys.stderr)
+    elif not mem.encrypted and args.cmd != "privacy":
+        print("memoir-cli: this journal is not encrypted; `memoir-cli encrypt` converts it.", file=sys.stderr)
     try:
         return _dispatch(mem, args)
     finally:
@@ -152,7 +172,7 @@ def _process(mem, args) -> int:
 def _dispatch(mem, args) -> int:  # a flat command table reads best
     u = args.user
     if args.cmd == "journal":
-        eid = mem.journal(args.text, user_id=u, timestamp=args.date)
+        eid = mem.journal(args.text, user_id=u, timestamp=args.date, private=args.private)
         _print(args, {"entry_id": eid}, f"saved entry {eid}")
         return EXIT_OK if args.no_process else _process(mem, args)
     if args.cmd == "chat":
@@ -212,9 +232,27 @@ def _dispatch(mem, args) -> int:  # a flat command table reads best
         st = mem.status()
         _print(args, st, "\n".join(f"{k}: {v}" for k, v in st.items()))
         return EXIT_OK
+    if args.cmd == "privacy":
+        d = mem.disclosure()
+        _print(args, {"where": d.where, "host": d.host, "sent": dict(d.sent), "not_sent": dict(d.not_sent),
+                      "encrypted": mem.encrypted}, d.text())
+        return EXIT_OK
+    if args.cmd == "passphrase":
+        if args.new_recovery_key:
+            key = mem.new_recovery_key()
+            print(f"new recovery key (the previous one no longer works; shown only now):\n  {key}")
+            return EXIT_OK
+        current = _secret("MEMOIR_PASSPHRASE", "current passphrase: ") if mem.has_passphrase else None
+        mem.set_passphrase(_secret("MEMOIR_NEW_PASSPHRASE", "new passphrase: "), current=current)
+        _print(args, {"ok": True}, "passphrase set (the data key was rewrapped; nothing was re-encrypted)")
+        return EXIT_OK
     if args.cmd == "export":
         if args.format == "json":
-            counts = mem.export(args.file)
+            passphrase = _secret(ENV_EXPORT_PASSPHRASE, "passphrase for the export: ") if args.encrypt else None
+            if not args.encrypt:
+                print("memoir-cli: a plain export is readable by anyone who gets the file; --encrypt protects it "
+                      "with a passphrase.", file=sys.stderr)
+            counts = mem.export(args.file, passphrase=passphrase)
             _print(args, counts, "exported " + ", ".join(f"{v} {k}" for k, v in counts.items()))
         else:
             files = mem.export_text(args.file, fmt=args.format, per_day=args.per_day, lang=args.lang, user_id=u)
@@ -271,7 +309,11 @@ def _import(mem, args) -> int:
     def progress(done: int, total: int) -> None:
         print(f"\rreading {done}/{total}", end="" if done < total else "\n", file=sys.stderr, flush=True)
 
-    res = mem.import_file(args.file, user_id=args.user, progress=progress)
+    from memoir_desktop.core import transfer
+
+    passphrase = _secret(ENV_EXPORT_PASSPHRASE, "passphrase of the export: ") \
+        if transfer.is_encrypted_export(args.file) else None
+    res = mem.import_file(args.file, user_id=args.user, progress=progress, passphrase=passphrase)
     if res["kind"] == "dayone":
         text = (f"imported {res['entries']} Day One entr(ies) ({res['already_there']} already there, "
                 f"{res['skipped']} without text); their memories are made by `memoir-cli process`")
@@ -282,6 +324,39 @@ def _import(mem, args) -> int:
         if skipped:
             text += f"\ngraph not imported for {', '.join(skipped)}: this journal already has a graph for them"
     _print(args, res, text)
+    return EXIT_OK
+
+
+def _secret(env: str, prompt: str) -> str:
+    import getpass
+    import os
+
+    value = os.environ.get(env)
+    if value:
+        return value
+    if not sys.stdin.isatty():
+        from memoir_desktop.core.crypto import PassphraseNeeded
+
+        raise PassphraseNeeded(f"a passphrase is needed: set {env}")
+    return getpass.getpass(prompt)
+
+
+def _encrypt(args) -> int:
+    from memoir_desktop.core import config, vault
+
+    home = config.resolve_home(args.home)
+    if not vault.is_plain_journal(home) and not vault.conversion_pending(home):
+        print("memoir-cli: nothing to convert (no plain journal here)", file=sys.stderr)
+        return EXIT_USAGE
+
+    def progress(done: int, total: int) -> None:
+        print(f"\rencrypting {done}/{total} rows", end="" if done < total else "\n", file=sys.stderr, flush=True)
+
+    key = vault.convert_to_encrypted(home, progress=progress)
+    text = "the journal is encrypted; the plain file was removed after the encrypted copy was verified"
+    if key.recovery_key:
+        text += f"\nrecovery key (shown only now, keep it somewhere safe):\n  {key.recovery_key}"
+    _print(args, {"encrypted": True}, text)
     return EXIT_OK
 
 
@@ -321,11 +396,15 @@ def main(argv: list[str] | None = None) -> int:
         setup_logging()
     except OSError:
         logging.basicConfig(level=logging.WARNING)
+    from memoir_desktop.core.crypto import KeyError_
     from memoir_desktop.core.db import DatabaseCorrupt
     from memoir_desktop.core.inputs import InvalidInput, NotFound
 
     try:
         return run(args)
+    except KeyError_ as exc:
+        print(f"memoir-cli: {exc}", file=sys.stderr)
+        return EXIT_LOCKED
     except (InvalidInput, NotFound) as exc:
         print(f"memoir-cli: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -2,7 +2,9 @@
 
 SQLite's online backup API copies a consistent snapshot even while the app is writing.
 Backups live beside the data (`<home>/backups/`); the vector index is not backed up
-because it is rebuilt from SQLite.
+because it is rebuilt from SQLite. An encrypted journal's backups are SQLCipher files under the
+same data key (the backup API copies the encrypted pages as they are), so a backup is never
+plainer than the journal it came from.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 
+from memoir_desktop.core import crypto
 from memoir_desktop.core.mirror import mirror_folder
 
 log = logging.getLogger(__name__)
@@ -33,15 +36,39 @@ def list_backups(home: Path) -> list[Path]:
     return sorted(d.glob(f"{PREFIX}*.db"), reverse=True)
 
 
-def make_backup(home: Path, keep: int = 7, *, when: datetime | None = None) -> Path:
+def _connect(path: Path, data_key: bytes | None):
+    if data_key is None:
+        return sqlite3.connect(path)
+    from memoir_desktop.core.db import connect_encrypted
+
+    return connect_encrypted(path, data_key)
+
+
+def _key_for(home: Path, data_key: bytes | None) -> bytes | None:
+    """An encrypted journal's key, from the keyring or MEMOIR_PASSPHRASE when not given."""
+    if data_key is None and crypto.is_encrypted(home):
+        return crypto.KeyFile.load(home).unlock().data_key
+    return data_key
+
+
+def _errors(data_key: bytes | None) -> tuple[type[Exception], ...]:
+    if data_key is None:
+        return (sqlite3.Error,)
+    from memoir_desktop.core.db import sqlcipher_module
+
+    return (sqlite3.Error, sqlcipher_module().Error)
+
+
+def make_backup(home: Path, keep: int = 7, *, when: datetime | None = None, data_key: bytes | None = None) -> Path:
     when = when or datetime.now()
     d = backup_dir(home)
     d.mkdir(parents=True, exist_ok=True)
     target = d / f"{PREFIX}{when:%Y%m%d-%H%M%S}.db"
     tmp = target.with_suffix(".db.tmp")
-    src = sqlite3.connect(home / DB_NAME)
+    data_key = _key_for(home, data_key)
+    src = _connect(home / DB_NAME, data_key)
     try:
-        dst = sqlite3.connect(tmp)
+        dst = _connect(tmp, data_key)
         try:
             src.backup(dst)
         finally:
@@ -54,7 +81,7 @@ def make_backup(home: Path, keep: int = 7, *, when: datetime | None = None) -> P
     return target
 
 
-def backup_if_due(home: Path, keep: int = 7) -> Path | None:
+def backup_if_due(home: Path, keep: int = 7, data_key: bytes | None = None) -> Path | None:
     """One backup a day: made at open when the newest is from an earlier day."""
     if not (home / DB_NAME).exists():
         return None
@@ -62,36 +89,41 @@ def backup_if_due(home: Path, keep: int = 7) -> Path | None:
     today = datetime.now().strftime("%Y%m%d")
     if newest is not None and newest.name[len(PREFIX):len(PREFIX) + 8] == today:
         return None
-    if _is_empty(home / DB_NAME):
+    if _is_empty(home / DB_NAME, data_key):
         return None  # a backup of nothing would use up today's slot
     try:
-        return make_backup(home, keep)
-    except (OSError, sqlite3.Error) as exc:
+        return make_backup(home, keep, data_key=data_key)
+    except (OSError, *_errors(data_key)) as exc:
         log.warning("daily backup failed: %s", exc)
         return None
 
 
-def _is_empty(db: Path) -> bool:
-    con = sqlite3.connect(db)
+def _is_empty(db: Path, data_key: bytes | None = None) -> bool:
+    con = _connect(db, data_key)
     try:
         return not any(
             con.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone() for table in ("entry", "memory")
         )
-    except sqlite3.Error:
+    except _errors(data_key):
         return False
     finally:
         con.close()
 
 
-def restore_backup(home: Path, backup: Path) -> Path:
+def restore_backup(home: Path, backup: Path, data_key: bytes | None = None) -> Path:
     """Put a backup in place of the database. The replaced file is kept, never deleted.
 
     Must run while no Memoir is open on this home. Returns where the old file was moved.
+    An encrypted journal's key comes from the keyring or MEMOIR_PASSPHRASE unless given.
     """
     backup = Path(backup)
-    check = sqlite3.connect(backup)
+    data_key = _key_for(home, data_key)
+    check = _connect(backup, data_key)
     try:
-        ok = check.execute("PRAGMA quick_check").fetchone()[0]
+        try:
+            ok = check.execute("PRAGMA quick_check").fetchone()[0]
+        except _errors(data_key) as exc:
+            ok = exc.__class__.__name__
     finally:
         check.close()
     if ok != "ok":

@@ -60,6 +60,13 @@ class Settings:
     reminder_enabled: bool = False
     reminder_time: str = "21:00"
     start_in_tray: bool = False
+    # App lock: ask for the passphrase at start (not the keyring), and again after idle minutes (0 = never).
+    lock_at_start: bool = False
+    lock_idle_minutes: int = 0
+    # The first time an LLM is connected, the app says what will be sent; remembered once shown.
+    llm_disclosure_seen: bool = False
+    # A plain journal from before is offered encryption at start until it is encrypted or declined.
+    encryption_offer_declined: bool = False
     extra: dict = field(default_factory=dict)
 
     @classmethod

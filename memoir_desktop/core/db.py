@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, create_engine, select
 
 from memoir_desktop.core import graph_store, models
+from memoir_desktop.core.crypto import sqlcipher_key
 from memoir_desktop.core.models import Meta
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 # Each migration takes a connection at version N-1 and brings it to N. Append only.
 MIGRATIONS: dict[int, list[str]] = {
@@ -40,6 +42,12 @@ MIGRATIONS: dict[int, list[str]] = {
     # Reflection: letters are entries of their own kind (the follow_up table is new: create_all makes it).
     5: ["ALTER TABLE entry ADD COLUMN kind VARCHAR NOT NULL DEFAULT 'entry'",
         "CREATE INDEX IF NOT EXISTS ix_entry_user_kind ON entry (user_id, kind)"],
+    # Private entries are never sent to an LLM; an encrypted journal keeps its vectors in the
+    # (encrypted) database instead of Qdrant's plain files.
+    6: ["ALTER TABLE entry ADD COLUMN private BOOLEAN NOT NULL DEFAULT 0",
+        "CREATE TABLE IF NOT EXISTS vector_collection (name VARCHAR NOT NULL PRIMARY KEY, dim INTEGER NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS vector_point (collection VARCHAR NOT NULL, item VARCHAR NOT NULL, "
+        "vec BLOB NOT NULL, PRIMARY KEY (collection, item))"],
 }
 
 
@@ -49,6 +57,8 @@ class DatabaseCorrupt(RuntimeError):
 
 def _on_connect(dbapi_conn, _record) -> None:
     cur = dbapi_conn.cursor()
+    # Sorts, temporary indexes and tables stay in memory: no temporary file holds journal text.
+    cur.execute("PRAGMA temp_store=MEMORY")
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA foreign_keys=ON")
     # NORMAL is durable in WAL mode against a process crash; only power loss can lose the
@@ -60,18 +70,45 @@ def _on_connect(dbapi_conn, _record) -> None:
     cur.close()
 
 
-def make_engine(path: Path) -> Engine:
-    engine = create_engine(
-        f"sqlite:///{path}",
-        connect_args={"check_same_thread": False, "timeout": 10},
-    )
+def sqlcipher_module() -> Any:
+    """sqlcipher3's DB-API module (the sqlite3 interface over SQLCipher; its C names are untyped)."""
+    import sqlcipher3.dbapi2
+
+    return sqlcipher3.dbapi2
+
+
+def connect_encrypted(path: Path, data_key: bytes, **kwargs):
+    """A DB-API connection to a SQLCipher database, keyed before anything reads the file."""
+    con = sqlcipher_module().connect(str(path), **kwargs)
+    con.execute(f"PRAGMA key = {sqlcipher_key(data_key)}")
+    # A page read from disk is decrypted and checked on every cache miss (plain SQLite leans on the OS
+    # cache instead): a larger page cache keeps the rows a search fetches decrypted (16 MiB).
+    con.execute("PRAGMA cache_size = -16384")
+    return con
+
+
+def make_engine(path: Path, data_key: bytes | None = None) -> Engine:
+    """An engine on the journal's database: plain SQLite, or SQLCipher when a data key is given."""
+    if data_key is None:
+        engine = create_engine(
+            f"sqlite:///{path}",
+            connect_args={"check_same_thread": False, "timeout": 10},
+        )
+    else:
+        sqlcipher = sqlcipher_module()
+        # The URL names the file so SQLAlchemy pools as for a file (a bare "sqlite://" would mean
+        # :memory: and one shared connection per thread); the creator does the connecting.
+        engine = create_engine(
+            f"sqlite:///{path}", module=sqlcipher,
+            creator=lambda: connect_encrypted(path, data_key, check_same_thread=False, timeout=10),
+        )
     event.listen(engine, "connect", _on_connect)
     return engine
 
 
-def open_database(path: Path) -> Engine:
+def open_database(path: Path, data_key: bytes | None = None) -> Engine:
     """Open (and create or migrate) the database. Raises DatabaseCorrupt on a damaged file."""
-    engine = make_engine(path)
+    engine = make_engine(path, data_key)
     try:
         with engine.connect() as conn:
             ok = conn.exec_driver_sql("PRAGMA quick_check").scalar()
@@ -102,6 +139,7 @@ def _tables():
         models.Entry, models.EntryHistory, models.Memory, models.MemorySource, models.History, models.Summary,
         models.Job,
         models.Proposal, models.Metric, models.IndexState, models.Meta, models.FollowUp,
+        models.VectorCollection, models.VectorPoint,
         graph_store.GraphNode, graph_store.GraphEdge,
     ]
 

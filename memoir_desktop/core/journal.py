@@ -41,7 +41,7 @@ def entry_dict(e: Entry, **extra) -> dict:
          "updated_at": e.updated_at.isoformat() if e.updated_at else None,
          "deleted_at": e.deleted_at.isoformat() if e.deleted_at else None,
          "edited": e.updated_at is not None, "tags": list(e.tags or []), "time_zone": e.time_zone,
-         "kind": e.kind or "entry", "source_ref": e.source_ref}
+         "kind": e.kind or "entry", "source_ref": e.source_ref, "private": bool(e.private)}
     d.update(extra)
     return d
 
@@ -65,12 +65,15 @@ class Journal:
     def write(self, text: str, *, user_id: str, timestamp=None, role: str = "user", source: str = "journal",
               memorize: bool = True, tags: list[str] | None = None, time_zone: str | None = None,
               source_ref: str | None = None, job_payload: dict | None = None, reply_to: int | None = None,
-              kind: str = "entry") -> Written:
-        """Commit the entry (first, before anything else) and, unless told not to, its memorize job."""
+              kind: str = "entry", private: bool = False) -> Written:
+        """Commit the entry (first, before anything else) and, unless told not to, its memorize job.
+        A private entry has no memorize job: it is never sent to an LLM."""
         text = clean_text(text)
+        memorize = memorize and not private
         with self.write_lock, Session(self.engine) as s:
             e = Entry(user_id=user_id, role=role, content=text, created_at=parse_time(timestamp), source=source,
-                      tags=list(tags or []), time_zone=time_zone, source_ref=source_ref, reply_to=reply_to, kind=kind)
+                      tags=list(tags or []), time_zone=time_zone, source_ref=source_ref, reply_to=reply_to, kind=kind,
+                      private=private)
             s.add(e)
             s.flush()
             job = self.queue.enqueue(s, "memorize", user_id, {"entry_ids": [pk(e)], **(job_payload or {})}) \
@@ -96,7 +99,7 @@ class Journal:
             s.add(e)
             letter = e.kind == "letter"  # memoir's own letter: nothing was memorised from it, nothing to re-read
             touched = [] if letter else cascade.mark_source_changed(s, entry_id)
-            job = None if letter else self._reread(s, e, "edited")
+            job = None if letter or e.private else self._reread(s, e, "edited")
             s.flush()
             job_id = job.id if job else None
             s.commit()
@@ -119,9 +122,9 @@ class Journal:
             e.created_at, e.updated_at = when, now()
             s.add(e)
             touched = cascade.mark_source_changed(s, entry_id)
-            job = self._reread(s, e, "moved")
+            job = None if e.kind == "letter" or e.private else self._reread(s, e, "moved")
             s.flush()
-            job_id = job.id
+            job_id = job.id if job else None
             s.commit()
             s.refresh(e)
             return entry_dict(e, job_id=job_id,

@@ -17,7 +17,17 @@ from pathlib import Path
 
 from sqlmodel import Session, col, select
 
-from memoir_desktop.core import backup, config, prompts, secrets, temporal, transfer
+from memoir_desktop.core import (
+    backup,
+    config,
+    crypto,
+    disclosure,
+    prompts,
+    secrets,
+    temporal,
+    transfer,
+    vault,
+)
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.db import checkpoint, open_database
 from memoir_desktop.core.embedder import Embedder
@@ -46,6 +56,7 @@ from memoir_desktop.core.pipeline.memorize import (
 from memoir_desktop.core.pipeline.summary import refresh_summary
 from memoir_desktop.core.reflection import categories, followups, letters
 from memoir_desktop.core.reflection.on_this_day import on_this_day
+from memoir_desktop.core.sealed_vectors import AnyVectorIndex, SealedVectorIndex
 from memoir_desktop.core.search import Retriever, assemble, route
 from memoir_desktop.core.search.episodes import EpisodeIndex
 from memoir_desktop.core.store import Change, MemoryStore, memory_dict
@@ -58,13 +69,18 @@ PROFILE_SIZE = 8  # hot-path memories always in context: user-typed/edited first
 
 
 class Memoir:
-    def __init__(self, home: Path, settings: config.Settings, *, reconcile: bool = True):
+    def __init__(self, home: Path, settings: config.Settings, *, reconcile: bool = True,
+                 key: vault.JournalKey | None = None):
         self.home = home
         self.settings = settings
-        self.engine = open_database(home / "memoir.db")
-        self.last_backup = backup.backup_if_due(home, settings.backups_keep)
+        self.key = key or vault.JournalKey(None)
+        data_key = self.key.data_key
+        self.engine = open_database(home / "memoir.db", data_key)
+        self.last_backup = backup.backup_if_due(home, settings.backups_keep, data_key)
         self.metrics = MetricsRecorder(self.engine)
-        self.vectors = VectorIndex(home / "qdrant")
+        # An encrypted journal keeps its vectors in the encrypted database, never in plain files.
+        self.vectors: AnyVectorIndex = (
+            VectorIndex(home / "qdrant") if data_key is None else SealedVectorIndex(self.engine))
         self.embedder = Embedder(settings.embed_model, metric_sink=self.metrics.record)
         self.lexical = LexicalIndexes()  # one BM25 cache for memories and entries
         self.store = MemoryStore(self.engine, self.vectors, self.embedder, self.lexical)
@@ -93,14 +109,76 @@ class Memoir:
     # -- lifecycle --------------------------------------------------------------------
 
     @classmethod
-    def open(cls, home=None, *, reconcile: bool = True, **overrides) -> Memoir:
+    def open(cls, home=None, *, reconcile: bool = True, passphrase: str | None = None,
+             encrypt: bool = True, ask_passphrase: bool | None = None, **overrides) -> Memoir:
+        """Open (or create) the journal at `home`. An encrypted journal opens with the keyring, or
+        with `passphrase` / MEMOIR_PASSPHRASE (or its recovery key); a new journal is encrypted
+        unless `encrypt` is False. `ask_passphrase` (default: the app-lock setting) refuses the
+        keyring. Raises crypto.WrongPassphrase / PassphraseNeeded before anything is changed."""
         path = config.resolve_home(home)
         settings = config.load_settings(path)
         for key, value in overrides.items():
             if not hasattr(settings, key):
                 raise TypeError(f"unknown setting {key!r}")
             setattr(settings, key, value)
-        return cls(path, settings, reconcile=reconcile)
+        if ask_passphrase is None:
+            ask_passphrase = settings.lock_at_start
+        journal_key = vault.open_key(path, passphrase=passphrase, encrypt_new=encrypt,
+                                     ask_passphrase=ask_passphrase)
+        return cls(path, settings, reconcile=reconcile, key=journal_key)
+
+    @property
+    def encrypted(self) -> bool:
+        return self.key.data_key is not None
+
+    @property
+    def has_passphrase(self) -> bool:
+        return self.key.key_file is not None and self.key.key_file.has_passphrase
+
+    def set_passphrase(self, new: str, *, current: str | None = None) -> None:
+        """Set or change the passphrase (the data key is rewrapped; the data is not re-encrypted).
+        Changing one needs the current passphrase (or the recovery key): WrongPassphrase otherwise."""
+        kf = self._key_file()
+        if kf.has_passphrase:
+            if not current:
+                raise crypto.PassphraseNeeded("Enter the current passphrase to change it.")
+            kf.unlock_secret(current)
+        assert self.key.data_key is not None
+        kf.set_passphrase(self.key.data_key, new)
+
+    def remove_passphrase(self, *, current: str) -> None:
+        kf = self._key_file()
+        kf.unlock_secret(current)
+        assert self.key.data_key is not None
+        kf.remove_passphrase(self.key.data_key)
+
+    def new_recovery_key(self) -> str:
+        """A new recovery key (the previous one stops working): show it once."""
+        assert self.key.data_key is not None
+        return self._key_file().new_recovery_key(self.key.data_key)
+
+    def check_passphrase(self, secret: str) -> bool:
+        """Whether `secret` (passphrase or recovery key) opens this journal: the app lock's check."""
+        try:
+            self._key_file().unlock_secret(secret)
+        except crypto.WrongPassphrase:
+            return False
+        return True
+
+    def _key_file(self) -> crypto.KeyFile:
+        if self.key.key_file is None:
+            raise crypto.PassphraseNeeded("This journal is not encrypted: convert it first.")
+        return self.key.key_file
+
+    def disclosure(self) -> disclosure.Disclosure:
+        """What is sent to the LLM endpoint, and when (nothing when no LLM is set)."""
+        return disclosure.describe(self.settings.llm_base_url, self.llm_configured,
+                                   graph_enabled=self.settings.graph_enabled)
+
+    def take_recovery_key(self) -> str | None:
+        """The recovery key made with this journal, once (then forgotten): to print or save."""
+        recovery, self.key.recovery_key = self.key.recovery_key, None
+        return recovery
 
     def close(self) -> None:
         self.metrics.flush()
@@ -196,17 +274,20 @@ class Memoir:
     # -- journal ------------------------------------------------------------------------
 
     def journal(self, text: str, *, user_id: str = "me", timestamp=None, role: str = "user",
-                source: str = "journal") -> int:
-        """Commit the entry (first, before anything else) and queue its memorize job."""
-        entry_id = pk(self.journal_.write(text, user_id=user_id, timestamp=timestamp, role=role, source=source).entry)
-        self._index_while_offline(user_id, entry_id)
+                source: str = "journal", private: bool = False) -> int:
+        """Commit the entry (first, before anything else) and queue its memorize job. A private
+        entry is only journaled: never sent to an LLM, found by local search alone."""
+        entry_id = pk(self.journal_.write(text, user_id=user_id, timestamp=timestamp, role=role, source=source,
+                                          private=private).entry)
+        self._index_while_offline(user_id, entry_id, private=private)
         return entry_id
 
-    def _index_while_offline(self, user_id: str, entry_id: int) -> None:
+    def _index_while_offline(self, user_id: str, entry_id: int, *, private: bool = False) -> None:
         """With no LLM the entry's memorize job waits, and with it the entry's vector: found by
         meaning only after a restart. Indexed now instead; the job, when it runs, indexes it again
-        (the same point, replaced)."""
-        if not self.llm.configured:
+        (the same point, replaced). A private entry has no job at all: indexed now, by the local
+        model only."""
+        if private or not self.llm.configured:
             self.journal_.ctx.reindex_entry(user_id, entry_id, Change())
 
     def entries(self, *, user_id: str = "me", day: date | None = None, limit: int | None = None,
@@ -672,7 +753,8 @@ class Memoir:
             prev = None if job.payload.get("rebuild") else latest_summary(s, job.user_id)
             after = prev.upto_entry_id if prev and prev.upto_entry_id else 0
             q = select(Entry).where(col(Entry.user_id) == job.user_id, col(Entry.id) > after,
-                                    col(Entry.deleted_at).is_(None), col(Entry.kind) != "letter")
+                                    col(Entry.deleted_at).is_(None), col(Entry.kind) != "letter",
+                                    col(Entry.private).is_(False))
             rows = list(s.exec(q.order_by(col(Entry.id).desc()).limit(60)) if job.payload.get("rebuild")
                         else s.exec(q.order_by(col(Entry.id)).limit(60)))
             new = sorted(rows, key=lambda e: e.id or 0)
@@ -874,14 +956,18 @@ class Memoir:
 
     # -- export / import ----------------------------------------------------------------
 
-    def export(self, path) -> dict:
-        """Write the whole journal as JSON (see core/transfer.py; never the API key)."""
-        return transfer.export_journal(self.engine, path)
+    def export(self, path, *, passphrase: str | None = None) -> dict:
+        """Write the whole journal as JSON (see core/transfer.py; never the API key). With a
+        passphrase the file is encrypted; without one it is plain text anyone can read."""
+        return transfer.export_journal(self.engine, path, passphrase=passphrase)
 
-    def import_(self, path) -> dict:
-        """Merge an export: existing memories (same id) are kept; entries get new ids."""
+    def import_(self, path, *, passphrase: str | None = None) -> dict:
+        """Merge an export: existing memories (same id) are kept; entries get new ids.
+        An encrypted export needs its passphrase (crypto.WrongPassphrase when it is wrong)."""
         try:
-            data = transfer.read_export(path)
+            data = transfer.read_export(path, passphrase)
+        except (transfer.PassphraseRequired, crypto.WrongPassphrase):
+            raise
         except ValueError as exc:
             raise InvalidInput(str(exc)) from exc
         counts, graph_users = transfer.import_journal(self.engine, data)
@@ -891,10 +977,10 @@ class Memoir:
         self.reconcile()
         return counts
 
-    def import_file(self, path, *, user_id: str = "me", progress=None) -> dict:
-        """A memoir export (JSON) or a Day One export (.zip, or its .json): told apart by content."""
+    def import_file(self, path, *, user_id: str = "me", progress=None, passphrase: str | None = None) -> dict:
+        """A memoir export (JSON, or encrypted) or a Day One export (.zip, or its .json): told apart by content."""
         if transfer.is_memoir_export(path):
-            return {"kind": "memoir", **self.import_(path)}
+            return {"kind": "memoir", **self.import_(path, passphrase=passphrase)}
         return {"kind": "dayone", **self.import_dayone(path, user_id=user_id, progress=progress)}
 
     def import_dayone(self, path, *, user_id: str = "me", progress=None) -> dict:
@@ -951,7 +1037,7 @@ class Memoir:
                                             lang=lang)]
 
     def backup_now(self) -> str:
-        return str(backup.make_backup(self.home, self.settings.backups_keep))
+        return str(backup.make_backup(self.home, self.settings.backups_keep, data_key=self.key.data_key))
 
     def backups(self) -> list[str]:
         return [str(p) for p in backup.list_backups(self.home)]

@@ -46,6 +46,9 @@ class Entry(SQLModel, table=True):
     # "entry" (what the user or the companion wrote) | "letter" (memoir's weekly / monthly letter: searchable
     # and exported like an entry, but never memorised, never in the companion's context).
     kind: str = "entry"
+    # Journaled only: never sent to an LLM (no extraction, no summary, no answer context); found by
+    # local search alone.
+    private: bool = False
 
 
 class EntryHistory(SQLModel, table=True):
@@ -194,3 +197,19 @@ class FollowUp(SQLModel, table=True):
 class Meta(SQLModel, table=True):
     key: str = Field(primary_key=True)
     value: str
+
+
+class VectorCollection(SQLModel, table=True):
+    """An encrypted journal's vector collection (its points live in `vector_point`, encrypted with
+    the database; a plain journal keeps them in Qdrant's own files instead)."""
+
+    __tablename__ = "vector_collection"  # type: ignore[assignment]
+    name: str = Field(primary_key=True)
+    dim: int
+
+
+class VectorPoint(SQLModel, table=True):
+    __tablename__ = "vector_point"  # type: ignore[assignment]
+    collection: str = Field(primary_key=True)
+    item: str = Field(primary_key=True)  # JSON of the item id (memory UUIDs are strings, entry ids ints)
+    vec: bytes  # float32, unit length

@@ -24,7 +24,8 @@ from sqlmodel import Session, col, select
 from memoir_desktop.core.embedder import Embedder
 from memoir_desktop.core.lexical import BM25Index, LexicalIndexes
 from memoir_desktop.core.models import History, IndexState, Memory, MemorySource, now
-from memoir_desktop.core.vectors import VectorIndex, collection_name
+from memoir_desktop.core.sealed_vectors import AnyVectorIndex
+from memoir_desktop.core.vectors import collection_name
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +73,7 @@ class Change:
 
 
 class MemoryStore:
-    def __init__(self, engine, vectors: VectorIndex, embedder: Embedder, lexical: LexicalIndexes | None = None):
+    def __init__(self, engine, vectors: AnyVectorIndex, embedder: Embedder, lexical: LexicalIndexes | None = None):
         self.engine = engine
         self.vectors = vectors
         self.embedder = embedder
@@ -268,7 +269,7 @@ class Collections:
     """Per-user collections of the derived vector index, each recorded (IndexState) with the
     model that built it, so an index made by another model is detected and rebuilt."""
 
-    def __init__(self, engine, vectors: VectorIndex, embedder: Embedder):
+    def __init__(self, engine, vectors: AnyVectorIndex, embedder: Embedder):
         self.engine = engine
         self.vectors = vectors
         self.embedder = embedder

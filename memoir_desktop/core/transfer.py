@@ -20,6 +20,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from memoir_desktop.core import crypto
 from memoir_desktop.core.graph_store import GraphEdge, GraphNode
 from memoir_desktop.core.models import Entry, EntryHistory, History, Memory, MemorySource, Summary, now, pk
 
@@ -41,7 +42,9 @@ def _dt(value):
     return datetime.fromisoformat(value) if isinstance(value, str) else value
 
 
-def export_journal(engine, path) -> dict:
+def export_journal(engine, path, *, passphrase: str | None = None) -> dict:
+    """Write the export. With a passphrase the file is sealed (Argon2id + AES-GCM, crypto.seal):
+    only the passphrase opens it, on any computer. Without one it is plain JSON."""
     with Session(engine) as s:
         data = {
             "format": FORMAT, "version": VERSION, "exported_at": now().isoformat(),
@@ -55,15 +58,37 @@ def export_journal(engine, path) -> dict:
             "graph_edges": [_row(e) for e in s.exec(select(GraphEdge).order_by(col(GraphEdge.id)))],
         }
     tmp = Path(str(path) + ".tmp")
-    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), "utf-8")
+    body = json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8")
+    # Sealed in memory: a plain copy never touches the disk, not even as the temporary file.
+    tmp.write_bytes(crypto.seal(body, passphrase) if passphrase is not None else body)
     tmp.replace(path)  # a half-written export never replaces a good one
     return {k: len(v) for k, v in data.items() if isinstance(v, list)}
 
 
-def read_export(path) -> dict:
-    """The parsed file; ValueError with a readable reason when it is not a memoir export."""
+class PassphraseRequired(ValueError):
+    """The export is encrypted and no passphrase was given."""
+
+
+def is_encrypted_export(path) -> bool:
     try:
-        data = json.loads(Path(path).read_text("utf-8"))
+        with open(path, "rb") as f:
+            return crypto.is_sealed(f.read(len(crypto.SEALED_MAGIC)))
+    except OSError:
+        return False
+
+
+def read_export(path, passphrase: str | None = None) -> dict:
+    """The parsed file; ValueError with a readable reason when it is not a memoir export, when it
+    is encrypted and no passphrase is given (PassphraseRequired), or crypto.WrongPassphrase."""
+    try:
+        raw = Path(path).read_bytes()
+        if crypto.is_sealed(raw):
+            if not passphrase:
+                raise PassphraseRequired(f"{Path(path).name} is an encrypted export: enter its passphrase")
+            raw = crypto.unseal(raw, passphrase)
+        data = json.loads(raw.decode("utf-8"))
+    except (PassphraseRequired, crypto.WrongPassphrase):
+        raise
     except (OSError, ValueError) as exc:
         raise ValueError(f"cannot read {Path(path).name}: {exc}") from exc
     if not isinstance(data, dict) or data.get("format") != FORMAT:
@@ -78,7 +103,7 @@ def is_memoir_export(path) -> bool:
             head = f.read(4096)
     except OSError:
         return False
-    return head.lstrip()[:1] == b"{" and FORMAT.encode() in head
+    return crypto.is_sealed(head) or (head.lstrip()[:1] == b"{" and FORMAT.encode() in head)
 
 
 def import_journal(engine, data: dict) -> tuple[dict, set[str]]:
@@ -100,7 +125,8 @@ def import_journal(engine, data: dict) -> tuple[dict, set[str]]:
             row = Entry(user_id=e["user_id"], role=e["role"], content=e["content"], created_at=created,
                         source="import", tags=list(e.get("tags") or []), time_zone=e.get("time_zone"),
                         source_ref=e.get("source_ref"), updated_at=_dt(e.get("updated_at")),
-                        deleted_at=_dt(e.get("deleted_at")), kind=e.get("kind") or "entry")
+                        deleted_at=_dt(e.get("deleted_at")), kind=e.get("kind") or "entry",
+                        private=bool(e.get("private", False)))
             s.add(row)
             s.flush()
             entry_map[e["id"]] = pk(row)

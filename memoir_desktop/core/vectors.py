@@ -142,6 +142,16 @@ class VectorIndex:
                 if offset is None:
                     return out
 
+    def collections(self) -> list[tuple[str, int]]:
+        """Every collection and its dimension (moving an index into an encrypted journal)."""
+        with self._lock:
+            return [(c.name, self._dim(c.name)) for c in self._client.get_collections().collections]
+
+    def all_vectors(self, name: str) -> list[tuple[str | int, np.ndarray]]:
+        with self._lock:
+            mirror = self._mirror.get(name) or self._load_mirror(name)
+            return [(item, mirror.mat[i]) for i, item in enumerate(mirror.ids)]
+
     # -- points -----------------------------------------------------------------------
 
     def upsert(self, name: str, items: Iterable[tuple[str | int, np.ndarray]]) -> None:

@@ -33,6 +33,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from memoir_desktop.core.temporal import WEEKDAY_NAMES
+from memoir_desktop.eval.headless import throwaway_passphrase
 from memoir_desktop.eval.stats import percentile
 
 __all__ = ["main", "run_search", "synthetic_facts", "synthetic_queries"]
@@ -189,6 +190,7 @@ def _bench_environment() -> None:
     os.environ["MEMOIR_LLM_API_KEY"] = "unused-by-benchmark"
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    throwaway_passphrase()  # its temporary journals are encrypted like any new one
 
 
 def _p(xs: list[float]) -> tuple[float, float]:

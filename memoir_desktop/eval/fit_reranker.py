@@ -30,6 +30,7 @@ import numpy as np
 
 from memoir_desktop.core.search import rerank as rr
 from memoir_desktop.core.search.floor import topic_threshold
+from memoir_desktop.eval.headless import throwaway_passphrase
 from memoir_desktop.eval.ko_retrieval import DEFAULT_DATA, _load
 from memoir_desktop.eval.locomo_data import load_locomo
 from memoir_desktop.eval.locomo_retrieval import (
@@ -68,6 +69,7 @@ def collect(data: str, sets: Path, embed_model: str | None) -> tuple[str, list[C
     _quiet_environment()
     cases: list[Case] = []
     overrides = {"embed_model": embed_model} if embed_model else {}
+    throwaway_passphrase()  # the temporary journal is encrypted like any new one
     with tempfile.TemporaryDirectory(prefix="memoir-rerank-") as tmp, _reproducible_ids(), \
             Memoir.open(Path(tmp) / "home", reconcile=False, **overrides) as mem:
         model = mem.embedder.name

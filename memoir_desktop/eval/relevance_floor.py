@@ -33,6 +33,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from memoir_desktop.core.search.floor import Floor, floor_for, keep_dense
+from memoir_desktop.eval.headless import throwaway_passphrase
 from memoir_desktop.eval.locomo_data import load_locomo
 from memoir_desktop.eval.locomo_retrieval import (
     _items,
@@ -86,6 +87,7 @@ def run(data: str, paraphrase: str | None, embed_model: str | None) -> list[Samp
     _quiet_environment()
     samples: list[Sample] = []
     overrides = {"embed_model": embed_model} if embed_model else {}
+    throwaway_passphrase()  # the temporary journal is encrypted like any new one
     with tempfile.TemporaryDirectory(prefix="memoir-floor-") as tmp, _reproducible_ids(), \
             Memoir.open(Path(tmp) / "home", reconcile=False, **overrides) as mem:
         for conv, questions in _select_questions(load_locomo(data), None):

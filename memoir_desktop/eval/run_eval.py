@@ -45,6 +45,7 @@ from memoir_desktop.core.models import Entry, Metric
 from memoir_desktop.core.temporal import WEEKDAY_NAMES
 from memoir_desktop.core.tokens import count_tokens
 from memoir_desktop.eval import report
+from memoir_desktop.eval.headless import throwaway_passphrase
 from memoir_desktop.eval.judge import Judge, llm_settings, require_llm
 from memoir_desktop.eval.progress import Progress
 from memoir_desktop.eval.stats import bleu1, token_f1
@@ -386,6 +387,7 @@ def _run_once(run: int, todo: list[tuple[Unit, list[Question]]], opts: Options, 
     if opts.model:
         overrides["llm_model"] = opts.model
     tag = f"run {run}/{opts.runs}"
+    throwaway_passphrase()  # the temporary journal is encrypted like any new one
     with tempfile.TemporaryDirectory(prefix="memoir-eval-") as tmp:
         mem = Memoir.open(Path(tmp) / "home", **overrides)
         try:

@@ -111,14 +111,16 @@ class AsyncMemoir(QObject):
 
         self.writer.submit(lambda: self.mem.begin_chat(text, timestamp=timestamp), saved, on_error)
 
-    def save_entry(self, text: str, on_done: Callback = None, on_error: Callback = None, timestamp=None) -> None:
-        """Save an entry without asking the companion (its memories are made in the background)."""
+    def save_entry(self, text: str, on_done: Callback = None, on_error: Callback = None, timestamp=None,
+                   private: bool = False) -> None:
+        """Save an entry without asking the companion (its memories are made in the background).
+        A private entry is only journaled: it is never sent to the LLM."""
         def done(entry_id: int) -> None:
             self.writer.poke()
             self.changed.emit(Changes.of(entries=[entry_id]))
             call_if_alive(on_done, entry_id)
 
-        self.writer.submit(lambda: self.mem.journal(text, timestamp=timestamp), done, on_error)
+        self.writer.submit(lambda: self.mem.journal(text, timestamp=timestamp, private=private), done, on_error)
 
     def ask_about(self, entry_id: int, on_done: Callback, on_error: Callback = None) -> None:
         """Ask the companion about an entry saved without a reply: its text is the question's subject."""
@@ -185,8 +187,54 @@ class AsyncMemoir(QObject):
     def resume_batch(self, batch: str, on_done: Callback = None) -> None:
         self.writer.submit(lambda: self.mem.resume_batch(batch), self._poked(on_done))
 
-    def export_json(self, path: str, on_done: Callback = None, on_error: Callback = None) -> None:
-        self.reads.submit(lambda: self.mem.export(path), on_done, on_error)
+    def export_json(self, path: str, on_done: Callback = None, on_error: Callback = None,
+                    passphrase: str | None = None) -> None:
+        """With a passphrase the export is encrypted (it opens on another computer with it)."""
+        self.reads.submit(lambda: self.mem.export(path, passphrase=passphrase), on_done, on_error)
+
+    # -- privacy: keys, app lock, what leaves the machine -------------------------------------------
+
+    @property
+    def encrypted(self) -> bool:
+        return self.mem.encrypted
+
+    @property
+    def has_passphrase(self) -> bool:
+        return self.mem.has_passphrase
+
+    def disclosure(self):
+        """What is sent to the LLM endpoint and when (settings only: no I/O)."""
+        return self.mem.disclosure()
+
+    def mark_disclosure_seen(self) -> None:
+        """Remember that "what is sent" was shown when the LLM was first connected."""
+        self._remember("llm_disclosure_seen")
+
+    def decline_encryption_offer(self) -> None:
+        """The user asked not to be offered encryption at start again."""
+        self._remember("encryption_offer_declined")
+
+    def _remember(self, flag: str) -> None:
+        home = self.mem.home
+
+        def work() -> None:
+            on_disk = config.load_settings(home, apply_env=False)
+            setattr(on_disk, flag, True)
+            config.save_settings(home, on_disk)
+            setattr(self.mem.settings, flag, True)
+
+        self.writer.submit(work)
+
+    def check_passphrase(self, secret: str, on_done: Callable[[bool], None]) -> None:
+        """Argon2id takes a moment on purpose: checked off the UI thread."""
+        self.reads.submit(lambda: self.mem.check_passphrase(secret), on_done)
+
+    def set_passphrase(self, new: str, current: str | None, on_done: Callback = None,
+                       on_error: Callback = None) -> None:
+        self.reads.submit(lambda: self.mem.set_passphrase(new, current=current), on_done, on_error)
+
+    def new_recovery_key(self, on_done: Callable[[str], None], on_error: Callback = None) -> None:
+        self.reads.submit(self.mem.new_recovery_key, on_done, on_error)
 
     def export_text(self, path: str, fmt: str, per_day: bool, lang: str, on_done: Callback = None,
                     on_error: Callback = None) -> None:

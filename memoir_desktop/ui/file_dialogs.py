@@ -112,6 +112,11 @@ class ExportDialog(QDialog):
             what_layout.addWidget(note)
             self.format_buttons[key] = button
         self.format_buttons["json"].setChecked(True)
+        # A plain export holds every entry in clear text, whatever protects the journal itself.
+        self.plain_warning = _muted(self.tr("These files are not encrypted: anyone who gets them can read your "
+                                            "journal. File → Export encrypted protects the file with a passphrase."))
+        self.plain_warning.setObjectName("opDelete")
+        what_layout.addWidget(self.plain_warning)
         layout.addWidget(what)
 
         self.how = QGroupBox(self.tr("Files"))

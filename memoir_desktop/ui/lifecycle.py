@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QTimer
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QCheckBox, QMessageBox
 
 from memoir_desktop.ui import i18n
 from memoir_desktop.ui.single_instance import SingleInstance
@@ -51,6 +51,8 @@ class AppLifecycle(QObject):
         self.restored: tuple[str, str] | None = None  # (backup, where the replaced journal was kept)
         self.restore_error: BaseException | None = None
         self._restoring: dict | None = None
+        self._recovery_key: str | None = None  # made by a conversion, shown once the journal is open again
+        self.app_lock = None
         self._make_opener()
         self.startup.skip.clicked.connect(lambda: self.opener.skip_download())
         if instance is not None:
@@ -64,6 +66,7 @@ class AppLifecycle(QObject):
         self.opener.downloading.connect(self.startup.skip.setVisible)
         self.opener.ready.connect(self._ready)
         self.opener.failed.connect(self._failed)
+        self.opener.locked.connect(self._ask_passphrase)
 
     def start(self) -> None:
         self.startup.show()
@@ -86,6 +89,91 @@ class AppLifecycle(QObject):
         elif self.restore_error is not None:
             self._say_restore_failed(self.restore_error)
         self.restore_error = None
+        recovery = mem.take_recovery_key() or self._recovery_key
+        self._recovery_key = None
+        if recovery:
+            self.window.show_recovery_key(recovery)
+        elif not mem.encrypted and not mem.settings.encryption_offer_declined:
+            self._offer_encryption()
+
+    # -- keys and the app lock ------------------------------------------------------------------
+
+    def _ask_passphrase(self, code: str, creating: bool) -> None:
+        """The journal needs a passphrase to open (or, new and without a keyring, to be made)."""
+        from memoir_desktop.ui.privacy import PassphraseDialog
+
+        reasons = {
+            "no_keyring": self.tr("No system keyring is available on this computer to keep your journal's key, "
+                                  "so your journal needs a passphrase. You will type it each time memoir starts."),
+            "keyring_missing": self.tr("The system keyring does not hold this journal's key (another computer, or "
+                                       "the keyring was reset). Enter the passphrase or the recovery key."),
+            "locked": self.tr("memoir is locked. Enter your passphrase."),
+            "passphrase_only": self.tr("This journal is opened with its passphrase."),
+            "wrong": self.tr("That passphrase does not open this journal. Nothing was changed. Try again."),
+            "too_short": self.tr("A passphrase needs at least 8 characters."),
+        }
+        if creating and code == "no_keyring":
+            reason = reasons["no_keyring"]
+        else:
+            reason = reasons.get(code, reasons["passphrase_only"])
+        self.startup.hide()
+        dialog = PassphraseDialog(reason, creating=creating)
+        self.passphrase_dialog = dialog  # tests answer it
+        if dialog.exec() != PassphraseDialog.Accepted:
+            self.app.exit(0)
+            return
+        self.startup.show()
+        self.opener.passphrase = dialog.passphrase()
+        self.opener.start()
+
+    def _make_lock(self, window) -> None:
+        from memoir_desktop.ui.privacy import AppLock
+
+        mem = self.backend.mem
+        minutes = mem.settings.lock_idle_minutes if mem.encrypted and mem.has_passphrase else 0
+        self.app_lock = AppLock(window, self.backend.check_passphrase, minutes)
+        window.app_lock = self.app_lock
+        self.backend.settings_changed.connect(lambda s: self.app_lock.set_minutes(
+            s.lock_idle_minutes if self.backend.has_passphrase else 0) if self.app_lock else None)
+
+    def _offer_encryption(self) -> None:
+        """A plain journal from before: offered, once per start, to become an encrypted one."""
+        box = QMessageBox(QMessageBox.Question, self.tr("Encrypt your journal?"),
+                          self.tr("Your journal is stored unencrypted: anyone with access to this computer's "
+                                  "files can read it. Encrypt it now? This takes a moment; your journal is kept "
+                                  "as it is until the encrypted copy has been checked."),
+                          QMessageBox.NoButton, self.window)
+        encrypt = box.addButton(self.tr("Encrypt now"), QMessageBox.AcceptRole)
+        box.addButton(self.tr("Not now"), QMessageBox.RejectRole)
+        never = QCheckBox(self.tr("Do not ask again (File → Encrypt this journal stays)"))
+        box.setCheckBox(never)
+        box.setAttribute(Qt.WA_DeleteOnClose)
+
+        def chosen(button) -> None:
+            if button is encrypt:
+                self.encrypt_journal()
+            elif never.isChecked() and self.backend is not None:
+                self.backend.decline_encryption_offer()
+
+        box.buttonClicked.connect(chosen)
+        self.window.last_message_box = box
+        box.open()
+
+    def encrypt_journal(self, passphrase: str | None = None) -> None:
+        """Close the journal, convert it (resumable, verified), open it again encrypted."""
+        from memoir_desktop.core import crypto
+
+        if passphrase is None and not crypto.keyring_available():
+            from memoir_desktop.ui.privacy import PassphraseDialog
+
+            dialog = PassphraseDialog(self.tr("No system keyring is available on this computer to keep your "
+                                              "journal's key, so your journal needs a passphrase."), creating=True,
+                                      parent=self.window)
+            if dialog.exec() != PassphraseDialog.Accepted:
+                return
+            passphrase = dialog.passphrase()
+        self._begin_closing({"action": "encrypt", "passphrase": passphrase, "waited_ms": 0},
+                            self.tr("Closing your journal to encrypt it…"))
 
     def _make_window(self):
         from memoir_desktop.ui.main_window import MainWindow
@@ -93,17 +181,26 @@ class AppLifecycle(QObject):
         window = MainWindow(self.backend)
         window.language_changed.connect(self._switch_language)
         window.restore_requested.connect(self.restore_backup)
+        window.encrypt_requested.connect(self.encrypt_journal)
+        self._make_lock(window)
         return window
 
     # -- restoring a backup -----------------------------------------------------------------------
 
     def restore_backup(self, backup: str) -> None:
         """Close the journal, put `backup` in its place (the replaced file is kept), open it again."""
+        self._begin_closing({"action": "restore", "backup": backup, "waited_ms": 0},
+                            self.tr("Closing your journal to restore the backup…"))
+
+    def _begin_closing(self, state: dict, message: str) -> None:
         if self._restoring is not None or self.backend is None:
             return
-        self._restoring = {"backup": backup, "waited_ms": 0}
+        # The backup of an encrypted journal opens with its key, whether the keyring or a typed
+        # passphrase gave it: kept in memory until the backup is in place.
+        state["data_key"] = self.backend.mem.key.data_key
+        self._restoring = state
         self.restored = self.restore_error = None
-        self.startup.set_step(self.tr("Closing your journal to restore the backup…"), 0, 0)
+        self.startup.set_step(message, 0, 0)
         self.startup.skip.hide()
         self.startup.show()  # first, so that closing the main window does not end the app
         old, self.window = self.window, None
@@ -131,14 +228,33 @@ class AppLifecycle(QObject):
         old_reads.deleteLater()
         self.opener.deleteLater()
         self._make_opener()
+        if state["action"] == "encrypt":
+            self.startup.set_step(self.tr("Encrypting your journal…"), 0, 0)
+            state.pop("data_key", None)
+            passphrase = state.pop("passphrase", None)
+            self.reads.submit(lambda: self._convert(passphrase), self._converted, self._restore_failed)
+            return
         self.startup.set_step(self.tr("Restoring the backup…"), 0, 0)
-        backup = state["backup"]
-        self.reads.submit(lambda: self._put_in_place(backup), self._restored, self._restore_failed)
+        backup, data_key = state["backup"], state.pop("data_key", None)
+        self.reads.submit(lambda: self._put_in_place(backup, data_key), self._restored, self._restore_failed)
 
-    def _put_in_place(self, backup: str) -> str:
+    def _convert(self, passphrase: str | None):
+        from memoir_desktop.core import vault
+
+        text = self.tr("Encrypting your journal…")
+        return vault.convert_to_encrypted(self.home, passphrase=passphrase,
+                                          progress=lambda done, total: self.opener.progress.emit(text, done, total))
+
+    def _converted(self, key) -> None:
+        self._recovery_key = key.recovery_key
+        self._restoring = None
+        self.opener.passphrase = None
+        self.opener.start()
+
+    def _put_in_place(self, backup: str, data_key: bytes | None = None) -> str:
         from memoir_desktop.core.backup import restore_backup
 
-        return str(restore_backup(self.home, Path(backup)))
+        return str(restore_backup(self.home, Path(backup), data_key))
 
     def _restored(self, kept: str) -> None:
         self.restored = (self._restoring["backup"], kept)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QKeySequence
-from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox, QTabWidget
+from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow, QMessageBox, QTabWidget
 
 from memoir_desktop.ui import i18n
 from memoir_desktop.ui.diagnostics_dialog import DiagnosticsDialog
@@ -42,6 +42,7 @@ LEGACY_TABS = ("journal", "memories", "stats", "graph")  # "window/tab" indexes 
 class MainWindow(QMainWindow):
     language_changed = Signal(str)  # the app rebuilds the window in the new language
     restore_requested = Signal(str)  # a backup to restore: the app closes the journal, restores, reopens
+    encrypt_requested = Signal()  # a plain journal to encrypt: the app closes it, converts, reopens
     closing = Signal()
 
     def __init__(self, backend, ui_state: QSettings | None = None, parent=None):
@@ -53,6 +54,7 @@ class MainWindow(QMainWindow):
         self.file_dialog = None  # the export / import / restore dialog last opened
         self.batch_panels: list[BatchProgressPanel] = []
         self.rebuilding = False  # True while replaced by a window in another language
+        self.app_lock = None  # set by the app (ui/privacy.py AppLock)
         self.setWindowTitle("memoir")
         self.setWindowIcon(icon("memoir"))
         self.resize(1200, 780)
@@ -106,6 +108,11 @@ class MainWindow(QMainWindow):
         self.today_action.setIcon(icon("today"))
         self.import_action = self._action(self.tr("&Import…"), None, self.import_file)
         self.export_action = self._action(self.tr("&Export…"), "Ctrl+Shift+E", self.export)
+        self.export_encrypted_action = self._action(self.tr("Export &encrypted…"), None, self.export_encrypted)
+        self.encrypt_action = self._action(self.tr("Encrypt this &journal…"), None, self.encrypt_requested.emit)
+        self.encrypt_action.setVisible(not self.backend.encrypted)
+        self.lock_action = self._action(self.tr("&Lock now"), "Ctrl+L", self.lock_now)
+        self.lock_action.setVisible(self.backend.encrypted and self.backend.has_passphrase)
         self.backup_action = self._action(self.tr("&Back up now"), None, self.backup_now)
         self.restore_action = self._action(self.tr("&Restore a backup…"), None, self.restore_backup)
         self.data_folder_action = self._action(self.tr("Open &data folder"), None, self.open_data_folder)
@@ -114,9 +121,9 @@ class MainWindow(QMainWindow):
         self.settings_action.setIcon(icon("settings"))
         quit_action = self._action(self.tr("&Quit"), QKeySequence.Quit, self.close)
         quit_action.setMenuRole(QAction.QuitRole)
-        for group in ((self.today_action,), (self.import_action, self.export_action),
+        for group in ((self.today_action,), (self.import_action, self.export_action, self.export_encrypted_action),
                       (self.backup_action, self.restore_action, self.data_folder_action),
-                      (self.settings_action,), (quit_action,)):
+                      (self.encrypt_action, self.lock_action, self.settings_action), (quit_action,)):
             if file_menu.actions():
                 file_menu.addSeparator()
             for action in group:
@@ -200,6 +207,42 @@ class MainWindow(QMainWindow):
     def export(self) -> ExportDialog:
         return self._open_dialog(ExportDialog(self.backend, self))
 
+    def export_encrypted(self, path: str | None = None, passphrase: str | None = None) -> None:
+        """The whole journal as one file only its passphrase opens (on any computer)."""
+        from memoir_desktop.ui.privacy import PassphraseDialog
+
+        if path is None:
+            path, _ = QFileDialog.getSaveFileName(self, self.tr("Export encrypted"), "memoir-export.memoir")
+            if not path:
+                return
+        if passphrase is None:
+            dialog = PassphraseDialog(self.tr("Choose a passphrase for this file. Only it opens the file, on "
+                                              "this computer or another; it is not kept anywhere."),
+                                      creating=True, parent=self)
+            if dialog.exec() != PassphraseDialog.Accepted:
+                return
+            passphrase = dialog.passphrase()
+        self.status.show_busy(True, self.tr("Exporting…"))
+        self.backend.export_json(
+            path, lambda _counts: self.status.show_busy(False, self.tr("Encrypted export written: {name}")
+                                                        .format(name=Path(path).name)),
+            lambda exc: self.status.show_busy(False, self.tr("The export failed: {error}").format(error=exc)),
+            passphrase=passphrase)
+
+    def lock_now(self) -> None:
+        if self.app_lock is not None:
+            self.app_lock.lock()
+
+    def show_recovery_key(self, key: str):
+        """The recovery key of a journal just made or converted, shown once."""
+        from memoir_desktop.ui.privacy import RecoveryKeyDialog
+
+        dialog = RecoveryKeyDialog(key, self)
+        dialog.setAttribute(Qt.WA_DeleteOnClose)
+        self.recovery_dialog = dialog
+        dialog.open()
+        return dialog
+
     def import_file(self) -> ImportDialog:
         dialog = ImportDialog(self.backend, self)
         dialog.batch_started.connect(self.follow_batch)
@@ -275,8 +318,26 @@ class MainWindow(QMainWindow):
             self.last_message_box = box
             box.open()
         self.journal.refresh_banner()
+        self.lock_action.setVisible(self.backend.encrypted and self.backend.has_passphrase)
+        if self.backend.llm_configured and not settings.llm_disclosure_seen:
+            self._say_what_is_sent(settings)
         if i18n.resolve_language(settings.ui_language) != i18n.current():
             self.language_changed.emit(settings.ui_language)
+
+    def _say_what_is_sent(self, settings) -> QMessageBox:
+        """The first time an LLM is connected: exactly what it will be sent, and when."""
+        from memoir_desktop.ui.privacy import disclosure_text
+
+        box = QMessageBox(QMessageBox.Information, self.tr("What your AI companion is sent"),
+                          disclosure_text(self.backend.disclosure(), self.tr), QMessageBox.Ok, self)
+        box.setInformativeText(self.tr("Settings → Privacy shows this again. Mark an entry private to keep it "
+                                       "from the AI."))
+        box.setAttribute(Qt.WA_DeleteOnClose)
+        self.last_message_box = box
+        box.open()
+        settings.llm_disclosure_seen = True
+        self.backend.mark_disclosure_seen()
+        return box
 
     def open_source(self, memory: dict) -> None:
         def found(day) -> None:

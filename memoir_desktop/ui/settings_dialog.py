@@ -1,4 +1,5 @@
-"""`SettingsDialog`: the AI companion (provider, model, key), memory options, appearance.
+"""`SettingsDialog`: the AI companion (provider, model, key), memory options, appearance, privacy
+(the passphrase, the recovery key, the app lock, and what leaves the machine).
 
 It edits the settings as saved on disk (environment overrides are shown, never persisted).
 The API key goes to the system keyring through `AsyncMemoir.apply_settings`, never to a file.
@@ -54,6 +55,7 @@ class SettingsDialog(QDialog):
         layout.addWidget(self._memory_group())
         layout.addWidget(self._appearance_group())
         layout.addWidget(self._reminder_group())
+        layout.addWidget(self._privacy_group())
         self.error = QLabel()
         self.error.setObjectName("opDelete")
         self.error.setWordWrap(True)
@@ -183,6 +185,98 @@ class SettingsDialog(QDialog):
         form.addRow(self.start_in_tray)
         return box
 
+    def _privacy_group(self) -> QGroupBox:
+        box = QGroupBox(self.tr("Privacy"))
+        form = QFormLayout(box)
+        encrypted = getattr(self.backend, "encrypted", False)
+        self.encryption_state = QLabel(
+            self.tr("Your journal is encrypted on disk (database, search index, backups).") if encrypted else
+            self.tr("Your journal is not encrypted: File → Encrypt this journal."))
+        self.encryption_state.setWordWrap(True)
+        form.addRow(self.encryption_state)
+        row = QHBoxLayout()
+        has_passphrase = encrypted and getattr(self.backend, "has_passphrase", False)
+        self.passphrase_button = QPushButton(self.tr("Change the passphrase…") if has_passphrase
+                                             else self.tr("Set a passphrase…"))
+        self.passphrase_button.setToolTip(self.tr("The passphrase opens the journal on another computer or when "
+                                                  "the system keyring is lost. Changing it re-encrypts nothing."))
+        self.passphrase_button.clicked.connect(self.change_passphrase)
+        self.recovery_button = QPushButton(self.tr("New recovery key…"))
+        self.recovery_button.clicked.connect(self.new_recovery_key)
+        for b in (self.passphrase_button, self.recovery_button):
+            b.setEnabled(encrypted)
+            row.addWidget(b)
+        row.addStretch(1)
+        form.addRow(row)
+        self.lock_at_start = QCheckBox(self.tr("Ask for the passphrase when memoir starts"))
+        self.lock_at_start.setEnabled(has_passphrase)
+        form.addRow(self.lock_at_start)
+        self.lock_idle = QSpinBox()
+        self.lock_idle.setRange(0, 240)
+        self.lock_idle.setSpecialValueText(self.tr("never"))
+        self.lock_idle.setSuffix(self.tr(" min"))
+        self.lock_idle.setAccessibleName(self.tr("Lock after minutes without use"))
+        self.lock_idle.setEnabled(has_passphrase)
+        form.addRow(self.tr("Lock after (idle)"), self.lock_idle)
+        self.privacy_message = QLabel()
+        self.privacy_message.setWordWrap(True)
+        form.addRow(self.privacy_message)
+        self.what_is_sent = QLabel()
+        self.what_is_sent.setWordWrap(True)
+        self.what_is_sent.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.what_is_sent.setAccessibleName(self.tr("What leaves this computer"))
+        form.addRow(self.tr("What leaves this computer"), self.what_is_sent)
+        return box
+
+    def _show_what_is_sent(self) -> None:
+        from memoir_desktop.core import disclosure
+        from memoir_desktop.ui.privacy import disclosure_text
+
+        provider = self.provider.currentData()
+        configured = provider != "openai" or bool(self.api_key.text().strip()) or self._has_saved_key \
+            or bool(os.environ.get("MEMOIR_LLM_API_KEY"))
+        url = self.base_url.text().strip() if provider != "openai" else ""
+        self.what_is_sent.setText(disclosure_text(disclosure.describe(url, configured), self.tr))
+
+    def change_passphrase(self) -> None:
+        from memoir_desktop.ui.privacy import PassphraseDialog
+
+        current = None
+        if self.backend.has_passphrase:
+            ask = PassphraseDialog(self.tr("Enter the current passphrase (or the recovery key)."), parent=self)
+            if ask.exec() != PassphraseDialog.Accepted:
+                return
+            current = ask.passphrase()
+        new = PassphraseDialog(self.tr("Choose the new passphrase. Keep it somewhere safe: with the recovery key, "
+                                       "it is the only way to open the journal without this computer's keyring."),
+                               creating=True, parent=self)
+        if new.exec() != PassphraseDialog.Accepted:
+            return
+
+        def done(_result=None) -> None:
+            self.passphrase_button.setText(self.tr("Change the passphrase…"))
+            self.lock_at_start.setEnabled(True)
+            self.lock_idle.setEnabled(True)
+            self.privacy_message.setText(self.tr("Passphrase saved. The journal's data was not re-encrypted."))
+
+        def failed(exc: BaseException) -> None:
+            code = getattr(exc, "code", "")
+            self.privacy_message.setText(self.tr("That passphrase does not open this journal. Nothing was changed.")
+                                         if code == "wrong" else
+                                         self.tr("The passphrase was not changed: {error}").format(error=exc))
+
+        self.backend.set_passphrase(new.passphrase(), current, done, failed)
+
+    def new_recovery_key(self) -> None:
+        from memoir_desktop.ui.privacy import RecoveryKeyDialog
+
+        def show(key: str) -> None:
+            self.recovery_dialog = RecoveryKeyDialog(key, self)
+            self.recovery_dialog.setAttribute(Qt.WA_DeleteOnClose)
+            self.recovery_dialog.open()
+
+        self.backend.new_recovery_key(show)
+
     # -- values ------------------------------------------------------------------------------
 
     def _load(self, s: config.Settings) -> None:
@@ -207,6 +301,11 @@ class SettingsDialog(QDialog):
         self.reminder_time.setTime(QTime(at.hour, at.minute))
         self.reminder_time.setEnabled(s.reminder_enabled)
         self.start_in_tray.setChecked(s.start_in_tray)
+        self.lock_at_start.setChecked(s.lock_at_start and self.lock_at_start.isEnabled())
+        self.lock_idle.setValue(s.lock_idle_minutes if self.lock_idle.isEnabled() else 0)
+        self._show_what_is_sent()
+        self.provider.currentIndexChanged.connect(self._show_what_is_sent)
+        self.base_url.textChanged.connect(self._show_what_is_sent)
 
     @staticmethod
     def _select(box: QComboBox, value) -> None:
@@ -271,6 +370,7 @@ class SettingsDialog(QDialog):
 
     def _key_present(self, present: bool) -> None:
         self._has_saved_key = present
+        self._show_what_is_sent()
         if present:
             self.api_key.setPlaceholderText(self.tr("A key is saved. Type a new one to replace it."))
             self.remove_key.setVisible(True)
@@ -290,6 +390,8 @@ class SettingsDialog(QDialog):
         s.reminder_enabled = self.reminder_enabled.isChecked()
         s.reminder_time = self.reminder_time.time().toString("HH:mm")
         s.start_in_tray = self.start_in_tray.isChecked()
+        s.lock_at_start = self.lock_at_start.isChecked()
+        s.lock_idle_minutes = self.lock_idle.value()
         return s
 
     # -- actions ------------------------------------------------------------------------------

@@ -59,6 +59,7 @@ class MemoirOpener(QObject):
     downloading = Signal(bool)
     ready = Signal(object)
     failed = Signal(str)
+    locked = Signal(str, bool)  # why a passphrase is needed (a crypto code), and whether the journal is new
 
     def __init__(self, home: Path, parent: QObject | None = None, reads: TaskRunner | None = None):
         """`reads`: the app's reads pool, which the journal's screens use once it is open."""
@@ -67,10 +68,23 @@ class MemoirOpener(QObject):
         self.model_problem = ""
         self._skip = threading.Event()
         self._runner = reads or TaskRunner(1, self)
+        self.passphrase: str | None = None  # typed by the user; forgotten once the journal is open
 
     def start(self) -> None:
-        self._runner.submit(self._open, self.ready.emit, lambda exc: self.failed.emit(
-            f"{exc.__class__.__name__}: {exc}"))
+        self._runner.submit(self._open, self._opened, self._not_opened)
+
+    def _opened(self, mem) -> None:
+        self.passphrase = None
+        self.ready.emit(mem)
+
+    def _not_opened(self, exc: BaseException) -> None:
+        from memoir_desktop.core import crypto
+
+        if isinstance(exc, crypto.KeyError_) and not isinstance(exc, crypto.KeyFileDamaged):
+            creating = not crypto.is_encrypted(self.home) and not (self.home / "memoir.db").exists()
+            self.locked.emit(exc.code, creating)
+            return
+        self.failed.emit(f"{exc.__class__.__name__}: {exc}")
 
     def skip_download(self) -> None:
         self._skip.set()
@@ -100,7 +114,7 @@ class MemoirOpener(QObject):
                                        "memoir opens with a simpler search model and tries again later.")
                                .format(reason=self.model_problem), 0, 0)
         self.progress.emit(self.tr("Opening the journal…"), 0, 0)
-        mem = Memoir.open(self.home, reconcile=False)
+        mem = Memoir.open(self.home, reconcile=False, passphrase=self.passphrase)
         if mem.resumed_jobs:
             self.progress.emit(self.tr("Resuming %n unfinished background job(s)…", None, mem.resumed_jobs), 0, 0)
         self.progress.emit(self.tr("Loading the search model (first run can take a while)…"), 0, 0)

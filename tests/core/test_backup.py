@@ -36,9 +36,12 @@ def test_daily_backup_rotates_and_restores(tmp_path):
         assert m.search("first")["results"][0]["memory"] == "first fact"  # index rebuilt
 
 
+PASS = "backup test passphrase"
+
+
 def test_corrupted_database_is_kept_and_reported(tmp_path):
     home = tmp_path / "h"
-    with Memoir.open(home) as m:
+    with Memoir.open(home, passphrase=PASS) as m:  # the CLI below opens it with MEMOIR_PASSPHRASE
         m.add(["precious fact"], infer=False)
     with Memoir.open(home):
         pass  # makes a backup
@@ -52,7 +55,7 @@ def test_corrupted_database_is_kept_and_reported(tmp_path):
     with pytest.raises(DatabaseCorrupt):
         Memoir.open(home)
     assert db.read_bytes() == damaged  # left untouched for recovery
-    env = dict(os.environ, MEMOIR_HOME=str(home))
+    env = dict(os.environ, MEMOIR_HOME=str(home), MEMOIR_PASSPHRASE=PASS)
     r = subprocess.run([sys.executable, "-m", "memoir_desktop.cli", "memories"], capture_output=True, text=True,
                        env=env)
     assert r.returncode == 1 and "restore-backup" in r.stderr and "Traceback" not in r.stderr

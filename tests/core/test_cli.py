@@ -5,9 +5,12 @@ import os
 import subprocess
 import sys
 
+PASSPHRASE = "cli test passphrase"
+
 
 def cli(home, *args, env_extra=None):
-    env = dict(os.environ, MEMOIR_HOME=str(home), **(env_extra or {}))
+    # Headless: the in-memory test keyring lives one process only, so the passphrase opens the journal.
+    env = {**os.environ, "MEMOIR_HOME": str(home), "MEMOIR_PASSPHRASE": PASSPHRASE, **(env_extra or {})}
     return subprocess.run([sys.executable, "-m", "memoir_desktop.cli", *args], capture_output=True, text=True,
                           env=env, timeout=120)
 
@@ -69,3 +72,42 @@ def test_cli_entries_edit_move_delete_restore_trash_and_search(tmp_path, fake_ll
     assert r.returncode == 2 and "trash" in r.stderr  # only from the trash
     r = cli(tmp_path, "export", str(tmp_path / "days"), "--format", "md", "--per-day")
     assert r.returncode == 0 and (tmp_path / "days" / "2026-03-11.md").exists()
+
+
+def test_cli_encrypted_journal_wrong_passphrase_recovery_key_and_encrypted_export(tmp_path):
+    r = cli(tmp_path, "journal", "비밀 일기 secret-cli-4471", "--no-process", "--private")
+    assert r.returncode == 0, r.stderr
+    assert "recovery key" in r.stderr
+    recovery = r.stderr.strip().splitlines()[-1].strip()
+    assert (tmp_path / "memoir.key").exists()
+    r = cli(tmp_path, "entries", env_extra={"MEMOIR_PASSPHRASE": "a wrong passphrase"})
+    assert r.returncode == 4
+    assert "does not open this journal. Nothing was changed" in r.stderr and "Traceback" not in r.stderr
+    r = cli(tmp_path, "--json", "entries", env_extra={"MEMOIR_PASSPHRASE": recovery})
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)[0]["private"] is True
+    r = cli(tmp_path, "export", str(tmp_path / "out.json"), "--encrypt",
+            env_extra={"MEMOIR_EXPORT_PASSPHRASE": "export passphrase"})
+    assert r.returncode == 0, r.stderr
+    assert b"secret-cli-4471" not in (tmp_path / "out.json").read_bytes()
+    other = tmp_path / "other"
+    r = cli(other, "import", str(tmp_path / "out.json"), env_extra={"MEMOIR_EXPORT_PASSPHRASE": "not it, sorry"})
+    assert r.returncode == 4 and "Nothing was imported" in r.stderr
+    r = cli(other, "import", str(tmp_path / "out.json"), env_extra={"MEMOIR_EXPORT_PASSPHRASE": "export passphrase"})
+    assert r.returncode == 0, r.stderr
+    r = cli(tmp_path, "privacy")
+    assert r.returncode == 0 and "Private entries" in r.stdout
+
+
+def test_cli_encrypt_converts_a_plain_journal(tmp_path):
+    from memoir_desktop.core import Memoir
+
+    with Memoir.open(tmp_path, encrypt=False) as m:
+        m.journal("plain words here-5512")
+    r = cli(tmp_path, "entries")
+    assert "not encrypted" in r.stderr
+    r = cli(tmp_path, "encrypt")
+    assert r.returncode == 0, r.stderr
+    assert b"here-5512" not in (tmp_path / "memoir.db").read_bytes()
+    r = cli(tmp_path, "--json", "entries")
+    assert r.returncode == 0 and json.loads(r.stdout)[0]["content"] == "plain words here-5512"

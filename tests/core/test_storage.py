@@ -67,11 +67,24 @@ def test_bad_input_stored_or_refused_clearly(mem, text, ok):
 
 def test_index_rebuilt_when_qdrant_dir_deleted(tmp_path, fake_llm):
     home = tmp_path / "h"
-    with Memoir.open(home) as m:
+    with Memoir.open(home, encrypt=False) as m:  # a plain journal's index is Qdrant's folder
         ids = [r["id"] for r in m.add(["I like tea", "I like trains"], infer=False)["results"]]
     import shutil
 
     shutil.rmtree(home / "qdrant")
+    with Memoir.open(home) as m:
+        assert m.index_report["rebuilt"] == ["me"]
+        assert {r["id"] for r in m.search("tea trains")["results"]} == set(ids)
+
+
+def test_encrypted_index_rebuilt_when_its_vectors_are_lost(tmp_path, fake_llm):
+    home = tmp_path / "h"
+    with Memoir.open(home) as m:
+        assert m.encrypted
+        ids = [r["id"] for r in m.add(["I like tea", "I like trains"], infer=False)["results"]]
+        with m.engine.begin() as conn:
+            conn.exec_driver_sql("DELETE FROM vector_point")
+            conn.exec_driver_sql("DELETE FROM vector_collection")
     with Memoir.open(home) as m:
         assert m.index_report["rebuilt"] == ["me"]
         assert {r["id"] for r in m.search("tea trains")["results"]} == set(ids)
@@ -123,6 +136,8 @@ CHILD = textwrap.dedent("""
 @pytest.mark.slow
 def test_process_killed_during_job_resumes_without_loss(tmp_path, fake_llm):
     from tests.fakes.fake_llm import echo_facts, slow
+
+    os.environ["MEMOIR_PASSPHRASE"] = "crash test passphrase"  # the child's test keyring dies with it
 
     fake_llm.on("save_facts", lambda req: slow(1.5, echo_facts(req)))
     home = str(tmp_path / "h")
@@ -177,11 +192,14 @@ def test_a_schema_3_journal_gains_reply_links_and_keeps_its_entries(tmp_path):
     from memoir_desktop.core import Memoir
 
     home = tmp_path / "home"
-    with Memoir.open(home) as m:
+    with Memoir.open(home, encrypt=False) as m:
         m.journal("오늘은 비가 왔다")
     con = sqlite3.connect(home / "memoir.db")
-    con.execute("DROP INDEX ix_entry_user_kind")  # a schema-3 journal has none of schema 5 either
+    con.execute("DROP INDEX ix_entry_user_kind")  # a schema-3 journal has none of schemas 5 and 6 either
     con.execute("ALTER TABLE entry DROP COLUMN kind")
+    con.execute("ALTER TABLE entry DROP COLUMN private")
+    con.execute("DROP TABLE vector_point")
+    con.execute("DROP TABLE vector_collection")
     con.execute("ALTER TABLE entry DROP COLUMN reply_to")
     con.execute("UPDATE meta SET value='3' WHERE key='schema_version'")
     con.commit()
@@ -190,7 +208,8 @@ def test_a_schema_3_journal_gains_reply_links_and_keeps_its_entries(tmp_path):
         assert [e["content"] for e in m.entries()] == ["오늘은 비가 왔다"]
         with m.engine.connect() as conn:
             cols = [r[1] for r in conn.exec_driver_sql("PRAGMA table_info(entry)")]
-        assert "reply_to" in cols
+        assert "reply_to" in cols and "private" in cols  # migrations 4 and 6
+        assert m.entries()[0]["private"] is False
 
 
 def test_a_schema_4_journal_gains_entry_kinds_and_follow_ups(tmp_path):
@@ -198,19 +217,24 @@ def test_a_schema_4_journal_gains_entry_kinds_and_follow_ups(tmp_path):
     import sqlite3
 
     from memoir_desktop.core import Memoir
+    from memoir_desktop.core.db import SCHEMA_VERSION
 
     home = tmp_path / "home"
-    with Memoir.open(home) as m:
+    with Memoir.open(home, encrypt=False) as m:
         eid = m.journal("오늘은 비가 왔다")
     con = sqlite3.connect(home / "memoir.db")
     con.execute("DROP INDEX ix_entry_user_kind")
     con.execute("ALTER TABLE entry DROP COLUMN kind")
     con.execute("DROP TABLE follow_up")
+    con.execute("ALTER TABLE entry DROP COLUMN private")  # and none of schema 6
+    con.execute("DROP TABLE vector_point")
+    con.execute("DROP TABLE vector_collection")
     con.execute("UPDATE meta SET value='4' WHERE key='schema_version'")
     con.commit()
     con.close()
-    with Memoir.open(home) as m:
+    with Memoir.open(home, encrypt=False) as m:
         assert [(e["id"], e["kind"]) for e in m.entries()] == [(eid, "entry")]
         with m.engine.connect() as conn:
-            assert conn.exec_driver_sql("SELECT value FROM meta WHERE key='schema_version'").scalar() == "5"
+            assert conn.exec_driver_sql("SELECT value FROM meta WHERE key='schema_version'").scalar() \
+                == str(SCHEMA_VERSION)
             assert conn.exec_driver_sql("SELECT count(*) FROM follow_up").scalar() == 0

@@ -76,3 +76,16 @@ def test_simple_bm25_ranks_term_matches_first():
     bm = locomo_retrieval.SimpleBM25(["the cat sat", "a dog barked", "cat and dog"])
     ranked = [i for i, _ in bm.search("Cat?", 10)]
     assert set(ranked) == {0, 2} and 1 not in ranked
+
+
+def test_bench_encryption_tiny(capsys, tmp_path):
+    from memoir_desktop.eval import bench_encryption
+
+    out_json = tmp_path / "enc.json"
+    assert bench_encryption.main(["--sizes", "200", "--queries", "5", "--opens", "1", "--json", str(out_json)]) == 0
+    out = capsys.readouterr().out
+    assert "plain" in out and "encrypted" in out and "ratio" in out
+    import json
+
+    row = json.loads(out_json.read_text("utf-8"))["sizes"]["200"]
+    assert row["plain"]["open_s"] > 0 and row["encrypted"]["search_ms"][0] > 0

@@ -32,6 +32,7 @@ MAX_BUNDLE_BYTES = 500 * 1024 * 1024
 # Directory names that must not appear anywhere in the bundle (the CUDA / torch stack).
 FORBIDDEN_DIRS = ("torch", "transformers", "sentence_transformers", "nvidia", "triton", "tensorflow")
 BUILD_TIMEOUT_S = 1500
+PASSPHRASE = "frozen test passphrase"  # no keyring in the scratch user: headless journals use this
 
 pytestmark = [
     pytest.mark.slow,
@@ -126,6 +127,8 @@ def _smoke(bundle: Path, tmp_path: Path, **env: str) -> tuple[dict, str, float]:
     assert report["smoke"] == "ok"
     assert report["hits"] >= 1
     assert report["stored"] == "나는 아침마다 산책을 하고 커피를 마신다"
+    # SQLCipher and Argon2id are in the bundle: the journal was encrypted and nothing holds the text.
+    assert report["encrypted"] is True and report["plaintext_files"] == []
     return report, result.stderr, elapsed
 
 
@@ -208,8 +211,9 @@ def _cpu_ticks(pid: int) -> int:
 
 
 def test_first_run_creates_the_app_data_folder_and_quits_cleanly(bundle, tmp_path):
-    """No MEMOIR_HOME: the journal goes to the platform's app-data folder; SIGTERM exits 0."""
-    env = _env(tmp_path, MEMOIR_MODEL_URL="off")
+    """No MEMOIR_HOME: the journal goes to the platform's app-data folder; SIGTERM exits 0. No keyring
+    here, so the passphrase comes from MEMOIR_PASSPHRASE (the window would ask for one)."""
+    env = _env(tmp_path, MEMOIR_MODEL_URL="off", MEMOIR_PASSPHRASE=PASSPHRASE)
     home = Path(env["XDG_DATA_HOME"]) / APP  # platformdirs.user_data_dir("memoir-desktop") on Linux
     assert not home.exists()
     proc = subprocess.Popen(
@@ -238,8 +242,33 @@ def test_first_run_creates_the_app_data_folder_and_quits_cleanly(bundle, tmp_pat
             proc.wait()
     output = proc.stdout.read().decode("utf-8", "replace")
     assert code == 0, output
-    assert (home / "qdrant").is_dir(), sorted(p.name for p in home.iterdir())
+    # An encrypted journal: its key file, and no plain Qdrant folder (its vectors are in the database).
+    assert (home / "memoir.key").is_file() and not (home / "qdrant").exists(), sorted(p.name for p in home.iterdir())
     assert "Traceback" not in output, output
+
+
+def test_the_frozen_app_opens_an_encrypted_journal(bundle, tmp_path):
+    """A journal encrypted by the source tree opens in the bundle (same SQLCipher format and key file)."""
+    from memoir_desktop.core import Memoir
+
+    home = tmp_path / "home"
+    with Memoir.open(home, passphrase=PASSPHRASE) as m:
+        m.journal("암호화된 일기를 번들이 연다 frozen-opens-8812")
+    assert b"frozen-opens-8812" not in (home / "memoir.db").read_bytes()
+    out = tmp_path / "shots"
+    result = subprocess.run(
+        [str(bundle / APP), "--screenshot", str(out), "--home", str(home)], cwd=tmp_path,
+        env=_env(tmp_path, MEMOIR_MODEL_URL="off", MEMOIR_PASSPHRASE=PASSPHRASE),
+        capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (out / "journal.png").stat().st_size > 5_000
+    with Memoir.open(home, passphrase=PASSPHRASE) as m:  # still this journal, still readable
+        assert any("frozen-opens-8812" in e["content"] for e in m.entries())
+    wrong = subprocess.run(
+        [str(bundle / APP), "--screenshot", str(tmp_path / "shots2"), "--home", str(home)], cwd=tmp_path,
+        env=_env(tmp_path, MEMOIR_MODEL_URL="off", MEMOIR_PASSPHRASE="not the passphrase"),
+        capture_output=True, text=True, timeout=300)
+    assert wrong.returncode != 0 and "does not open this journal" in wrong.stdout + wrong.stderr
 
 
 def test_screenshots_render_every_view(bundle, tmp_path):
@@ -248,7 +277,7 @@ def test_screenshots_render_every_view(bundle, tmp_path):
     result = subprocess.run(
         [str(bundle / APP), "--screenshot", str(out), "--home", str(tmp_path / "home")],
         cwd=tmp_path,
-        env=_env(tmp_path, MEMOIR_MODEL_URL="off"),
+        env=_env(tmp_path, MEMOIR_MODEL_URL="off", MEMOIR_PASSPHRASE=PASSPHRASE),
         capture_output=True,
         text=True,
         timeout=300,

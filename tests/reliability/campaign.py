@@ -141,7 +141,8 @@ def bad_input(trials: int) -> list[Row]:
 
 def _seeded_home(n: int) -> tuple[str, list[str]]:
     home = tempfile.mkdtemp(prefix="memoir-storage-")
-    with Memoir.open(home) as m:
+    # A plain journal: these faults damage Qdrant's own folder, which only a plain journal has.
+    with Memoir.open(home, encrypt=False) as m:
         ids = [r["id"] for r in m.add([f"stored fact {i}" for i in range(n)], infer=False)["results"]]
     with Memoir.open(home):
         pass  # the second open makes today's backup of the non-empty database

@@ -105,7 +105,8 @@ def check_store(home: str, url: str, acks: _Acks, outcome: Outcome) -> int:
     """Reopen, verify invariants, finish the work. Returns the number of entries present."""
     from memoir_desktop.core import Memoir
 
-    with Memoir.open(home, llm_base_url=url, llm_model="fake", reconcile=False) as m:
+    with Memoir.open(home, llm_base_url=url, llm_model="fake", reconcile=False,
+                     passphrase=CRASH_PASSPHRASE) as m:
         outcome.resumed_jobs += m.resumed_jobs
         entries = m.entries()
         present = {e["id"] for e in entries}
@@ -169,6 +170,9 @@ def _server(scenario: str, rnd: random.Random, acks: _Acks, lock: threading.Lock
     return llm
 
 
+CRASH_PASSPHRASE = "crash campaign passphrase"
+
+
 def run(trials: int, seed: int = 0, verbose: bool = True, scenario: str = "journal") -> Outcome:
     rnd = random.Random(seed)
     acks, lock = _Acks(), threading.Lock()
@@ -182,6 +186,8 @@ def run(trials: int, seed: int = 0, verbose: bool = True, scenario: str = "journ
                 [sys.executable, "-c", textwrap.dedent(CHILD[scenario]).format(
                     root=str(ROOT), home=home, url=llm.url, start=start)],
                 stdout=subprocess.PIPE, text=True,
+                # The journal is encrypted; each child's test keyring dies with it, so a passphrase opens it.
+                env={**os.environ, "MEMOIR_PASSPHRASE": CRASH_PASSPHRASE},
             )
             lines: queue.Queue = queue.Queue()
             reader = threading.Thread(target=lambda p=proc, q=lines: [q.put(x) for x in p.stdout], daemon=True)

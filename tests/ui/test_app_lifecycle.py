@@ -3,7 +3,7 @@
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton
 
-from memoir_desktop.core import config
+from memoir_desktop.core import config, crypto
 from memoir_desktop.ui import i18n
 from memoir_desktop.ui.lifecycle import AppLifecycle
 
@@ -20,6 +20,10 @@ def test_start_shortcuts_language_switch_and_clean_shutdown(qapp, qtbot, tmp_pat
         qtbot.waitUntil(lambda: lifecycle.window is not None and lifecycle.window.isVisible(), timeout=30_000)
         window = lifecycle.window
         assert not lifecycle.startup.isVisible()
+        # A new journal is encrypted: its recovery key is shown once, first of all.
+        recovery = window.recovery_dialog
+        assert recovery.isVisible() and crypto.looks_like_recovery_key(recovery.key)
+        recovery.accept()
         qtbot.waitUntil(lambda: window.status.llm_state is True, timeout=10_000)  # the ping reached the server
 
         # Every button without text (an icon button) has an accessible name.

@@ -38,7 +38,12 @@ def test_settings_save_key_in_keyring_and_nowhere_under_the_data_dir(window, bac
         for path in folder.rglob("*"):
             if path.is_file():
                 assert SECRET.encode() not in path.read_bytes(), path
-    assert window.last_message_box is None  # the keyring worked: nothing to warn about
+    # The keyring worked: no warning about the key. The one box is what the new LLM is sent (first time only).
+    box = window.last_message_box
+    assert box is not None and box.windowTitle() == window.tr("What your AI companion is sent")
+    assert "127.0.0.1" in box.text()
+    qtbot.waitUntil(lambda: json.loads((mem.home / "settings.json").read_text("utf-8"))["llm_disclosure_seen"],
+                    timeout=10_000)
 
 
 def test_session_only_key_is_announced(window, qtbot, monkeypatch):

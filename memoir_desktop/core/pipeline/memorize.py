@@ -49,7 +49,9 @@ def latest_summary(s: Session, user_id: str) -> Summary | None:
 
 def recent_entries(s: Session, user_id: str, before_id: int, m: int) -> list[Entry]:
     rows = s.exec(
-        select(Entry).where(col(Entry.user_id) == user_id, col(Entry.id) < before_id, col(Entry.kind) != "letter")
+        # A private entry is never sent to an LLM, not even as another entry's context; letters are memoir's.
+        select(Entry).where(col(Entry.user_id) == user_id, col(Entry.id) < before_id, col(Entry.kind) != "letter",
+                            col(Entry.private).is_(False))
         .order_by(col(Entry.id).desc()).limit(m)
     ).all()
     return list(reversed(rows))
@@ -78,7 +80,8 @@ def prepare_memorize(ctx: WriteContext, job: Job) -> Prepared:
     """A new exchange (or entry): its facts against the memories they resemble."""
     with Session(ctx.engine) as s:
         new = list(s.exec(select(Entry).where(col(Entry.id).in_(job.payload.get("entry_ids", [])),
-                                              col(Entry.deleted_at).is_(None), col(Entry.kind) != "letter")
+                                              col(Entry.deleted_at).is_(None), col(Entry.kind) != "letter",
+                                              col(Entry.private).is_(False))
                           .order_by(col(Entry.id))))
     if not new:  # its entries were trashed (or purged) before the job ran
         return Prepared(apply=lambda s: {"results": [], "facts": [], "changes": Changes().to_dict()})
@@ -96,7 +99,7 @@ def prepare_entry_reread(ctx: WriteContext, job: Job) -> Prepared:
         previous = [m for m in cascade.memories_of(s, entry_id) if m.state == "active"] if e else []
         if e is not None:
             s.expunge(e)
-    if e is None or e.deleted_at is not None or e.kind == "letter":
+    if e is None or e.deleted_at is not None or e.kind == "letter" or e.private:  # private: never to an LLM
         ids = [m.id for m in previous]
         return Prepared(apply=lambda s: _clear_flags(s, ids) or {"results": [], "facts": [],
                                                                   "changes": Changes.of(memories=ids).to_dict()})

@@ -11,10 +11,11 @@ from sqlmodel import Session, col, select
 
 from memoir_desktop.core.lexical import BM25Index, LexicalIndexes
 from memoir_desktop.core.models import Entry, pk
+from memoir_desktop.core.sealed_vectors import AnyVectorIndex
 from memoir_desktop.core.search.fusion import fuse
 from memoir_desktop.core.search.query import Query
 from memoir_desktop.core.store import Collections
-from memoir_desktop.core.vectors import VectorIndex, collection_name
+from memoir_desktop.core.vectors import collection_name
 
 MAX_EMBED_CHARS = 2000  # long entries: the opening carries the topic; embedding all of it is slow
 
@@ -28,7 +29,7 @@ def entry_dict(e: Entry, **extra) -> dict:
 
 
 class EpisodeIndex:
-    def __init__(self, engine, vectors: VectorIndex, collections: Collections, lexical: LexicalIndexes):
+    def __init__(self, engine, vectors: AnyVectorIndex, collections: Collections, lexical: LexicalIndexes):
         self.engine = engine
         self.vectors = vectors
         self.collections = collections

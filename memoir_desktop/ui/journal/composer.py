@@ -7,6 +7,7 @@ from datetime import date, datetime, time, timedelta
 
 from PySide6.QtCore import Qt, QTime, Signal
 from PySide6.QtWidgets import (
+    QCheckBox,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
@@ -95,6 +96,13 @@ class Composer(QWidget):
         self.save_button.clicked.connect(self._save)
         buttons.addWidget(self.button)
         buttons.addWidget(self.save_button)
+        self.private = QCheckBox(self.tr("Private"))
+        self.private.setToolTip(self.tr("Private: the entry is only journaled. It is never sent to the AI "
+                                        "(no reply, no memories made from it) and is found by search on this "
+                                        "computer."))
+        self.private.setAccessibleName(self.tr("Private entry"))
+        self.private.toggled.connect(self._private_toggled)
+        buttons.addWidget(self.private)
         row.addLayout(buttons)
         column.addLayout(row)
         self.set_day(self.day)
@@ -143,7 +151,22 @@ class Composer(QWidget):
             self.edit.clear()
         return text
 
+    def _private_toggled(self, private: bool) -> None:
+        # A private entry is never sent: Enter saves it without a reply.
+        self.button.setEnabled(not private)
+        if private:
+            self.edit.setPlaceholderText(self.tr("A private entry: only journaled, never sent to the AI (Enter "
+                                                 "to save)"))
+        else:
+            self.set_day(self.day)
+
+    def is_private(self) -> bool:
+        return self.private.isChecked()
+
     def _submit(self) -> None:
+        if self.private.isChecked():
+            self._save()
+            return
         text = self._take()
         if text:
             self.send.emit(text)

@@ -267,7 +267,8 @@ class JournalPage(QWidget):
         pending = self.chat.begin_saving(text, when)
         pending.day = self.day
         self.backend.save_entry(text, lambda entry_id: self._saved(pending, entry_id),
-                                lambda exc: self._failed(pending, exc), timestamp=when)
+                                lambda exc: self._failed(pending, exc), timestamp=when,
+                                private=self.composer.is_private())
 
     def _saved(self, pending: PendingExchange, entry_id: int) -> None:
         self._answered_followup(entry_id)

@@ -97,6 +97,11 @@ class MessageBubble(QFrame):
         self.edited_label = QLabel(self.tr("edited"))
         self.edited_label.setObjectName("timestamp")
         self.edited_label.hide()
+        self.private_label = QLabel(self.tr("private"))
+        self.private_label.setObjectName("timestamp")
+        self.private_label.setToolTip(self.tr("A private entry: never sent to the AI; found by search on this "
+                                              "computer."))
+        self.private_label.hide()
         self.time_label = QLabel(short_time(when) if when else "")
         self.time_label.setObjectName("timestamp")
         self.menu_button = QToolButton()
@@ -117,6 +122,7 @@ class MessageBubble(QFrame):
         if role == "user":
             meta.addWidget(self.tags_label)
             meta.addStretch(1)
+            meta.addWidget(self.private_label)
             meta.addWidget(self.edited_label)
             meta.addWidget(self.time_label)
             meta.addWidget(self.menu_button)
@@ -204,6 +210,7 @@ class MessageBubble(QFrame):
         self.tags_label.setVisible(bool(tags))
         edited = bool(self.entry.get("edited"))
         self.edited_label.setVisible(edited and self.role == "user")
+        self.private_label.setVisible(bool(self.entry.get("private")) and self.role == "user")
         if edited and self.entry.get("updated_at"):
             self.edited_label.setToolTip(self.tr("Last changed {date}").format(
                 date=date_time(self.entry.get("updated_at"))))

@@ -1,0 +1,172 @@
+"""Privacy on screen: the lock hides the journal, a private entry never reaches the AI, Settings
+says what leaves the machine, the start asks for a passphrase where no keyring keeps the key."""
+
+from __future__ import annotations
+
+import os
+
+from PySide6.QtCore import Qt
+
+from memoir_desktop.core import Memoir, config, crypto
+from tests.ui.conftest import make_window
+
+PASS = "ui test passphrase"
+
+
+def test_the_lock_hides_the_journal_until_the_passphrase_is_given(tmp_path, qtbot, fake_llm):
+    from memoir_desktop.ui.async_memoir import AsyncMemoir
+    from memoir_desktop.ui.privacy import AppLock
+
+    mem = Memoir.open(tmp_path / "home", passphrase=PASS, llm_base_url=fake_llm.url, llm_model="fake")
+    backend = AsyncMemoir(mem)
+    try:
+        window = make_window(backend, qtbot, tmp_path)
+        assert window.lock_action.isVisible()
+        lock = AppLock(window, backend.check_passphrase, minutes=0)
+        window.app_lock = lock
+        window.lock_now()
+        assert lock.locked and lock.screen.isVisible()
+        assert not window.centralWidget().isVisible() and not window.menuBar().isEnabled()
+        assert lock.screen.geometry() == window.rect()
+        lock.screen.field.setText("not the passphrase")
+        qtbot.keyClick(lock.screen.field, Qt.Key_Return)
+        qtbot.waitUntil(lambda: lock.screen.button.isEnabled(), timeout=10_000)
+        assert lock.locked and not window.centralWidget().isVisible()
+        assert "does not open" in lock.screen.error.text() or "열 수 없습니다" in lock.screen.error.text()
+        lock.screen.field.setText(PASS)
+        qtbot.keyClick(lock.screen.field, Qt.Key_Return)
+        qtbot.waitUntil(lambda: not lock.locked, timeout=10_000)
+        assert window.centralWidget().isVisible() and not lock.screen.isVisible()
+        # Idle: the timer locks by itself.
+        lock.set_minutes(1)
+        assert lock.timer.isActive()
+        lock.timer.timeout.emit()
+        assert lock.locked and not window.centralWidget().isVisible()
+        window.close()
+    finally:
+        backend.shutdown(10_000)
+        mem.close()
+
+
+def test_a_private_entry_from_the_composer_is_saved_and_never_sent(window, backend, mem, qtbot, fake_llm):
+    composer = window.journal.composer
+    composer.private.setChecked(True)
+    assert not composer.button.isEnabled()
+    composer.edit.setPlainText("아무에게도 말 못 한 이야기 private-ui-3301")
+    qtbot.keyClick(composer.edit, Qt.Key_Return)  # Enter saves it: a private entry gets no reply
+    qtbot.waitUntil(lambda: any(e["private"] for e in mem.entries()), timeout=10_000)
+    qtbot.waitUntil(lambda: backend.idle, timeout=10_000)
+    entry = next(e for e in mem.entries() if e["private"])
+    assert entry["content"] == "아무에게도 말 못 한 이야기 private-ui-3301"
+    assert mem.jobs(entry_ids=[entry["id"]]) == []
+    assert "private-ui-3301" not in " ".join(str(r) for r in fake_llm.requests)
+    assert [e["id"] for e in mem.search_entries("이야기")] == [entry["id"]]
+    window.journal.show_today()
+    qtbot.waitUntil(lambda: any(b.entry_id == entry["id"] and b.private_label.isVisibleTo(window)
+                                for b in window.journal.chat.bubbles), timeout=10_000)
+
+
+def test_settings_say_what_leaves_the_machine_local_or_cloud(window, qtbot):
+    window.open_settings()
+    dialog = window.settings_dialog
+    qtbot.waitUntil(dialog.isVisible, timeout=10_000)
+    dialog.provider.setCurrentIndex(dialog.provider.findData("ollama"))
+    dialog.base_url.setText("http://127.0.0.1:11434/v1")
+    local = dialog.what_is_sent.text()
+    assert "127.0.0.1" in local and ("이 컴퓨터 안에 머뭅니다" in local or "stays on this machine" in local)
+    dialog.provider.setCurrentIndex(dialog.provider.findData("custom"))
+    dialog.base_url.setText("https://api.example.com/v1")
+    cloud = dialog.what_is_sent.text()
+    assert "api.example.com" in cloud and ("클라우드" in cloud or "cloud" in cloud)
+    assert dialog.passphrase_button.isEnabled()  # the test journal is encrypted (keyring)
+    dialog.lock_idle.setValue(5)
+    assert dialog.settings().lock_idle_minutes == 5
+    dialog.reject()
+
+
+def test_where_no_keyring_keeps_the_key_the_start_asks_for_a_passphrase(qapp, qtbot, tmp_path, monkeypatch):
+    from memoir_desktop.ui.startup import MemoirOpener
+
+    monkeypatch.setattr(crypto, "keyring_available", lambda: False)
+    os.environ.pop(crypto.ENV_PASSPHRASE, None)
+    home = tmp_path / "home"
+    home.mkdir()
+    config.save_settings(home, config.Settings())
+    opener = MemoirOpener(home)
+    with qtbot.waitSignal(opener.locked, timeout=30_000) as why:
+        opener.start()
+    assert why.args == ["no_keyring", True]
+    assert not (home / "memoir.db").exists()
+    opener.passphrase = PASS
+    with qtbot.waitSignal(opener.ready, timeout=60_000) as opened:
+        opener.start()
+    mem = opened.args[0]
+    try:
+        assert mem.encrypted and opener.passphrase is None  # not kept once the journal is open
+        assert mem.take_recovery_key()
+    finally:
+        mem.close()
+    opener.passphrase = "a wrong passphrase"
+    with qtbot.waitSignal(opener.locked, timeout=30_000) as why:
+        opener.start()
+    assert why.args == ["wrong", False]
+
+
+def test_a_plain_journal_is_offered_encryption_and_reopens_encrypted(qapp, qtbot, tmp_path):
+    from PySide6.QtWidgets import QMessageBox
+
+    from memoir_desktop.ui.lifecycle import AppLifecycle
+
+    home = tmp_path / "home"
+    with Memoir.open(home, encrypt=False) as m:
+        m.journal("암호화 전의 일기 plain-before-5150")
+    lifecycle = AppLifecycle(qapp, home)
+    lifecycle.start()
+    try:
+        qtbot.waitUntil(lambda: lifecycle.window is not None and lifecycle.window.isVisible(), timeout=30_000)
+        window = lifecycle.window
+        assert not lifecycle.backend.encrypted and window.encrypt_action.isVisible()
+        box = window.last_message_box
+        assert box is not None and box.isVisible()
+        encrypt = next(b for b in box.buttons() if box.buttonRole(b) == QMessageBox.AcceptRole)
+        encrypt.click()
+        qtbot.waitUntil(lambda: lifecycle.window is not None and lifecycle.window is not window
+                        and lifecycle.window.isVisible(), timeout=60_000)
+        reopened = lifecycle.window
+        assert lifecycle.backend.encrypted and not reopened.encrypt_action.isVisible()
+        assert reopened.recovery_dialog.isVisible()  # the key made by the conversion, shown once
+        assert crypto.looks_like_recovery_key(reopened.recovery_dialog.key)
+        reopened.recovery_dialog.accept()
+        assert [e["content"] for e in lifecycle.backend.mem.entries()] == ["암호화 전의 일기 plain-before-5150"]
+        assert b"plain-before-5150" not in (home / "memoir.db").read_bytes()
+    finally:
+        if lifecycle.window is not None:
+            lifecycle.window.close()
+        assert lifecycle.shutdown()
+
+
+def test_declining_the_encryption_offer_for_good_is_remembered(qapp, qtbot, tmp_path):
+    import json
+
+    from PySide6.QtWidgets import QMessageBox
+
+    from memoir_desktop.ui.lifecycle import AppLifecycle
+
+    home = tmp_path / "home"
+    with Memoir.open(home, encrypt=False) as m:
+        m.journal("그대로 두는 일기")
+    lifecycle = AppLifecycle(qapp, home)
+    lifecycle.start()
+    try:
+        qtbot.waitUntil(lambda: lifecycle.window is not None and lifecycle.window.isVisible(), timeout=30_000)
+        box = lifecycle.window.last_message_box
+        box.checkBox().setChecked(True)
+        next(b for b in box.buttons() if box.buttonRole(b) == QMessageBox.RejectRole).click()
+        settings = home / "settings.json"
+        qtbot.waitUntil(lambda: settings.exists() and json.loads(settings.read_text("utf-8"))
+                        .get("encryption_offer_declined") is True, timeout=10_000)
+        assert not lifecycle.backend.encrypted and lifecycle.window.encrypt_action.isVisible()
+    finally:
+        if lifecycle.window is not None:
+            lifecycle.window.close()
+        assert lifecycle.shutdown()
