@@ -35,6 +35,8 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from keyring.errors import KeyringError, NoKeyringError
 
+from memoir_desktop.core.secrets import keyring_available  # one answer for the API key and the data key
+
 log = logging.getLogger(__name__)
 
 KEY_FILE = "memoir.key"
@@ -85,14 +87,6 @@ def key_path(home: Path) -> Path:
 
 def is_encrypted(home: Path) -> bool:
     return key_path(home).exists()
-
-
-def keyring_available() -> bool:
-    try:
-        backend = keyring.get_keyring()
-    except Exception:
-        return False
-    return getattr(backend, "priority", 0) > 0 and "fail" not in type(backend).__module__
 
 
 def env_passphrase() -> str | None:

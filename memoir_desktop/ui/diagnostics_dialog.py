@@ -4,7 +4,6 @@ time) and how many tokens a turn costs. For whoever tunes the engine; the Stats 
 from __future__ import annotations
 
 import pyqtgraph as pg
-from PySide6.QtCore import QTimer
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -18,6 +17,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from memoir_desktop.ui.refresh import RefreshWhenShown
 from memoir_desktop.viewmodels.stats_series import CHART_STAGES, StatsData
 
 REFRESH_DELAY_MS = 1_500  # coalesce bursts of finished jobs into one redraw
@@ -30,7 +30,6 @@ class DiagnosticsDialog(QDialog):
         self.resize(1000, 680)
         self.backend = backend
         self.data = StatsData()
-        self._dirty = True
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 10, 12, 10)
         top = QHBoxLayout()
@@ -60,11 +59,8 @@ class DiagnosticsDialog(QDialog):
         self.plots: dict[str, pg.PlotItem] = {}
         self._build_plots()
 
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(REFRESH_DELAY_MS)
-        self._timer.timeout.connect(self.reload)
-        backend.job_finished.connect(self.mark_dirty)
+        self.refresh = RefreshWhenShown(self, self._load, REFRESH_DELAY_MS)
+        backend.job_finished.connect(self.refresh.changed)
 
     def _stage_name(self, stage: str) -> str:
         return {"extraction": self.tr("Extraction"), "update": self.tr("Update"), "search": self.tr("Search"),
@@ -109,18 +105,14 @@ class DiagnosticsDialog(QDialog):
             mid = (lo + hi) / 2
             plot.setXRange(mid - 300, mid + 300, padding=0)
 
-    def mark_dirty(self, *_args) -> None:
-        self._dirty = True
-        if self.isVisible():
-            self._timer.start()
-
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        if self._dirty:
-            self.reload()
+        self.refresh.shown()
 
     def reload(self) -> None:
-        self._dirty = False
+        self.refresh.run()
+
+    def _load(self) -> None:
         self.backend.stats(self.show_stats)
 
     def show_stats(self, data: StatsData) -> None:

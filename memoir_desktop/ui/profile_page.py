@@ -5,7 +5,7 @@ forgotten in one action (with Undo)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QFrame,
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from memoir_desktop.ui.journal.trash_view import ActionBar
+from memoir_desktop.ui.refresh import RefreshWhenShown
 
 
 def category_name(category: str) -> str:
@@ -35,6 +36,9 @@ def category_name(category: str) -> str:
              "events": QCoreApplication.translate("ProfilePage", "Things that happened"),
              "other": QCoreApplication.translate("ProfilePage", "Other")}
     return names.get(category) or t("ProfilePage", category)
+
+
+REFRESH_DELAY_MS = 400  # a burst of changes (forget all of a kind) reloads once
 
 
 class ProfileMemoryRow(QFrame):
@@ -91,7 +95,6 @@ class ProfilePage(QWidget):
         self.rows: dict[str, ProfileMemoryRow] = {}
         self.switches: dict[str, QCheckBox] = {}
         self.last_box: QMessageBox | None = None
-        self._dirty = True
         layout = QVBoxLayout(self)
         layout.setContentsMargins(16, 12, 16, 8)
         title = QLabel(self.tr("What memoir knows about you"))
@@ -109,25 +112,21 @@ class ProfilePage(QWidget):
         layout.addWidget(self.scroll, 1)
         self.bar = ActionBar()
         layout.addWidget(self.bar)
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(400)
-        self._timer.timeout.connect(self.reload)
+        self.refresh = RefreshWhenShown(self, self._load, REFRESH_DELAY_MS)
         backend.changed.connect(self._changed)
 
     def _changed(self, changes) -> None:
         if changes.memories or changes.settings:
-            self._dirty = True
-            if self.isVisible():
-                self._timer.start()
+            self.refresh.changed()
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        if self._dirty:
-            self.reload()
+        self.refresh.shown()
 
     def reload(self) -> None:
-        self._dirty = False
+        self.refresh.run()
+
+    def _load(self) -> None:
         self.backend.profile(self.show_profile)
 
     def show_profile(self, groups: list[dict]) -> None:

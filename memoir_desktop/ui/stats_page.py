@@ -5,10 +5,11 @@ Help → Diagnostics.) Every chart has readable axes, and its legend sits under 
 from __future__ import annotations
 
 import pyqtgraph as pg
-from PySide6.QtCore import QDate, QLocale, QTimer
+from PySide6.QtCore import QDate, QLocale
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
+from memoir_desktop.ui.refresh import RefreshWhenShown
 from memoir_desktop.ui.writing_calendar import WritingCalendar
 from memoir_desktop.viewmodels.journal_stats import JournalStats
 
@@ -27,7 +28,6 @@ class StatsPage(QWidget):
         super().__init__(parent)
         self.backend = backend
         self.data = JournalStats()
-        self._dirty = True
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         scroll = QScrollArea()
@@ -79,11 +79,9 @@ class StatsPage(QWidget):
         layout.addLayout(grid)
         layout.addStretch(1)
 
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(REFRESH_DELAY_MS)
-        self._timer.timeout.connect(self.reload)
-        backend.changed.connect(lambda changes: self.mark_dirty() if changes.entries or changes.memories else None)
+        self.refresh = RefreshWhenShown(self, self._load, REFRESH_DELAY_MS)
+        backend.changed.connect(lambda changes: self.refresh.changed() if changes.entries or changes.memories
+                                else None)
 
     def _plot(self, title: str) -> pg.PlotWidget:
         fg = self.palette().color(QPalette.WindowText)
@@ -100,18 +98,14 @@ class StatsPage(QWidget):
             plot.getAxis(axis).setPen(pg.mkPen(fg, width=1))
         return widget
 
-    def mark_dirty(self) -> None:
-        self._dirty = True
-        if self.isVisible():
-            self._timer.start()
-
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        if self._dirty:
-            self.reload()
+        self.refresh.shown()
 
     def reload(self) -> None:
-        self._dirty = False
+        self.refresh.run()
+
+    def _load(self) -> None:
         self.backend.journal_stats(self.show_stats)
 
     def _bars(self, widget: pg.PlotWidget, series: list[tuple[list[int], str]]) -> None:
