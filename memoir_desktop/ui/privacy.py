@@ -99,6 +99,10 @@ class RecoveryKeyDialog(QDialog):
         self.field.setReadOnly(True)
         self.field.setFont(QFontDatabase.systemFont(QFontDatabase.FixedFont))
         self.field.setAccessibleName(self.tr("Recovery key"))
+        # The whole key in view, never scrolled: it is read once and copied by hand.
+        m = self.field.textMargins()
+        self.field.setMinimumWidth(self.field.fontMetrics().horizontalAdvance(key + "  ") + m.left() + m.right() + 16)
+        self.field.setCursorPosition(0)
         layout.addWidget(self.field)
         row = QHBoxLayout()
         copy = QPushButton(self.tr("Copy"))

@@ -170,3 +170,17 @@ def test_declining_the_encryption_offer_for_good_is_remembered(qapp, qtbot, tmp_
         if lifecycle.window is not None:
             lifecycle.window.close()
         assert lifecycle.shutdown()
+
+
+def test_the_recovery_key_is_shown_whole(qtbot):
+    """Shown once and copied by hand: no part of it may be scrolled out of view."""
+    from memoir_desktop.ui.privacy import RecoveryKeyDialog
+
+    key = "ZEWQ-AMPU-3K77-58L7-VXUM-BFMA-FJA9-7QWE"
+    dialog = RecoveryKeyDialog(key)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    field = dialog.field
+    shown = field.width() - field.textMargins().left() - field.textMargins().right()
+    assert field.fontMetrics().horizontalAdvance(key) < shown
