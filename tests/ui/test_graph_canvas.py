@@ -182,7 +182,7 @@ def test_type_filter_invalid_toggle_and_local_depth(page, qtbot):
 
 def test_hover_highlights_the_neighbours(page, qtbot):
     c = page.canvas
-    with qtbot.waitSignal(c.hoveredChanged, timeout=2_000) as hovered:
+    with qtbot.waitSignal(c.hoveredChanged, timeout=10_000) as hovered:
         qtbot.mouseMove(c.viewport(), viewport_point(page, page.ids["서울"]))
     assert hovered.args == [page.ids["서울"]]
     assert {c.ids[r] for r in c._near} == {page.ids[n] for n in ("서울", "나", "성수동", "한강")}
