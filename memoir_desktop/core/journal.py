@@ -139,11 +139,10 @@ class Journal:
             e.deleted_at = now()
             s.add(e)
             s.add(EntryHistory(entry_id=entry_id, event="DELETE"))
-            replies = self._replies(s, entry_id)
+            replies = [r for r in self._replies(s, entry_id) if r.deleted_at is None]
             for r in replies:  # the companion's answers go with the entry they answer
-                if r.deleted_at is None:
-                    r.deleted_at = e.deleted_at
-                    s.add(r)
+                r.deleted_at = e.deleted_at
+                s.add(r)
             out = cascade.hide_entry(self.ctx, s, change, e)
             s.commit()
             s.refresh(e)
@@ -275,10 +274,10 @@ class Journal:
                 hits, stats = self.ctx.episodes.dense(user_id, vec, depth)
                 embedder = self.ctx.store.embedder
                 floor = floor_for(embedder.name)
-                knows = bm.knows(q.terms)
-                if keep_dense(floor, knows_a_word=knows, best=hits[0][1] if hits else None, stats=stats,
-                              reference=lambda: reference_scores(embedder, vec)):
-                    cut = dense_only_cut(floor, stats, lambda: reference_scores(embedder, vec))
+                refs = lambda: reference_scores(embedder, vec)  # noqa: E731 - asked for lazily
+                if keep_dense(floor, knows_a_word=bm.knows(q.terms), best=hits[0][1] if hits else None,
+                              stats=stats, reference=refs):
+                    cut = dense_only_cut(floor, stats, refs)
                     matched = {i for i, _ in ranked["lexical"]}
                     ranked["dense"] = [(int(i), sc) for i, sc in hits
                                        if cut is None or int(i) in matched or sc >= cut]
