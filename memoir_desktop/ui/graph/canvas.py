@@ -250,7 +250,6 @@ class GraphCanvas(pg.GraphicsView):
         self._apply_palette()
         self.view.sigRangeChanged.connect(lambda *_: self._view_changed())
         self.view.sigResized.connect(lambda *_: self._update_labels())
-        self.scene().sigMouseMoved.connect(self._mouse_moved)
         self.view.sigRangeChangedManually.connect(lambda *_: self.userMovedView.emit())
 
         self.clear_graph()
@@ -422,6 +421,13 @@ class GraphCanvas(pg.GraphicsView):
 
     def scene_pos_of(self, node_id: int) -> QPointF:
         return self.view.mapViewToScene(QPointF(*self.xy[self.row[node_id]]))
+
+    def mouseMoveEvent(self, ev) -> None:
+        # Hover is read from every move, not from the scene's sigMouseMoved: that one drops moves
+        # closer than 10 ms apart, so a pointer that stopped on a node right after a fast move
+        # would leave the highlight where it was.
+        self._mouse_moved(self.mapToScene(ev.position().toPoint()))
+        super().mouseMoveEvent(ev)
 
     def _mouse_moved(self, scene_pos) -> None:
         row = self.row_at(scene_pos)
