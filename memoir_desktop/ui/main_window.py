@@ -11,7 +11,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QKeySequence
-from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow, QMessageBox, QTabWidget
+from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QMainWindow, QMessageBox, QTabWidget
 
 from memoir_desktop.ui import i18n
 from memoir_desktop.ui.diagnostics_dialog import DiagnosticsDialog
@@ -421,6 +421,11 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:
         self.save_state()
+        # A dialog still open would outlive its journal: the app would not quit, and a modal one
+        # would keep blocking the pointer everywhere else.
+        for dialog in self.findChildren(QDialog):
+            if dialog.isVisible():
+                dialog.close()
         self._status_timer.stop()
         self.graph.shutdown()  # a widget inside a tab never gets a close event of its own
         if not self.rebuilding:

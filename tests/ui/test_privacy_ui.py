@@ -184,3 +184,15 @@ def test_the_recovery_key_is_shown_whole(qtbot):
     field = dialog.field
     shown = field.width() - field.textMargins().left() - field.textMargins().right()
     assert field.fontMetrics().horizontalAdvance(key) < shown
+
+
+def test_closing_the_journal_closes_the_recovery_key_window_too(window, qtbot):
+    """A dialog left open after its journal closed kept the app from quitting (and blocked every
+    other window's pointer, being modal)."""
+    from PySide6.QtWidgets import QApplication
+
+    dialog = window.show_recovery_key("ZEWQ-AMPU-3K77-58L7-VXUM-BFMA-FJA9-7QWE")
+    qtbot.waitExposed(dialog)
+    window.close()
+    qtbot.waitUntil(lambda: QApplication.activeModalWidget() is None, timeout=5_000)
+    assert not any(w.isVisible() for w in QApplication.topLevelWidgets())
