@@ -44,6 +44,8 @@ class Settings:
     # 0 = the embedding model's calibrated value (pipeline/graph.py MERGE_THRESHOLDS); e5 needs ~0.985.
     graph_merge_threshold: float = 0.0
     context_token_budget: int = 1500
+    # The companion's context looked at once more (search/context_rerank.py): builtin | cross_encoder | llm.
+    search_reranker: str = "builtin"
     # 0 = the embedding model's own "same topic" similarity (see Embedder.related_threshold).
     consolidation_threshold: float = 0.0
     # Safety: how many memories the LLM may invalidate in one turn before a human confirms.

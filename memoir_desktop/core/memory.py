@@ -22,6 +22,7 @@ from memoir_desktop.core import (
     config,
     crypto,
     disclosure,
+    model_catalog,
     prompts,
     secrets,
     temporal,
@@ -93,6 +94,7 @@ class Memoir:
         self.jobs_queue = JobQueue(self.engine)
         self.probe_cache = ProbeCache(home / "llm_modes.json")
         self.llm = self._make_llm()
+        self.retriever.context_rerank.configure(settings.search_reranker, lambda: self.llm)
         # Held only for short transactions (a job's apply phase, a user's own action): see jobs.py.
         self._write_lock = threading.Lock()
         self.runner = JobRunner(self.jobs_queue, self._write_lock,
@@ -202,6 +204,7 @@ class Memoir:
         model_changed = settings.embed_model != self.settings.embed_model
         self.settings = settings
         self.llm = self._make_llm()
+        self.retriever.context_rerank.configure(settings.search_reranker, lambda: self.llm)
         self.graph.merge_threshold = settings.graph_merge_threshold or None
         if model_changed:
             self.embedder = Embedder(settings.embed_model, metric_sink=self.metrics.record)
@@ -270,6 +273,31 @@ class Memoir:
         """OpenAI-compatible servers already running on this computer (Ollama, LM Studio, …)."""
         return [{"preset": f.preset.key, "label": f.preset.label, "base_url": f.base_url, "models": list(f.models)}
                 for f in servers.discover_local()]
+
+    # -- better search: models the user chose to download (Settings → Search) -------------
+
+    def search_models(self, user_id: str = "me") -> dict:
+        """What Settings → Search offers: each downloadable model and whether it is here, the
+        reranker's state, and what the LLM option would cost per question on this journal."""
+        from memoir_desktop.core.search.llm_rerank import estimate_tokens
+
+        with Session(self.engine) as s:
+            recent = s.exec(select(Memory).where(col(Memory.user_id) == user_id, col(Memory.state) == "active")
+                            .order_by(col(Memory.created_at).desc()).limit(30)).all()
+        shown = [{"id": m.id, "text": m.text, "created_at": m.created_at} for m in recent]
+        return {"models": [model_catalog.describe(m) for m in model_catalog.CATALOG.values()],
+                "reranker": self.retriever.context_rerank.status(), "llm_configured": self.llm.configured,
+                "llm_tokens": estimate_tokens("요즘 어떻게 지내?", shown) if shown else 0}
+
+    def install_search_model(self, key: str, progress=None, cancelled=None) -> str:
+        """Download a catalog model (resumable, verified); raises ModelUnavailable saying why."""
+        where = model_catalog.install(model_catalog.CATALOG[key], progress=progress, cancelled=cancelled)
+        self.retriever.context_rerank.configure(self.settings.search_reranker, lambda: self.llm)  # try it anew
+        return str(where)
+
+    def remove_search_model(self, key: str) -> None:
+        model_catalog.remove(model_catalog.CATALOG[key])
+        self.retriever.context_rerank.configure(self.settings.search_reranker, lambda: self.llm)
 
     # -- journal ------------------------------------------------------------------------
 

@@ -89,7 +89,7 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _download(url: str, dest: Path, progress: Progress | None, cancelled: Callable[[], bool] | None) -> None:
+def download(url: str, dest: Path, progress: Progress | None, cancelled: Callable[[], bool] | None) -> None:
     """Fetch `url` into `dest`, continuing a partial `dest` left by an earlier try when the server
     honours a byte range (206); a server that answers the whole file (200) starts it again."""
     have = dest.stat().st_size if dest.exists() else 0
@@ -163,7 +163,7 @@ def provision(source: str | None = None, *, progress: Progress | None = None,
                 # Beside the target and kept when a try fails or is cancelled: the next one
                 # continues it (70 MB over a slow line need not start again at each start).
                 partial = target.parent / f"{PARTIAL_PREFIX}{hashlib.sha1(source.encode()).hexdigest()[:16]}"
-                _download(source, partial, progress, cancelled)
+                download(source, partial, progress, cancelled)
                 fetched = partial
             else:
                 shutil.copyfile(Path(source).expanduser(), fetched)

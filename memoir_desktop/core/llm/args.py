@@ -229,3 +229,31 @@ def _readable_items(value, model: type[BaseModel]) -> list:
         except ValidationError:
             log.warning("%s item dropped", model.__name__)
     return out
+
+
+_DIGITS = re.compile(r"\d+")
+_NUMBER_KEYS = ("number", "index", "n", "id", "memory", "i")
+
+
+class RerankArgs(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    relevant: list[int]
+    truncated: bool = False  # set by the client (llm/args.py): the reply was cut off
+
+    @field_validator("relevant", mode="before")
+    @classmethod
+    def _numbers(cls, value):
+        # Range and repeats are the caller's business (only it knows n); here only "what number
+        # did the model mean": "3", "[3]", 3.0, {"number": 3}, or "3, 7" in one string.
+        if not isinstance(value, list):
+            value = [] if value is None else [value]
+        out: list[int] = []
+        for item in value:
+            if isinstance(item, dict):
+                item = next((item[k] for k in _NUMBER_KEYS if as_int(item.get(k)) is not None), None)
+            n = as_int(item)
+            if n is not None:
+                out.append(n)
+            elif isinstance(item, str):
+                out += [int(d) for d in _DIGITS.findall(item)]
+        return out

@@ -17,9 +17,11 @@ from datetime import datetime
 from sqlmodel import Session, col, select
 
 from memoir_desktop.core.models import Entry
+from memoir_desktop.core.search.context_rerank import ContextReranker
 from memoir_desktop.core.search.episodes import EpisodeIndex, entry_dict
 from memoir_desktop.core.search.facts import FactSearch
 from memoir_desktop.core.search.query import Query
+from memoir_desktop.core.search.rerank import POOL
 from memoir_desktop.core.search.router import Route
 from memoir_desktop.core.store import MemoryStore, text_hash
 
@@ -44,6 +46,7 @@ class Retriever:
         self.episodes = episodes
         self.facts = FactSearch(engine, store)
         self.graph_search = graph_search
+        self.context_rerank = ContextReranker()  # the companion's context only (Settings → Search)
 
     def query(self, text: str, now: datetime | None = None) -> Query:
         return Query.of(text, now, self.store.embedder)
@@ -60,8 +63,7 @@ class Retriever:
         q = query if isinstance(query, Query) else self.query(query, now)
         if q.vector() is None:
             out.skipped["dense"] = q.vector_error or "no vector"
-        sources: dict[str, Callable[[], list[dict]]] = {
-            "facts": lambda: self.facts.search(user_id, q, limit=limit)}
+        sources: dict[str, Callable[[], list[dict]]] = {"facts": lambda: self._facts(user_id, q, limit)}
         if "episodic" in r.sources:
             sources["episodic"] = lambda: self._episodes(user_id, q, limit)
         if "graph" in r.sources and self.graph_search is not None:
@@ -80,6 +82,11 @@ class Retriever:
         known = {text_hash(m["memory"]) for m in out.memories}
         out.episodes = [e for e in out.episodes if text_hash(e["memory"]) not in known]
         return out
+
+    def _facts(self, user_id: str, q: Query, limit: int) -> list[dict]:
+        if not self.context_rerank.active:
+            return self.facts.search(user_id, q, limit=limit)
+        return self.context_rerank(q.text, self.facts.search(user_id, q, limit=max(limit, POOL)))[:limit]
 
     def _episodes(self, user_id: str, q: Query, limit: int) -> list[dict]:
         hits = self.episodes.search(user_id, q, limit)

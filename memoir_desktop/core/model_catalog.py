@@ -1,0 +1,193 @@
+"""Stronger search models the user may choose to download: what they are, where from, and fetching them.
+
+Nothing here is fetched unless the user asks (Settings → Search). Each model comes from its public
+home on the Hugging Face Hub, at a named revision. Every file is checked against what the Hub
+publishes for it — the SHA-256 of a large (LFS) file, the git blob id of a small one — and its size;
+a download goes to a partial file that the next try continues (model_files.download) and is renamed
+into place only once verified, so a cut line, a cancelled download or a killed app never leaves a
+half model that could be loaded. The model's folder gets a manifest last: a folder without one is
+not installed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import http.client
+import json
+import os
+import platform
+import threading
+import urllib.parse
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from memoir_desktop.core import model_files
+from memoir_desktop.core.model_files import ModelUnavailable, Progress
+
+MANIFEST = "manifest.json"
+HUB = "https://huggingface.co"
+# One download at a time: two (a second window, a retry clicked early) would write one partial file.
+_installing = threading.Lock()
+
+
+@dataclass(frozen=True)
+class CatalogModel:
+    key: str  # folder name under the models folder, and the settings value
+    kind: str  # "reranker"
+    title: str
+    repo: str  # owner/name on the Hub
+    revision: str
+    # local name -> the repository paths to take it from, first present wins (the int8 build that
+    # suits this processor first, the full-precision one last)
+    files: dict[str, tuple[str, ...]]
+    size_mb: int  # what the download weighs, roughly, for the offer
+    license: str
+
+
+def _int8_onnx() -> tuple[str, ...]:
+    arm = platform.machine().lower() in ("arm64", "aarch64")
+    fast = ("onnx/model_qint8_arm64.onnx",) if arm else ("onnx/model_quint8_avx2.onnx",)
+    return fast + ("onnx/model_quantized.onnx", "onnx/model.onnx")
+
+
+RERANKER = CatalogModel(
+    key="reranker-mminilm-l12", kind="reranker",
+    title="mMiniLMv2-L12-H384 (mMARCO), multilingual cross-encoder",
+    repo="cross-encoder/mmarco-mMiniLMv2-L12-H384-v1", revision="main",
+    files={"model.onnx": _int8_onnx(), "tokenizer.json": ("tokenizer.json",)},
+    size_mb=135, license="Apache-2.0")
+
+CATALOG = {m.key: m for m in (RERANKER,)}
+
+
+def hub() -> str:
+    """The Hub's address; MEMOIR_MODEL_HUB points elsewhere (a mirror, or a test's file server)."""
+    return (os.environ.get("MEMOIR_MODEL_HUB") or HUB).rstrip("/")
+
+
+def folder(model: CatalogModel) -> Path:
+    return model_files.models_dir() / model.key
+
+
+def installed(model: CatalogModel) -> Path | None:
+    """The model's folder when it is complete (its manifest lists files that are all there)."""
+    where = folder(model)
+    try:
+        manifest = json.loads((where / MANIFEST).read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    for name, size in manifest.get("sizes", {}).items():
+        path = where / name
+        if not path.is_file() or path.stat().st_size != size:
+            return None
+    return where
+
+
+def remove(model: CatalogModel) -> None:
+    """Delete the model's files (the manifest first: a half-deleted folder is not installed)."""
+    where = folder(model)
+    (where / MANIFEST).unlink(missing_ok=True)
+    if where.is_dir():
+        for path in where.iterdir():
+            if path.is_file():
+                path.unlink(missing_ok=True)
+        try:
+            where.rmdir()
+        except OSError:
+            pass
+
+
+def _listing(model: CatalogModel) -> dict[str, dict]:
+    url = (f"{hub()}/api/models/{model.repo}/tree/{urllib.parse.quote(model.revision, safe='')}"
+           "?recursive=true")
+    with urllib.request.urlopen(urllib.request.Request(url, headers={"User-Agent": "memoir-desktop"}),
+                                timeout=model_files.TIMEOUT_S) as response:
+        items = json.load(response)
+    return {i["path"]: i for i in items if isinstance(i, dict) and i.get("type", "file") == "file"}
+
+
+def _git_blob_id(path: Path) -> str:
+    digest = hashlib.sha1(f"blob {path.stat().st_size}\0".encode())
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(model_files.CHUNK), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _verified(path: Path, item: dict) -> bool:
+    lfs = item.get("lfs") or {}
+    size = lfs.get("size", item.get("size"))
+    if size is not None and path.stat().st_size != int(size):
+        return False
+    if lfs.get("oid"):
+        return model_files.sha256_of(path) == lfs["oid"]
+    return bool(item.get("oid")) and _git_blob_id(path) == item["oid"]
+
+
+def install(model: CatalogModel, *, progress: Progress | None = None,
+            cancelled: Callable[[], bool] | None = None) -> Path:
+    """Fetch the model's files into its folder and return it (already installed: no download).
+
+    `progress(done, total)` counts bytes over all files. Raises ModelUnavailable with a reason a
+    user can read; a partial download is kept for the next try, a file failing its check is not.
+    """
+    with _installing:
+        return installed(model) or _install(model, progress, cancelled)
+
+
+def _install(model: CatalogModel, progress: Progress | None, cancelled: Callable[[], bool] | None) -> Path:
+    try:
+        listing = _listing(model)
+    except (OSError, ValueError, http.client.HTTPException) as exc:
+        raise ModelUnavailable(f"could not reach {hub()} to fetch the model: {exc}") from exc
+    chosen: dict[str, tuple[str, dict]] = {}
+    for name, candidates in model.files.items():
+        remote = next((c for c in candidates if c in listing), None)
+        if remote is None:
+            raise ModelUnavailable(f"{model.repo} no longer offers {name} (looked for {', '.join(candidates)})")
+        chosen[name] = (remote, listing[remote])
+    sizes = {name: int((item.get("lfs") or {}).get("size", item.get("size") or 0)) for name, (_, item) in chosen.items()}
+    total = sum(sizes.values())
+    where = folder(model)
+    where.mkdir(parents=True, exist_ok=True)
+    before = 0
+    for name, (remote, item) in chosen.items():
+        target = where / name
+        if target.is_file() and _verified(target, item):
+            before += sizes[name]
+            continue
+        partial = where / f"{model_files.PARTIAL_PREFIX}{name}"
+        url = f"{hub()}/{model.repo}/resolve/{urllib.parse.quote(model.revision, safe='')}/{remote}"
+        offset = before
+
+        def step(done: int, _total: int, offset: int = offset) -> None:
+            if progress:
+                progress(offset + done, total)
+
+        try:
+            model_files.download(url, partial, step, cancelled)
+        except (OSError, ValueError, http.client.HTTPException) as exc:
+            kept = partial.stat().st_size if partial.exists() else 0
+            resume = f"; {kept >> 20} MB kept, the next try continues from there" if kept else ""
+            raise ModelUnavailable(f"could not fetch {name} from {hub()}: {exc}{resume}") from exc
+        if not _verified(partial, item):
+            partial.unlink(missing_ok=True)  # never continued, never loaded
+            raise ModelUnavailable(f"the downloaded {name} does not match what {model.repo} publishes "
+                                   "(checksum differs); it was deleted, try again")
+        os.replace(partial, target)
+        before += sizes[name]
+    manifest = {"repo": model.repo, "revision": model.revision, "sizes": sizes,
+                "files": {name: remote for name, (remote, _) in chosen.items()}}
+    (where / MANIFEST).write_text(json.dumps(manifest, indent=1), "utf-8")
+    if progress:
+        progress(total, total)
+    return where
+
+
+def describe(model: CatalogModel) -> dict:
+    """For Settings: what the offer says, and whether it is already here."""
+    return {"key": model.key, "kind": model.kind, "title": model.title, "size_mb": model.size_mb,
+            "license": model.license, "home": f"{HUB}/{model.repo}", "installed": installed(model) is not None}
+

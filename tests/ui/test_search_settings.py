@@ -1,0 +1,59 @@
+"""Settings → Search: the reading model is downloaded with progress, chosen, saved and used; offline,
+the download says why and the standard way stays."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from memoir_desktop.core import model_catalog
+from tests.fakes.file_server import serve_directory
+from tests.fakes.tiny_models import make_cross_encoder, publish
+
+pytestmark = pytest.mark.filterwarnings("ignore::Warning")  # torch's ONNX exporter is chatty
+TEXTS = ["사랑니를 뽑았다", "서울로 이사했다", "커피를 끊었다", "이 뽑은 거 어땠어?"]
+
+
+@pytest.fixture
+def models(tmp_path, monkeypatch):
+    monkeypatch.setenv("MEMOIR_MODELS_DIR", str(tmp_path / "models"))
+
+
+def test_the_reading_model_is_downloaded_chosen_saved_and_used(window, backend, mem, qtbot, tmp_path, models,
+                                                               monkeypatch):
+    for text in TEXTS[:3]:
+        mem.add(text, user_id="me", infer=False)
+    www = tmp_path / "www"
+    publish(www, make_cross_encoder(tmp_path / "tiny", TEXTS))
+    with serve_directory(www) as base:
+        monkeypatch.setenv("MEMOIR_MODEL_HUB", base)
+        dialog = window.open_settings()
+        group = dialog.search_group
+        qtbot.waitUntil(lambda: bool(group._offer), timeout=10_000)
+        assert group.value() == "builtin" and group.download.isVisible()
+        assert not group.choice.model().item(1).isEnabled()  # nothing to choose before the download
+        assert "토큰" in group.choice.itemText(2) or "tokens" in group.choice.itemText(2)  # its cost is shown
+        seen = []
+        backend.model_progress.connect(lambda key, done, total: seen.append((done, total)))
+        group.download.click()
+        qtbot.waitUntil(lambda: group.value() == "cross_encoder", timeout=20_000)
+    assert seen and seen[-1][0] == seen[-1][1] > 0
+    assert group.choice.model().item(1).isEnabled() and group.remove.isVisible() and not group.download.isVisible()
+    with qtbot.waitSignal(dialog.accepted, timeout=10_000):
+        dialog.accept()
+    assert json.loads((mem.home / "settings.json").read_text("utf-8"))["search_reranker"] == "cross_encoder"
+    got = mem.context_for(TEXTS[3]).memories
+    assert got and all("cross_encoder" in m["explain"] for m in got)
+
+
+def test_offline_the_download_says_why_and_the_standard_way_stays(window, mem, qtbot, models, monkeypatch):
+    monkeypatch.setenv("MEMOIR_MODEL_HUB", "http://127.0.0.1:9")
+    dialog = window.open_settings()
+    group = dialog.search_group
+    qtbot.waitUntil(lambda: bool(group._offer), timeout=10_000)
+    group.download.click()
+    qtbot.waitUntil(lambda: group.download.isVisible() and bool(group._failure), timeout=20_000)
+    assert group.state.text() == group._failure and "127.0.0.1" in group.state.text()
+    assert group.value() == "builtin" and model_catalog.installed(model_catalog.RERANKER) is None
+    dialog.reject()
