@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from memoir_desktop.core import model_files
+from memoir_desktop.core import model_engine, model_files
 from memoir_desktop.core.model_files import ModelUnavailable, Progress
 
 MANIFEST = "manifest.json"
@@ -149,10 +149,12 @@ def _install(model: CatalogModel, progress: Progress | None, cancelled: Callable
             raise ModelUnavailable(f"{model.repo} no longer offers {name} (looked for {', '.join(candidates)})")
         chosen[name] = (remote, listing[remote])
     sizes = {name: int((item.get("lfs") or {}).get("size", item.get("size") or 0)) for name, (_, item) in chosen.items()}
-    total = sum(sizes.values())
+    engine = model_engine.plan()  # the installers lack the engine: it comes along (model_engine.py)
+    total = sum(sizes.values()) + sum(w.size for w in engine)
+    model_engine.install(engine, (lambda done: progress(done, total)) if progress else None, cancelled)
+    before = sum(w.size for w in engine)
     where = folder(model)
     where.mkdir(parents=True, exist_ok=True)
-    before = 0
     for name, (remote, item) in chosen.items():
         target = where / name
         if target.is_file() and _verified(target, item):

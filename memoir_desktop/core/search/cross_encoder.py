@@ -20,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+from memoir_desktop.core import model_engine
+
 log = logging.getLogger(__name__)
 
 MODEL_FILE = "model.onnx"
@@ -40,6 +42,7 @@ class CrossEncoder:
         for name in (MODEL_FILE, TOKENIZER_FILE):
             if not (folder / name).is_file():
                 raise CrossEncoderUnavailable(f"the reranker model is incomplete ({name} is missing)")
+        model_engine.activate()  # an engine fetched with the model, where the app came without one
         try:
             import onnxruntime as ort
             from tokenizers import Tokenizer
