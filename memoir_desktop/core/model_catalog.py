@@ -67,6 +67,10 @@ def hub() -> str:
     return (os.environ.get("MEMOIR_MODEL_HUB") or HUB).rstrip("/")
 
 
+def _host(url: str) -> str:
+    return urllib.parse.urlsplit(url).netloc or url
+
+
 def folder(model: CatalogModel) -> Path:
     return model_files.models_dir() / model.key
 
@@ -141,12 +145,14 @@ def _install(model: CatalogModel, progress: Progress | None, cancelled: Callable
     try:
         listing = _listing(model)
     except (OSError, ValueError, http.client.HTTPException) as exc:
-        raise ModelUnavailable(f"could not reach {hub()} to fetch the model: {exc}") from exc
+        raise ModelUnavailable(f"could not reach {hub()} to fetch the model: {exc}", kind="offline",
+                               host=_host(hub())) from exc
     chosen: dict[str, tuple[str, dict]] = {}
     for name, candidates in model.files.items():
         remote = next((c for c in candidates if c in listing), None)
         if remote is None:
-            raise ModelUnavailable(f"{model.repo} no longer offers {name} (looked for {', '.join(candidates)})")
+            raise ModelUnavailable(f"{model.repo} no longer offers {name} (looked for {', '.join(candidates)})",
+                                   kind="missing", host=_host(hub()))
         chosen[name] = (remote, listing[remote])
     sizes = {name: int((item.get("lfs") or {}).get("size", item.get("size") or 0)) for name, (_, item) in chosen.items()}
     engine = model_engine.plan()  # the installers lack the engine: it comes along (model_engine.py)
@@ -173,11 +179,12 @@ def _install(model: CatalogModel, progress: Progress | None, cancelled: Callable
         except (OSError, ValueError, http.client.HTTPException) as exc:
             kept = partial.stat().st_size if partial.exists() else 0
             resume = f"; {kept >> 20} MB kept, the next try continues from there" if kept else ""
-            raise ModelUnavailable(f"could not fetch {name} from {hub()}: {exc}{resume}") from exc
+            raise ModelUnavailable(f"could not fetch {name} from {hub()}: {exc}{resume}",
+                                   kind="cut" if kept else "offline", kept_mb=kept >> 20, host=_host(hub())) from exc
         if not _verified(partial, item):
             partial.unlink(missing_ok=True)  # never continued, never loaded
             raise ModelUnavailable(f"the downloaded {name} does not match what {model.repo} publishes "
-                                   "(checksum differs); it was deleted, try again")
+                                   "(checksum differs); it was deleted, try again", kind="checksum")
         os.replace(partial, target)
         before += sizes[name]
     manifest = {"repo": model.repo, "revision": model.revision, "sizes": sizes,

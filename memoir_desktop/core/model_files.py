@@ -47,7 +47,15 @@ Progress = Callable[[int, int], None]  # (bytes done, bytes total or 0 when unkn
 
 
 class ModelUnavailable(RuntimeError):
-    """The model could not be provisioned; the message says why, in words for a user."""
+    """The model could not be provisioned; the message says why, in words for a user.
+
+    `kind` lets a screen say it in the user's language: "offline" (the site could not be reached),
+    "cut" (the line broke; `kept_mb` stay for the next try), "checksum", "missing" (the site no longer
+    offers the file, or none for this computer), "cancelled", or "other"."""
+
+    def __init__(self, message: str, *, kind: str = "other", kept_mb: int = 0, host: str = ""):
+        super().__init__(message)
+        self.kind, self.kept_mb, self.host = kind, kept_mb, host
 
 
 def models_dir() -> Path:
@@ -115,7 +123,7 @@ def download(url: str, dest: Path, progress: Progress | None, cancelled: Callabl
         with open(dest, "ab" if resumed else "wb") as out:
             while block := response.read(CHUNK):
                 if cancelled and cancelled():
-                    raise ModelUnavailable("the download was cancelled")
+                    raise ModelUnavailable("the download was cancelled", kind="cancelled")
                 out.write(block)
                 done += len(block)
                 if progress:

@@ -150,10 +150,25 @@ class SearchGroup(QGroupBox):
 
     def _failed(self, exc: BaseException) -> None:
         self._cancel = None
-        message = str(exc)
-        self._failure = (self.tr("Stopped. What was fetched is kept: the next download continues it.")
-                         if "cancelled" in message else self.tr("Could not download: {error}").format(error=message))
+        self._failure = self.failure_text(exc)
         self._show_offer(self._offer)
+
+    def failure_text(self, exc: BaseException) -> str:
+        """Why the download stopped, in the diarist's words (ModelUnavailable.kind)."""
+        kind, host = getattr(exc, "kind", "other"), getattr(exc, "host", "") or "huggingface.co"
+        if kind == "cancelled":
+            return self.tr("Stopped. What was fetched is kept: the next download continues it.")
+        if kind == "offline":
+            return self.tr("{host} could not be reached: this computer may be offline. Try again once it is "
+                           "connected.").format(host=host)
+        if kind == "cut":
+            return self.tr("The connection broke after {mb} MB. That part is kept: the next download continues "
+                           "from there.").format(mb=getattr(exc, "kept_mb", 0))
+        if kind == "checksum":
+            return self.tr("The file that arrived was not the published one, so it was deleted. Please try again.")
+        if kind == "missing":
+            return self.tr("{host} no longer offers the model memoir needs for this computer.").format(host=host)
+        return self.tr("Could not download: {error}").format(error=exc)
 
     def remove_model(self) -> None:
         self._wanted = "builtin"

@@ -23,8 +23,10 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QSpinBox,
+    QTabWidget,
     QTimeEdit,
     QVBoxLayout,
+    QWidget,
 )
 
 from memoir_desktop.core import config
@@ -52,13 +54,23 @@ class SettingsDialog(QDialog):
         self.setWindowTitle(self.tr("Settings"))
         self.setMinimumWidth(560)
         layout = QVBoxLayout(self)
-        layout.addWidget(self._llm_group())
-        layout.addWidget(self._memory_group())
+        # Pages, not one column: six groups stacked were taller than a laptop screen, which put
+        # Save out of reach.
+        self.pages = QTabWidget()
         self.search_group = SearchGroup(backend, settings.search_reranker)
-        layout.addWidget(self.search_group)
-        layout.addWidget(self._appearance_group())
-        layout.addWidget(self._reminder_group())
-        layout.addWidget(self._privacy_group())
+        for title, groups in ((self.tr("AI companion"), [self._llm_group()]),
+                              (self.tr("Memory and search"), [self._memory_group(), self.search_group]),
+                              (self.tr("Appearance and reminder"), [self._appearance_group(), self._reminder_group()]),
+                              (self.tr("Privacy"), [self._privacy_group()])):
+            page = QWidget()
+            column = QVBoxLayout(page)
+            if len(groups) == 1:
+                groups[0].setTitle("")  # the tab already says it
+            for group in groups:
+                column.addWidget(group)
+            column.addStretch(1)
+            self.pages.addTab(page, title)
+        layout.addWidget(self.pages)
         self.error = QLabel()
         self.error.setObjectName("opDelete")
         self.error.setWordWrap(True)

@@ -69,8 +69,9 @@ def test_install_verifies_every_file_and_continues_a_cut_download(tiny, models, 
     size = (tiny / "model.onnx").stat().st_size
     with serve_directory(www, ranges=True, cut_after=size // 3, cuts=2, state=state) as base:  # the listing, then the model
         monkeypatch.setenv("MEMOIR_MODEL_HUB", base)
-        with pytest.raises(ModelUnavailable, match="next try continues"):
+        with pytest.raises(ModelUnavailable, match="next try continues") as cut:
             model_catalog.install(model_catalog.RERANKER)
+        assert cut.value.kind == "cut"  # the screen says so in the user's language
         assert model_catalog.installed(model_catalog.RERANKER) is None  # a cut download is not a model
         seen = []
         where = model_catalog.install(model_catalog.RERANKER, progress=lambda d, t: seen.append((d, t)))
@@ -87,8 +88,9 @@ def test_a_file_that_fails_its_checksum_is_deleted_and_nothing_is_installed(tiny
     publish(www, tiny, wrong_sha=True)
     with serve_directory(www) as base:
         monkeypatch.setenv("MEMOIR_MODEL_HUB", base)
-        with pytest.raises(ModelUnavailable, match="checksum differs"):
+        with pytest.raises(ModelUnavailable, match="checksum differs") as bad:
             model_catalog.install(model_catalog.RERANKER)
+        assert bad.value.kind == "checksum"
     where = model_catalog.folder(model_catalog.RERANKER)
     assert model_catalog.installed(model_catalog.RERANKER) is None
     assert not (where / "model.onnx").exists() and not list(where.glob(".partial-*"))
@@ -96,8 +98,9 @@ def test_a_file_that_fails_its_checksum_is_deleted_and_nothing_is_installed(tiny
 
 def test_offline_the_install_says_so(models, monkeypatch):
     monkeypatch.setenv("MEMOIR_MODEL_HUB", "http://127.0.0.1:9")  # nothing listens there
-    with pytest.raises(ModelUnavailable, match="could not reach"):
+    with pytest.raises(ModelUnavailable, match="could not reach") as offline:
         model_catalog.install(model_catalog.RERANKER)
+    assert offline.value.kind == "offline" and offline.value.host == "127.0.0.1:9"
 
 
 def test_without_an_int8_build_the_full_precision_file_is_taken(tiny, models, tmp_path, monkeypatch):

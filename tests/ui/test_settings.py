@@ -97,3 +97,12 @@ def test_settings_show_structured_output_for_a_server_without_tools(window, qtbo
     dialog.test_connection()
     qtbot.waitUntil(lambda: "✓" in dialog.test_result.text(), timeout=10_000)
     assert dialog.mode_label.text() == "구조화된 출력 (JSON 스키마)"
+
+
+def test_the_settings_fit_a_laptop_screen(window, qtbot):
+    """Stacked in one column the groups were taller than a 768-pixel screen: Save was out of reach."""
+    dialog = window.open_settings()
+    qtbot.waitExposed(dialog)
+    assert dialog.sizeHint().height() <= 700, dialog.sizeHint()
+    assert dialog.buttons.geometry().bottom() <= dialog.height()
+    dialog.reject()
