@@ -127,6 +127,10 @@ class MemoirOpener(QObject):
         except Exception:
             mem.close()
             raise
+        try:
+            mem.embedder.load()  # what the step above announced; a journal with nothing to index never loaded it
+        except RuntimeError:
+            pass  # no model at all: the status bar says search by meaning is off; words still work
         self.progress.emit(self.tr("Preparing Korean search…"), 0, 0)
         lexical.warm_up()
         # Module imports only (no widgets are made off the UI thread): the UI thread then

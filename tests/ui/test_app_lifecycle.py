@@ -25,6 +25,8 @@ def test_start_shortcuts_language_switch_and_clean_shutdown(qapp, qtbot, tmp_pat
         assert recovery.isVisible() and crypto.looks_like_recovery_key(recovery.key)
         recovery.accept()
         qtbot.waitUntil(lambda: window.status.llm_state is True, timeout=10_000)  # the ping reached the server
+        # The start loaded the search model it announced: a new, empty journal is not left "getting ready".
+        qtbot.waitUntil(lambda: window.status.embedder.text() == window.status.tr("Search ready"), timeout=10_000)
 
         # Every button without text (an icon button) has an accessible name.
         unnamed = [b for b in window.findChildren(QAbstractButton) if not b.text() and not b.accessibleName()
