@@ -108,7 +108,7 @@ class MainWindow(QMainWindow):
         self.today_action.setIcon(icon("today"))
         self.import_action = self._action(self.tr("&Import…"), None, self.import_file)
         self.export_action = self._action(self.tr("&Export…"), "Ctrl+Shift+E", self.export)
-        self.export_encrypted_action = self._action(self.tr("Export &encrypted…"), None, self.export_encrypted)
+        self.export_encrypted_action = self._action(self.tr("Export e&ncrypted…"), None, self.export_encrypted)
         self.encrypt_action = self._action(self.tr("Encrypt this &journal…"), None, self.encrypt_requested.emit)
         self.encrypt_action.setVisible(not self.backend.encrypted)
         self.lock_action = self._action(self.tr("&Lock now"), "Ctrl+L", self.lock_now)

@@ -85,3 +85,23 @@ def test_smoke_mode_runs_headless(capsys):
 
     assert run(["memoir-desktop", "--smoke"]) == 0
     assert '"smoke": "ok"' in capsys.readouterr().out
+
+
+def test_each_menu_gives_every_item_its_own_access_key(window):
+    """Alt+F, then a letter: two items with one letter made the letter stop at the first
+    (File had 내보내기(&E) and 암호화하여 내보내기(&E))."""
+    import re
+
+    from PySide6.QtWidgets import QMenu
+
+    def key(text: str) -> str | None:
+        m = re.search(r"&([^&])", text.replace("&&", ""))
+        return m.group(1).lower() if m else None
+
+    menus = [a.menu() for a in window.menuBar().actions() if isinstance(a.menu(), QMenu)]
+    assert len(menus) >= 3
+    tops = [key(a.text()) for a in window.menuBar().actions()]
+    assert len(tops) == len(set(tops)), tops
+    for menu in menus:
+        keys = [key(a.text()) for a in menu.actions() if not a.isSeparator() and key(a.text())]
+        assert len(keys) == len(set(keys)), (menu.title(), [a.text() for a in menu.actions()])
