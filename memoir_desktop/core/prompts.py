@@ -61,7 +61,8 @@ EXTRACTION_TOOL = Tool(
         "properties": {"facts": {"type": "array", "items": {
             "type": "object",
             "properties": {"text": {"type": "string"},
-                           "category": {"type": "string", "enum": list(FACT_CATEGORIES)}},
+                           "category": {"type": "string", "enum": list(FACT_CATEGORIES),
+                                        "description": "people covers family, friends and pets"}},
             "required": ["text", "category"]}}},
         "required": ["facts"],
     },

@@ -25,7 +25,8 @@ from memoir_desktop.ui.refresh import RefreshWhenShown
 
 def category_name(category: str) -> str:
     t = QCoreApplication.translate
-    names = {"people": QCoreApplication.translate("ProfilePage", "People"),
+    # Pets share the people group (a cat named 보리 is family, not a place or a habit): the name says so.
+    names = {"people": QCoreApplication.translate("ProfilePage", "People and pets"),
              "places": QCoreApplication.translate("ProfilePage", "Places"),
              "work": QCoreApplication.translate("ProfilePage", "Work and study"),
              "health": QCoreApplication.translate("ProfilePage", "Health"),

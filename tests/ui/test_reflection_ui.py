@@ -194,3 +194,12 @@ def test_the_daily_reminder_is_set_in_settings_and_comes_once_unless_today_is_wr
     tray.check(datetime.combine(TODAY, time(21, 45)))
     qtbot.waitUntil(lambda: backend.idle, timeout=5_000)
     assert tray.last_message is None  # today is written: no reminder
+
+
+def test_a_pet_is_filed_under_a_heading_that_names_pets(qapp):
+    """The rules put 고양이 보리 with the people, under a heading that said only "사람"."""
+    from memoir_desktop.core.reflection.categories import categorize
+    from memoir_desktop.ui.profile_page import category_name
+
+    assert categorize("고양이 보리를 키운다") == categorize("I walk my dog every morning ") == "people"
+    assert "반려동물" in category_name("people")
