@@ -80,7 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
     en.add_argument("--day", help="only this day (YYYY-MM-DD)")
     en.add_argument("--limit", type=int, default=50)
     sub.add_parser("trash", help="list the entries in the trash")
-    ent = sub.add_parser("entry", help="change one entry: edit, move, delete (to the trash), restore, purge")
+    ent = sub.add_parser("entry", help="change one entry: edit, move, private, share, delete (to the trash), "
+                                       "restore, purge")
     esub = ent.add_subparsers(dest="action", required=True, parser_class=_Parser)
     ee = esub.add_parser("edit", help="rewrite an entry (its memories are re-read)")
     ee.add_argument("id", type=int)
@@ -90,6 +91,8 @@ def build_parser() -> argparse.ArgumentParser:
     em.add_argument("when", help="YYYY-MM-DD or YYYY-MM-DDTHH:MM")
     for name, helptext in (("delete", "move an entry to the trash (its memories leave search)"),
                            ("restore", "bring an entry back from the trash"),
+                           ("private", "keep an entry from the LLM from now on (its memories leave answers)"),
+                           ("share", "let the LLM read a private entry again"),
                            ("purge", "delete an entry in the trash forever"), ("history", "an entry's history")):
         esub.add_parser(name, help=helptext).add_argument("id", type=int)
     return p
@@ -291,14 +294,19 @@ def _entry(mem, args) -> int:
                           "backups made before still hold it")
         return EXIT_OK
     fn = {"edit": lambda: mem.edit_entry(args.id, args.text), "move": lambda: mem.move_entry(args.id, args.when),
-          "delete": lambda: mem.delete_entry(args.id), "restore": lambda: mem.restore_entry(args.id)}[a]
+          "delete": lambda: mem.delete_entry(args.id), "restore": lambda: mem.restore_entry(args.id),
+          "private": lambda: mem.set_entry_private(args.id, True),
+          "share": lambda: mem.set_entry_private(args.id, False)}[a]
     res = fn()
     text = {"edit": f"edited entry {args.id}; its memories are re-read", "move": f"moved entry {args.id} to "
             f"{res['created_at'][:16]}", "delete": f"moved entry {args.id} to the trash ("
             f"{_count(len(res.get('memories_hidden', [])), 'memory', 'memories')} out of search)",
-            "restore": f"restored entry {args.id}"}[a]
+            "restore": f"restored entry {args.id}",
+            "private": f"entry {args.id} is private: no LLM reads it from now on "
+            f"({_count(len(res.get('memories_changed', [])), 'memory', 'memories')} set aside)",
+            "share": f"entry {args.id} is shared with the LLM again"}[a]
     _print(args, res, text)
-    return _process(mem, args) if a in ("edit", "move") else EXIT_OK
+    return _process(mem, args) if a in ("edit", "move", "share") else EXIT_OK
 
 
 def _count(n: int, one: str, many: str | None = None) -> str:

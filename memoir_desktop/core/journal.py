@@ -130,6 +130,42 @@ class Journal:
             return entry_dict(e, job_id=job_id,
                               changes=Changes.of(entries=[entry_id], memories=[*touched, *moved]).to_dict())
 
+    def set_private(self, entry_id: int, private: bool) -> dict:
+        """Make an entry private after writing it, or share it again.
+
+        Private: no LLM reads it from now on (jobs still waiting skip it; pipeline/memorize.py), the
+        memories only it supported leave the answer context (invalid, "source private") and its graph
+        relations are hidden. What an LLM already read cannot be unsent; the screen says so.
+        Shared again: those come back, and an entry never read is queued to be (its memories made)."""
+        change = Change()
+        with self.write_lock, Session(self.engine) as s:
+            e = self._live(s, entry_id)
+            if bool(e.private) == private or e.role != "user" or e.kind == "letter":
+                return entry_dict(e, changes=Changes().to_dict())
+            e.private = private  # not updated_at: the words did not change, the entry is not "edited"
+            s.add(e)
+            s.add(EntryHistory(entry_id=entry_id, event="PRIVATE" if private else "SHARED"))
+            job = None
+            if private:
+                out = cascade.hide_entry(self.ctx, s, change, e, reason=cascade.SOURCE_PRIVATE)
+            else:
+                out = cascade.unhide_entry(self.ctx, s, change, e, reason=cascade.SOURCE_PRIVATE)
+                if not cascade.memories_of(s, entry_id):
+                    job = self._reread(s, e, "shared")
+            s.flush()
+            job_id = job.id if job else None
+            s.commit()
+            s.refresh(e)
+            result = entry_dict(e, job_id=job_id, memories_changed=out.memories, relations_changed=out.edges,
+                                changes=Changes.of(entries=[entry_id], memories=out.memories,
+                                                   graph=bool(out.edges)).to_dict())
+            user_id = e.user_id
+        if private:  # the entry itself stays in the local index: the user's own search still finds it
+            self.ctx.after_memories_hidden(user_id, change, bool(out.edges))
+        else:
+            self.ctx.after_unhide(user_id, entry_id, change, bool(out.edges))
+        return result
+
     def trash(self, entry_id: int) -> dict:
         """Move an entry to the trash: the memories only it supported leave search and the answer
         context (invalid, "source deleted"), its graph relations are hidden; all come back on restore."""

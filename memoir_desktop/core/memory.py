@@ -338,6 +338,10 @@ class Memoir:
         """Give an entry another date/time; relative times in it count from the new day."""
         return self.journal_.move(entry_id, when)
 
+    def set_entry_private(self, entry_id: int, private: bool = True) -> dict:
+        """Keep an entry from every LLM from now on (its memories leave the answer context), or share it again."""
+        return self.journal_.set_private(entry_id, private)
+
     def delete_entry(self, entry_id: int) -> dict:
         """Move an entry to the trash (restorable); the memories only it supported go with it."""
         return self.journal_.trash(entry_id)

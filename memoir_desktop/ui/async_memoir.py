@@ -140,6 +140,10 @@ class AsyncMemoir(QObject):
     def move_entry(self, entry_id: int, when, on_done: Callback = None, on_error: Callback = None) -> None:
         self._write(lambda: self.mem.move_entry(entry_id, when), self._poked(on_done), on_error)
 
+    def set_entry_private(self, entry_id: int, private: bool, on_done: Callback = None,
+                          on_error: Callback = None) -> None:
+        self._write(lambda: self.mem.set_entry_private(entry_id, private), self._poked(on_done), on_error)
+
     def delete_entry(self, entry_id: int, on_done: Callback = None, on_error: Callback = None) -> None:
         """To the trash (restorable)."""
         self._write(lambda: self.mem.delete_entry(entry_id), on_done, on_error)

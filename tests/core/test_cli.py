@@ -61,8 +61,12 @@ def test_cli_entries_edit_move_delete_restore_trash_and_search(tmp_path, fake_ll
     assert r.returncode == 0 and "re-read" in r.stdout, r.stderr
     r = cli(tmp_path, "entry", "move", str(eid), "2026-03-11T09:30", env_extra=env)
     assert r.returncode == 0 and "2026-03-11 09:30" in r.stdout.replace("T", " "), r.stdout
+    r = cli(tmp_path, "entry", "private", str(eid), env_extra=env)
+    assert r.returncode == 0 and "no LLM reads it" in r.stdout, r.stderr
+    assert json.loads(cli(tmp_path, "--json", "entries").stdout)[0]["private"] is True
+    assert cli(tmp_path, "entry", "share", str(eid), env_extra=env).returncode == 0
     hist = json.loads(cli(tmp_path, "--json", "entry", "history", str(eid)).stdout)
-    assert [h["event"] for h in hist] == ["EDIT", "MOVE"]
+    assert [h["event"] for h in hist] == ["EDIT", "MOVE", "PRIVATE", "SHARED"]
     assert cli(tmp_path, "entry", "delete", str(eid)).returncode == 0
     assert json.loads(cli(tmp_path, "--json", "entries").stdout) == []
     assert [e["id"] for e in json.loads(cli(tmp_path, "--json", "trash").stdout)] == [eid]

@@ -82,7 +82,7 @@ def test_edit_in_place_rereads_the_memories(mem, backend, qtbot, fake_llm, tmp_p
     journal = window.journal
     qtbot.waitUntil(lambda: _bubble(journal, entry_id) is not None, timeout=10_000)
     bubble = _bubble(journal, entry_id)
-    assert set(_actions(bubble)) == {"copy", "edit", "move", "ask", "trash"}  # no history before an edit
+    assert set(_actions(bubble)) == {"copy", "edit", "move", "ask", "private", "trash"}  # no history before an edit
     assert bubble.menu_button.isVisibleTo(bubble) and bubble.menu_button.focusPolicy() & Qt.TabFocus
 
     # Esc cancels: nothing changes.
@@ -160,6 +160,28 @@ def test_move_to_trash_then_undo(mem, backend, qtbot, tmp_path):
     qtbot.waitUntil(lambda: _bubble(journal, entry_id) is not None, timeout=10_000)
     assert mem.entry(entry_id)["deleted_at"] is None
     qtbot.waitUntil(lambda: journal.navigator.trash_count == 0, timeout=10_000)
+
+
+def test_an_entry_is_made_private_from_its_menu_and_shared_again(mem, backend, qtbot, tmp_path):
+    entry_id = mem.journal("나는 목포에 산다")
+    mem.process_jobs()
+    assert mem.search("목포")["results"]
+    window = make_window(backend, qtbot, tmp_path)
+    journal = window.journal
+    qtbot.waitUntil(lambda: _bubble(journal, entry_id) is not None, timeout=10_000)
+    bubble = _bubble(journal, entry_id)
+    assert "share" not in _actions(bubble)
+    _actions(bubble)["private"].trigger()
+    qtbot.waitUntil(lambda: mem.entry(entry_id)["private"], timeout=10_000)
+    qtbot.waitUntil(lambda: bubble.private_label.isVisibleTo(bubble), timeout=10_000)
+    assert mem.search("목포")["results"] == []
+    assert "1" in journal.bar.label.text() and journal.bar.button.isVisibleTo(journal.bar)
+    assert not bubble.edited_label.isVisibleTo(bubble)  # its words did not change
+    assert "private" not in _actions(bubble)
+    _actions(bubble)["share"].trigger()
+    qtbot.waitUntil(lambda: not mem.entry(entry_id)["private"], timeout=10_000)
+    qtbot.waitUntil(lambda: bool(mem.search("목포")["results"]), timeout=10_000)
+    qtbot.waitUntil(lambda: not bubble.private_label.isVisibleTo(bubble), timeout=10_000)
 
 
 def test_trash_view_restores_an_entry(mem, backend, qtbot, tmp_path):

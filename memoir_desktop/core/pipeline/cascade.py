@@ -46,6 +46,7 @@ log = logging.getLogger(__name__)
 SOURCE_DELETED = "source deleted"
 SOURCE_EDITED = "source edited"
 SOURCE_CHANGED = "source changed"
+SOURCE_PRIVATE = "source private"  # the user made the entry private: nothing from it goes to an LLM
 
 
 @dataclass
@@ -64,8 +65,11 @@ class CascadeContext:
         self._safe(lambda: self.store.apply_index(user_id, change))
 
     def after_hide(self, user_id: str, entry_id: int, change: Change, graph: bool) -> None:
-        self._safe(lambda: self.store.apply_index(user_id, change))
         self._safe(lambda: self.episodes.remove(user_id, [entry_id]))
+        self.after_memories_hidden(user_id, change, graph)
+
+    def after_memories_hidden(self, user_id: str, change: Change, graph: bool) -> None:
+        self._safe(lambda: self.store.apply_index(user_id, change))
         if graph:
             self.graph.after_commit(user_id)
 
@@ -132,15 +136,14 @@ class Touched:
     edges: list[int] = field(default_factory=list)
 
 
-def hide_entry(ctx: CascadeContext, s: Session, change: Change, e: Entry) -> Touched:
+def hide_entry(ctx: CascadeContext, s: Session, change: Change, e: Entry, reason: str = SOURCE_DELETED) -> Touched:
     out = Touched()
     eid = e.id
     assert eid is not None
     for m in memories_of(s, eid):
         if m.state != "active" or live_sources(s, m.id, besides=eid):
             continue  # also said elsewhere: it stays
-        ctx.store.stage_state(s, change, m, "invalid", actor="system", entry_id=eid, note=SOURCE_DELETED,
-                              reason=SOURCE_DELETED)
+        ctx.store.stage_state(s, change, m, "invalid", actor="system", entry_id=eid, note=reason, reason=reason)
         out.memories.append(m.id)
     when = now()
     for edge in s.exec(select(GraphEdge).where(col(GraphEdge.source_entry_id) == eid, col(GraphEdge.valid))):
@@ -152,15 +155,19 @@ def hide_entry(ctx: CascadeContext, s: Session, change: Change, e: Entry) -> Tou
     return out
 
 
-def unhide_entry(ctx: CascadeContext, s: Session, change: Change, e: Entry) -> Touched:
+def unhide_entry(ctx: CascadeContext, s: Session, change: Change, e: Entry, reason: str = SOURCE_DELETED) -> Touched:
+    """Undo hide_entry(reason). A private entry taken out of the trash keeps its graph relations hidden."""
     out = Touched()
     eid = e.id
     assert eid is not None
     for m in memories_of(s, eid):
-        if m.state == "invalid" and m.invalid_reason == SOURCE_DELETED:
-            ctx.store.stage_state(s, change, m, "active", actor="system", entry_id=eid, note="source restored")
+        if m.state == "invalid" and m.invalid_reason == reason:
+            ctx.store.stage_state(s, change, m, "active", actor="system", entry_id=eid,
+                                  note="source restored" if reason == SOURCE_DELETED else "source shared again")
             out.memories.append(m.id)
-    for edge in s.exec(select(GraphEdge).where(col(GraphEdge.hidden_with_entry) == eid)):
+    hidden = [] if (e.private and reason == SOURCE_DELETED) or e.deleted_at is not None else \
+        s.exec(select(GraphEdge).where(col(GraphEdge.hidden_with_entry) == eid))
+    for edge in hidden:
         edge.valid, edge.expired_at, edge.hidden_with_entry = True, None, None
         s.add(edge)
         out.edges.append(edge.id)  # type: ignore[arg-type]

@@ -117,7 +117,8 @@ class EntryHistoryDialog(QDialog):
 
     def _event_label(self, event: str) -> str:
         return {"EDIT": self.tr("Edited"), "MOVE": self.tr("Moved to another date"),
-                "DELETE": self.tr("Moved to the trash"), "RESTORE": self.tr("Restored from the trash")
+                "DELETE": self.tr("Moved to the trash"), "RESTORE": self.tr("Restored from the trash"),
+                "PRIVATE": self.tr("Made private"), "SHARED": self.tr("Shared with the companion again")
                 }.get(event, event)
 
     def set_rows(self, rows: list[dict]) -> None:

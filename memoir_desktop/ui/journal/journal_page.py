@@ -311,7 +311,25 @@ class JournalPage(QWidget):
 
     def _entry_action(self, name: str, bubble: MessageBubble) -> None:
         {"move": self.move_entry, "trash": self.trash_entry, "history": self.entry_history,
-         "ask": self.ask_about}[name](bubble)
+         "ask": self.ask_about, "private": lambda b: self.set_private(b, True),
+         "share": lambda b: self.set_private(b, False)}[name](bubble)
+
+    def set_private(self, bubble: MessageBubble, private: bool) -> None:
+        def done(entry: dict) -> None:
+            if shiboken6.isValid(bubble):
+                bubble.set_entry(entry)
+            if private:
+                n = len(entry.get("memories_changed") or [])
+                self.bar.show_message(self.tr("Private now: the companion won't read this entry, and %n memory(ies) "
+                                              "made from it are set aside. What it already read can't be unsent.",
+                                              None, n), self.tr("Undo"), lambda: self.set_private(bubble, False))
+            else:
+                self.bar.show_message(self.tr("The companion may read this entry again."))
+
+        def failed(exc: BaseException) -> None:
+            self.bar.show_message(self.tr("Could not change this entry: {error}").format(error=exc))
+
+        self.backend.set_entry_private(bubble.entry_id, private, done, failed)
 
     def edit_entry(self, bubble: MessageBubble, text: str) -> None:
         if not text.strip():

@@ -237,6 +237,10 @@ class MessageBubble(QFrame):
         self._add(menu, "move", self.tr("Change date and time…"))
         if not self.has_reply:
             self._add(menu, "ask", self.tr("Ask the companion about this"))
+        if self.entry.get("private"):
+            self._add(menu, "share", self.tr("Let the companion read it"))
+        else:
+            self._add(menu, "private", self.tr("Make private"))
         if self.entry.get("edited"):
             self._add(menu, "history", self.tr("History…"))
         menu.addSeparator()
