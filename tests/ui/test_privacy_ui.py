@@ -196,3 +196,37 @@ def test_closing_the_journal_closes_the_recovery_key_window_too(window, qtbot):
     window.close()
     qtbot.waitUntil(lambda: QApplication.activeModalWidget() is None, timeout=5_000)
     assert not any(w.isVisible() for w in QApplication.topLevelWidgets())
+
+
+def test_the_passphrase_can_be_removed_where_the_keyring_keeps_the_key(tmp_path, qtbot, fake_llm, monkeypatch):
+    from memoir_desktop.ui.async_memoir import AsyncMemoir
+    from memoir_desktop.ui.privacy import PassphraseDialog
+
+    mem = Memoir.open(tmp_path / "home", passphrase=PASS, llm_base_url=fake_llm.url, llm_model="fake")
+    settings = mem.settings
+    settings.lock_at_start = True
+    config.save_settings(mem.home, settings)
+    backend = AsyncMemoir(mem)
+    try:
+        window = make_window(backend, qtbot, tmp_path)
+        assert window.lock_action.isVisible()
+        dialog = window.open_settings()
+        assert not dialog.remove_passphrase_button.isHidden()
+        answers = iter(["not the passphrase", PASS])
+        monkeypatch.setattr(PassphraseDialog, "exec", lambda self: PassphraseDialog.Accepted)
+        monkeypatch.setattr(PassphraseDialog, "passphrase", lambda self: next(answers))
+        dialog.remove_passphrase()
+        wrong = dialog.tr("That passphrase does not open this journal. Nothing was changed.")
+        qtbot.waitUntil(lambda: dialog.privacy_message.text() == wrong, timeout=10_000)
+        assert mem.has_passphrase
+        dialog.remove_passphrase()
+        qtbot.waitUntil(lambda: not mem.has_passphrase, timeout=10_000)
+        qtbot.waitUntil(lambda: not window.lock_action.isVisible(), timeout=5_000)
+        assert not dialog.lock_at_start.isEnabled() and dialog.remove_passphrase_button.isHidden()
+        assert config.load_settings(mem.home, apply_env=False).lock_at_start is False  # no lock it could not open
+        dialog.reject()
+    finally:
+        backend.shutdown(10_000)
+        mem.close()
+    reopened = Memoir.open(tmp_path / "home")  # the keyring alone opens it now
+    reopened.close()
