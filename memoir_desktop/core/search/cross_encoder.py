@@ -7,8 +7,9 @@ context only (search keeps its 30 ms budget).
 
 A model folder holds `model.onnx` (any BERT / XLM-R sequence classifier exported to ONNX: one logit,
 or two where the last is "relevant") and `tokenizer.json` (the `tokenizers` format those models
-publish). onnxruntime runs it on the CPU with two threads: int8 weights keep 30 short pairs near
-100 ms on a laptop (eval/bench_rerank.py measures it).
+publish). onnxruntime runs it on the CPU with two threads: 30 short pairs took 93 ms p50 / 106 p95
+with signed int8 weights on a 2-core AVX-512 VNNI Xeon, 190 / 208 with the unsigned AVX2 build
+(eval/bench_rerank.py; model_catalog picks the build for the processor).
 """
 
 from __future__ import annotations
