@@ -60,3 +60,17 @@ def test_a_private_entry_taken_out_of_the_trash_stays_private(mem, fake_llm):
     assert lives_in(mem) == [] and mem.search("목포")["results"] == []
     mem.set_entry_private(eid, False)
     assert lives_in(mem) == ["나 산다 목포"] and mem.search("목포")["results"]
+
+
+def test_made_private_while_the_llm_was_reading_it_nothing_it_found_is_stored(mem, fake_llm):
+    from tests.fakes.fake_llm import tool
+
+    eid = mem.journal("I keep bees on the roof", timestamp=T1)
+
+    def extract(_req):  # the user clicks "Make private" while the model is still answering
+        mem.set_entry_private(eid)
+        return tool({"facts": [{"text": "Keeps bees on the roof", "category": "other"}]})
+
+    fake_llm.on("save_facts", extract)
+    mem.process_jobs()
+    assert mem.get_all()["results"] == [] and mem.search("bees")["results"] == []

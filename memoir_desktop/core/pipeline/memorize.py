@@ -160,7 +160,18 @@ def _prepare(ctx: WriteContext, job: Job, new: list[Entry], entry_id: int, previ
             ctx.graph.after_commit(job.user_id)
         ctx.store.apply_index(job.user_id, plan.change)
 
-    return Prepared(apply=lambda s: apply_operations(ctx, s, plan), after_commit=after)
+    ids = [pk(e) for e in new]
+
+    def apply(s: Session) -> dict:
+        # The LLM read the entry before the user trashed it or made it private: what it found is not stored.
+        rows = [s.get(Entry, i) for i in ids]
+        if not any(r is not None and r.deleted_at is None and not r.private for r in rows):
+            _clear_flags(s, plan.previous)
+            return {"results": [], "facts": [], "changes": Changes.of(memories=plan.previous).to_dict(),
+                    "skipped": "entry withdrawn"}
+        return apply_operations(ctx, s, plan)
+
+    return Prepared(apply=apply, after_commit=after)
 
 
 def _leave_out_switched_off(facts: list[Fact], off: frozenset[str], when: datetime) -> tuple[list[Fact], list[dict]]:
