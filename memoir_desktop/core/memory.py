@@ -295,6 +295,10 @@ class Memoir:
                 "reranker": self.retriever.context_rerank.status(), "llm_configured": self.llm.configured,
                 "llm_tokens": estimate_tokens("요즘 어떻게 지내?", shown) if shown else 0}
 
+    def warm_search(self) -> None:
+        """Load what the first answer would otherwise wait for (the chosen reranker)."""
+        self.retriever.context_rerank.warm()
+
     def install_search_model(self, key: str, progress=None, cancelled=None) -> str:
         """Download a catalog model (resumable, verified); raises ModelUnavailable saying why."""
         where = model_catalog.install(model_catalog.CATALOG[key], progress=progress, cancelled=cancelled)

@@ -82,6 +82,7 @@ class AsyncMemoir(QObject):
         self.writer.start()
         self.refresh_status()
         self.check_llm()
+        self.reads.submit(self.mem.warm_search)
 
     def shutdown(self, grace_ms: int) -> bool:
         """Stop taking work; wait up to `grace_ms` for running tasks. True if all finished."""
@@ -423,6 +424,7 @@ class AsyncMemoir(QObject):
             self.writer.poke()
             self.refresh_status()
             self.check_llm()
+            self.reads.submit(self.mem.warm_search)  # a reranker just chosen loads before it is needed
             call_if_alive(on_done, message)
 
         self.writer.submit(work, done, on_error)

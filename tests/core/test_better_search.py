@@ -134,6 +134,8 @@ def test_the_companions_context_goes_through_the_downloaded_reranker(mem, tiny, 
 
     install_tiny(tiny)
     mem.reconfigure(settings)  # what Settings does once the download finished
+    mem.warm_search()  # and then, off the answer's time, loads it
+    assert mem.retriever.context_rerank.status()["loaded"]
     got = mem.context_for(QUESTION).memories
     assert all("cross_encoder" in m["explain"] for m in got)
     # The cross-encoder's ranking fused with the learned one, as the design says.
