@@ -205,8 +205,10 @@ class Memoir:
                          timeout=st.llm_timeout_s, max_retries=st.llm_max_retries,
                          metric_sink=self.metrics.record, probe_cache=self.probe_cache)
 
-    def reconfigure(self, settings: config.Settings) -> None:
-        """Apply new settings; a changed embedding model rebuilds the vector index."""
+    def reconfigure(self, settings: config.Settings, *, rebuild_now: bool = True) -> bool:
+        """Apply new settings; a changed embedding model rebuilds the vector index (now, or by the
+        caller's `reconcile(progress)` when `rebuild_now` is False: the app runs it in the background
+        with progress). True when the index needs that rebuild."""
         model_changed = settings.embed_model != self.settings.embed_model
         self.settings = settings
         self.llm = self._make_llm()
@@ -216,7 +218,9 @@ class Memoir:
             self.embedder = Embedder(settings.embed_model, metric_sink=self.metrics.record)
             self.store.set_embedder(self.embedder)
             self.graph.embedder = self.embedder
-            self.reconcile()
+            if rebuild_now:
+                self.reconcile()
+        return model_changed
 
     def reconcile(self, progress=None, force: bool = False) -> dict:
         """Bring the derived vector index in line with SQLite (rebuild if missing/stale/foreign)."""

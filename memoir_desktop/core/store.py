@@ -241,9 +241,12 @@ class MemoryStore:
             extra = [mid for mid in indexed if mid not in active]
             if extra:
                 self.vectors.delete(name, extra)
-            if missing:
-                ch = Change(upsert={mid: active[mid] for mid in missing})
-                self.apply_index(user_id, ch)
+            # In chunks with progress: after a model change a search may have made the new, empty
+            # collection first, and then every memory is "missing" (minutes for a large journal).
+            for i in range(0, len(missing), 256):
+                self.apply_index(user_id, Change(upsert={mid: active[mid] for mid in missing[i:i + 256]}))
+                if progress:
+                    progress(min(i + 256, len(missing)), len(missing))
             report["added"] += len(missing)
             report["removed"] += len(extra)
         return report

@@ -42,6 +42,7 @@ class AsyncMemoir(QObject):
     status_changed = Signal(dict)
     settings_changed = Signal(object)  # the new Settings
     error = Signal(str)  # a failure no caller handled, as a sentence for the status bar
+    index_progress = Signal(int, int)  # the search index rebuilt for a new model: memories done, of total
     model_progress = Signal(str, int, int)  # a search model downloading: catalog key, bytes done, of total
 
     def __init__(self, mem, parent: QObject | None = None, reads: TaskRunner | None = None):
@@ -414,11 +415,14 @@ class AsyncMemoir(QObject):
                 if stored.where == "session":
                     message = stored.message
             running = config.load_settings(home)
-            self.mem.reconfigure(running)
-            return message, running
+            rebuild = self.mem.reconfigure(running, rebuild_now=False)
+            return message, running, rebuild
 
         def done(outcome) -> None:
-            message, running = outcome
+            message, running, rebuild = outcome
+            if rebuild:  # minutes for a large journal: after Save, on the writer, with progress
+                self.writer.submit(lambda: self.mem.reconcile(progress=self.index_progress.emit),
+                                   lambda _report: self.refresh_status())
             self.settings_changed.emit(running)
             self.changed.emit(Changes(settings=True))
             self.writer.poke()

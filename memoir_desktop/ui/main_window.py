@@ -114,6 +114,7 @@ class MainWindow(QMainWindow):
         self.lock_action = self._action(self.tr("&Lock now"), "Ctrl+L", self.lock_now)
         self.lock_action.setVisible(self.backend.encrypted and self.backend.has_passphrase)
         self.backend.settings_changed.connect(self._show_lock_action)  # a method: gone with this window
+        self.backend.index_progress.connect(self._index_progress)
         self.backup_action = self._action(self.tr("&Back up now"), None, self.backup_now)
         self.restore_action = self._action(self.tr("&Restore a backup…"), None, self.restore_backup)
         self.data_folder_action = self._action(self.tr("Open &data folder"), None, self.open_data_folder)
@@ -229,6 +230,11 @@ class MainWindow(QMainWindow):
                                                         .format(name=Path(path).name)),
             lambda exc: self.status.show_busy(False, self.tr("The export failed: {error}").format(error=exc)),
             passphrase=passphrase)
+
+    def _index_progress(self, done: int, total: int) -> None:
+        self.status.show_progress(done, total, self.tr("Rebuilding search for the new model… {done} of {total}")
+                                  .format(done=f"{done:,}", total=f"{total:,}") if done < total else
+                                  self.tr("Search is ready with the new model."))
 
     def _show_lock_action(self, _settings=None) -> None:
         self.lock_action.setVisible(self.backend.encrypted and self.backend.has_passphrase)

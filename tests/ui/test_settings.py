@@ -106,3 +106,23 @@ def test_the_settings_fit_a_laptop_screen(window, qtbot):
     assert dialog.sizeHint().height() <= 700, dialog.sizeHint()
     assert dialog.buttons.geometry().bottom() <= dialog.height()
     dialog.reject()
+
+
+def test_a_new_embedding_model_rebuilds_search_after_save_with_progress(window, backend, mem, qtbot):
+    """The rebuild ran inside Save: the dialog waited, without a word, for as long as re-embedding the
+    whole journal took (minutes for thousands of memories)."""
+    from memoir_desktop.core.embedder import HASHED
+
+    for i in range(300):
+        mem.add(f"기억 {i}: 오늘은 산책을 {i}분 했다", infer=False)
+    events = []
+    backend.index_progress.connect(lambda done, total: events.append(("progress", done, total)))
+    dialog = window.open_settings()
+    dialog.accepted.connect(lambda: events.append(("saved",)))
+    dialog.embed_model.setCurrentText(HASHED)
+    dialog.accept()
+    qtbot.waitUntil(lambda: ("progress", 300, 300) in events, timeout=30_000)
+    assert events[0] == ("saved",)  # the dialog closed first; the rebuild came after, counted
+    assert mem.embedder.name == HASHED and mem.search("산책")["results"]
+    qtbot.waitUntil(lambda: window.status.currentMessage() == window.tr("Search is ready with the new model."),
+                    timeout=5_000)
