@@ -58,7 +58,7 @@ def cpu_flags() -> set[str]:
 
 def _int8_onnx(flags: set[str] | None = None) -> tuple[str, ...]:
     """The model files to look for, best for this processor first. Signed int8 weights ran 30 pairs
-    in 85 ms where unsigned took 190 (an AVX-512 VNNI Xeon, eval/bench_rerank.py); without VNNI the
+    in 93 ms p50 where unsigned took 190 (an AVX-512 VNNI Xeon, eval/bench_rerank.py); without VNNI the
     signed kind can saturate on AVX2, which is why the AVX2 build is unsigned. Any of them runs on
     any x86 processor (onnxruntime picks its kernels at run time): the choice is speed, not whether."""
     if platform.machine().lower() in ("arm64", "aarch64"):
