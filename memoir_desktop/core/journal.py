@@ -148,6 +148,7 @@ class Journal:
             job = None
             if private:
                 out = cascade.hide_entry(self.ctx, s, change, e, reason=cascade.SOURCE_PRIVATE)
+                self._cancel_reads_of(s, e)
             else:
                 out = cascade.unhide_entry(self.ctx, s, change, e, reason=cascade.SOURCE_PRIVATE)
                 if not cascade.memories_of(s, entry_id):
@@ -352,6 +353,18 @@ class Journal:
             if eid in p.get("entry_ids", []) or p.get("entry_id") == eid:
                 return j
         return self.queue.enqueue(s, "reconcile", e.user_id, {"entry_id": eid, "why": why})
+
+    @staticmethod
+    def _cancel_reads_of(s: Session, e: Entry) -> None:
+        """Jobs still waiting to read only this entry have nothing left to do (a job already running
+        stores nothing: pipeline/memorize.py checks again before it applies)."""
+        eid = pk(e)
+        for j in s.exec(select(Job).where(col(Job.user_id) == e.user_id, col(Job.state).in_(("pending", "waiting")),
+                                          col(Job.kind).in_(("memorize", "reconcile")))):
+            p = j.payload or {}
+            if p.get("entry_id") == eid or p.get("entry_ids") == [eid]:
+                j.state, j.error = "cancelled", "the entry was made private"
+                s.add(j)
 
     @staticmethod
     def _replies(s: Session, entry_id: int) -> list[Entry]:

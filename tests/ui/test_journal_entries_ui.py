@@ -173,15 +173,45 @@ def test_an_entry_is_made_private_from_its_menu_and_shared_again(mem, backend, q
     assert "share" not in _actions(bubble)
     _actions(bubble)["private"].trigger()
     qtbot.waitUntil(lambda: mem.entry(entry_id)["private"], timeout=10_000)
-    qtbot.waitUntil(lambda: bubble.private_label.isVisibleTo(bubble), timeout=10_000)
+
+    def shown():  # the day is redrawn: a new bubble for the entry
+        b = _bubble(journal, entry_id)
+        return b if b is not None and b.private_label.isVisibleTo(b) else None
+
+    qtbot.waitUntil(lambda: shown() is not None, timeout=10_000)
+    bubble = shown()
     assert mem.search("목포")["results"] == []
     assert "1" in journal.bar.label.text() and journal.bar.button.isVisibleTo(journal.bar)
     assert not bubble.edited_label.isVisibleTo(bubble)  # its words did not change
     assert "private" not in _actions(bubble)
-    _actions(bubble)["share"].trigger()
+    journal.bar.button.click()  # Undo, after the redraw
     qtbot.waitUntil(lambda: not mem.entry(entry_id)["private"], timeout=10_000)
     qtbot.waitUntil(lambda: bool(mem.search("목포")["results"]), timeout=10_000)
-    qtbot.waitUntil(lambda: not bubble.private_label.isVisibleTo(bubble), timeout=10_000)
+    qtbot.waitUntil(lambda: not _bubble(journal, entry_id).private_label.isVisibleTo(_bubble(journal, entry_id)),
+                    timeout=10_000)
+    _actions(_bubble(journal, entry_id))["private"].trigger()
+    qtbot.waitUntil(lambda: mem.entry(entry_id)["private"], timeout=10_000)
+
+
+def test_an_entry_made_private_before_it_was_read_stops_waiting(tmp_path, qtbot):
+    """No LLM: the entry waits to be organized; made private, nothing will read it, so it stops waiting."""
+    from memoir_desktop.core import Memoir
+    from memoir_desktop.ui.async_memoir import AsyncMemoir
+
+    mem = Memoir.open(tmp_path / "home")
+    backend = AsyncMemoir(mem)
+    try:
+        entry_id = mem.journal("아직 아무도 읽지 않은 글")
+        assert mem.status()["pending_jobs"] == 1
+        window = make_window(backend, qtbot, tmp_path)
+        journal = window.journal
+        qtbot.waitUntil(lambda: _bubble(journal, entry_id) is not None, timeout=10_000)
+        _actions(_bubble(journal, entry_id))["private"].trigger()
+        qtbot.waitUntil(lambda: mem.status()["pending_jobs"] == 0, timeout=10_000)
+        assert journal.bar.label.text() == journal.tr("Private now: the companion won't read this entry.")
+    finally:
+        backend.shutdown(10_000)
+        mem.close()
 
 
 def test_trash_view_restores_an_entry(mem, backend, qtbot, tmp_path):

@@ -315,21 +315,28 @@ class JournalPage(QWidget):
          "share": lambda b: self.set_private(b, False)}[name](bubble)
 
     def set_private(self, bubble: MessageBubble, private: bool) -> None:
+        self.set_entry_private(bubble.entry_id, private)
+
+    def set_entry_private(self, entry_id: int, private: bool) -> None:
+        """By id, not bubble: the day is redrawn, and Undo must still find the entry."""
         def done(entry: dict) -> None:
-            if shiboken6.isValid(bubble):
+            bubble = self.chat.bubble_for(entry_id)
+            if bubble is not None:
                 bubble.set_entry(entry)
             if private:
                 n = len(entry.get("memories_changed") or [])
-                self.bar.show_message(self.tr("Private now: the companion won't read this entry, and %n memory(ies) "
-                                              "made from it are set aside. What it already read can't be unsent.",
-                                              None, n), self.tr("Undo"), lambda: self.set_private(bubble, False))
+                text = (self.tr("Private now: the companion won't read this entry, and %n memory(ies) made from it "
+                                "are set aside. What it already read can't be unsent.", None, n) if n else
+                        self.tr("Private now: the companion won't read this entry."))
+                self.bar.show_message(text, self.tr("Undo"), lambda: self.set_entry_private(entry_id, False))
+                self.show_day(self.day)  # its "waiting for the AI" note goes: nothing will read it
             else:
                 self.bar.show_message(self.tr("The companion may read this entry again."))
 
         def failed(exc: BaseException) -> None:
             self.bar.show_message(self.tr("Could not change this entry: {error}").format(error=exc))
 
-        self.backend.set_entry_private(bubble.entry_id, private, done, failed)
+        self.backend.set_entry_private(entry_id, private, done, failed)
 
     def edit_entry(self, bubble: MessageBubble, text: str) -> None:
         if not text.strip():
