@@ -58,7 +58,9 @@ class DayView:
 def build_day_view(day: date, entries: list[dict], jobs: list[dict]) -> DayView:
     job_of_entry: dict[int, dict] = {}
     for job in jobs:
-        if job.get("kind") != "memorize":
+        # A cancelled job (its entry made private, an import's building stopped) will not run: no
+        # "waiting for the AI" note under its entry.
+        if job.get("kind") != "memorize" or job.get("state") == "cancelled":
             continue
         for entry_id in (job.get("payload") or {}).get("entry_ids", []):
             job_of_entry[entry_id] = job
