@@ -137,6 +137,11 @@ class Memoir:
     def has_passphrase(self) -> bool:
         return self.key.key_file is not None and self.key.key_file.has_passphrase
 
+    @property
+    def keyring_keeps_key(self) -> bool:
+        """The key file has a keyring slot (without asking the keyring: that can block)."""
+        return self.key.key_file is not None and self.key.key_file.uses_keyring
+
     def set_passphrase(self, new: str, *, current: str | None = None) -> None:
         """Set or change the passphrase (the data key is rewrapped; the data is not re-encrypted).
         Changing one needs the current passphrase (or the recovery key): WrongPassphrase otherwise."""

@@ -210,6 +210,10 @@ class AsyncMemoir(QObject):
     def has_passphrase(self) -> bool:
         return self.mem.has_passphrase
 
+    @property
+    def keyring_keeps_key(self) -> bool:
+        return self.mem.keyring_keeps_key
+
     def disclosure(self):
         """What is sent to the LLM endpoint and when (settings only: no I/O)."""
         return self.mem.disclosure()

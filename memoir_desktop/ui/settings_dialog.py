@@ -222,7 +222,8 @@ class SettingsDialog(QDialog):
         self.remove_passphrase_button.setToolTip(self.tr("The journal then opens with this computer's keyring "
                                                          "alone (and the recovery key)."))
         self.remove_passphrase_button.clicked.connect(self.remove_passphrase)
-        self.remove_passphrase_button.setVisible(has_passphrase)
+        # Only where something else opens the journal: without a keyring the passphrase is the way in.
+        self.remove_passphrase_button.setVisible(has_passphrase and getattr(self.backend, "keyring_keeps_key", False))
         for b in (self.passphrase_button, self.recovery_button, self.remove_passphrase_button):
             b.setEnabled(encrypted)
             row.addWidget(b)

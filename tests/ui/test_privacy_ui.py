@@ -104,6 +104,15 @@ def test_where_no_keyring_keeps_the_key_the_start_asks_for_a_passphrase(qapp, qt
     try:
         assert mem.encrypted and opener.passphrase is None  # not kept once the journal is open
         assert mem.take_recovery_key()
+        from memoir_desktop.ui.async_memoir import AsyncMemoir
+        from memoir_desktop.ui.settings_dialog import SettingsDialog
+
+        backend = AsyncMemoir(mem)
+        dialog = SettingsDialog(mem.settings, backend)
+        qtbot.addWidget(dialog)
+        assert dialog.remove_passphrase_button.isHidden()  # here the passphrase is the only way in
+        dialog.reject()
+        backend.shutdown(10_000)
     finally:
         mem.close()
     opener.passphrase = "a wrong passphrase"
