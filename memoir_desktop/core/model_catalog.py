@@ -16,6 +16,8 @@ import http.client
 import json
 import os
 import platform
+import shutil
+import tempfile
 import threading
 import urllib.parse
 import urllib.request
@@ -214,6 +216,43 @@ def _install(model: CatalogModel, progress: Progress | None, cancelled: Callable
     (where / MANIFEST).write_text(json.dumps(manifest, indent=1), "utf-8")
     if progress:
         progress(total, total)
+    return where
+
+
+def install_from(model: CatalogModel, source: Path) -> Path:
+    """Install the model from a folder the user already has (a machine that never goes online: a
+    copy of the model's repository, or a folder with model.onnx and tokenizer.json). Nothing can be
+    checked against the Hub here, so the files are checked by loading them."""
+    from memoir_desktop.core.search.cross_encoder import CrossEncoder, CrossEncoderUnavailable
+
+    source = Path(source).expanduser()
+    picked = {}
+    for name, candidates in model.files.items():
+        found = next((source / c for c in (name, *candidates) if (source / c).is_file()), None)
+        if found is None:
+            raise ModelUnavailable(f"{source} holds no {name} (looked for {', '.join((name, *candidates))})",
+                                   kind="missing", host=str(source))
+        picked[name] = found
+    with _installing:
+        where = folder(model)
+        where.parent.mkdir(parents=True, exist_ok=True)
+        staged = Path(tempfile.mkdtemp(dir=where.parent, prefix=f".installing-{model.key}-"))
+        try:
+            for name, path in picked.items():
+                shutil.copyfile(path, staged / name)
+            try:
+                CrossEncoder(staged)
+            except CrossEncoderUnavailable as exc:  # an installed model stays as it was
+                raise ModelUnavailable(f"the files in {source} are not a usable reranker: {exc}") from exc
+            sizes = {name: (staged / name).stat().st_size for name in picked}
+            manifest = {"repo": model.repo, "source": "local folder", "sizes": sizes,
+                        "files": {name: str(path) for name, path in picked.items()}}
+            (staged / MANIFEST).write_text(json.dumps(manifest, indent=1), "utf-8")
+            remove(model)
+            shutil.rmtree(where, ignore_errors=True)
+            os.replace(staged, where)
+        finally:
+            shutil.rmtree(staged, ignore_errors=True)
     return where
 
 

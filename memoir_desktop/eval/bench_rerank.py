@@ -280,13 +280,7 @@ def bench_context(folder: Path, n: int, queries: int, installed: bool) -> list[s
             if e5:
                 os.environ["MEMOIR_E5_MODEL"] = str(e5)
             os.environ["MEMOIR_MODELS_DIR"] = str(Path(tmp) / "models")
-            target = model_catalog.folder(model_catalog.RERANKER)
-            target.mkdir(parents=True)
-            sizes = {}
-            for name in ("model.onnx", "tokenizer.json"):
-                shutil.copyfile(folder / name, target / name)
-                sizes[name] = (target / name).stat().st_size
-            (target / model_catalog.MANIFEST).write_text(json.dumps({"repo": "stand-in", "sizes": sizes}))
+            model_catalog.install_from(model_catalog.RERANKER, folder)
         try:
             with Memoir.open(Path(tmp) / "home", reconcile=False) as mem:
                 start = time.perf_counter()

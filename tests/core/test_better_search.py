@@ -113,13 +113,29 @@ def test_without_an_int8_build_the_full_precision_file_is_taken(tiny, models, tm
 
 
 def install_tiny(tiny: Path) -> None:
-    where = model_catalog.folder(model_catalog.RERANKER)
-    where.mkdir(parents=True)
-    sizes = {}
-    for name in ("model.onnx", "tokenizer.json"):
-        shutil.copy(tiny / name, where / name)
-        sizes[name] = (where / name).stat().st_size
-    (where / "manifest.json").write_text(json.dumps({"sizes": sizes}))
+    model_catalog.install_from(model_catalog.RERANKER, tiny)  # a folder the user already has
+
+
+def test_a_folder_the_user_has_installs_the_reranker_and_a_wrong_one_is_refused(tiny, models, tmp_path):
+    repo = tmp_path / "repo"  # laid out as the model's repository is
+    (repo / "onnx").mkdir(parents=True)
+    shutil.copy(tiny / "model.onnx", repo / model_catalog.RERANKER.files["model.onnx"][-1])
+    shutil.copy(tiny / "tokenizer.json", repo / "tokenizer.json")
+    where = model_catalog.install_from(model_catalog.RERANKER, repo)
+    assert model_catalog.installed(model_catalog.RERANKER) == where
+    assert CrossEncoder(where).score(QUESTION, MEMORIES).shape == (len(MEMORIES),)
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "model.onnx").write_bytes(b"not a model")
+    shutil.copy(tiny / "tokenizer.json", bad / "tokenizer.json")
+    with pytest.raises(ModelUnavailable, match="not a usable reranker"):
+        model_catalog.install_from(model_catalog.RERANKER, bad)
+    assert model_catalog.installed(model_catalog.RERANKER) == where  # the good one stays, the bad copy is gone
+    assert CrossEncoder(where).score(QUESTION, MEMORIES).shape == (len(MEMORIES),)
+    assert not list(where.parent.glob(".installing-*"))
+    with pytest.raises(ModelUnavailable, match="holds no model.onnx") as missing:
+        model_catalog.install_from(model_catalog.RERANKER, tmp_path / "empty")
+    assert missing.value.kind == "missing"
 
 
 def test_the_companions_context_goes_through_the_downloaded_reranker(mem, tiny, models):

@@ -115,3 +115,16 @@ def test_cli_encrypt_converts_a_plain_journal(tmp_path):
     assert b"here-5512" not in (tmp_path / "memoir.db").read_bytes()
     r = cli(tmp_path, "--json", "entries")
     assert r.returncode == 0 and json.loads(r.stdout)[0]["content"] == "plain words here-5512"
+
+
+def test_cli_installs_the_reranker_from_a_folder(tmp_path):
+    from tests.fakes.tiny_models import make_cross_encoder
+
+    tiny = make_cross_encoder(tmp_path / "tiny", ["사랑니를 뽑았다"])
+    models = tmp_path / "models"
+    r = cli(tmp_path / "home", "model", "--reranker", "--from", str(tiny), env_extra={"MEMOIR_MODELS_DIR": str(models)})
+    assert r.returncode == 0, r.stderr
+    assert (models / "reranker-mminilm-l12" / "manifest.json").is_file() and "Settings" in r.stdout
+    r = cli(tmp_path / "home", "model", "--reranker", "--from", str(tmp_path / "nowhere"),
+            env_extra={"MEMOIR_MODELS_DIR": str(models)})
+    assert r.returncode == 1 and "holds no model.onnx" in r.stderr and "Traceback" not in r.stderr
