@@ -209,7 +209,8 @@ def test_an_entry_made_private_before_it_was_read_stops_waiting(tmp_path, qtbot)
         assert journal.chat.ops_logs  # "waiting for the AI to connect" under it
         _actions(_bubble(journal, entry_id))["private"].trigger()
         qtbot.waitUntil(lambda: mem.status()["pending_jobs"] == 0, timeout=10_000)
-        assert journal.bar.label.text() == journal.tr("Private now: the companion won't read this entry.")
+        said = journal.tr("Private now: the companion won't read this entry.")
+        qtbot.waitUntil(lambda: journal.bar.label.text() == said, timeout=10_000)  # the answer comes after the commit
         qtbot.waitUntil(lambda: _bubble(journal, entry_id) is not None and not journal.chat.ops_logs, timeout=10_000)
     finally:
         backend.shutdown(10_000)
