@@ -154,6 +154,8 @@ def _normalise_newlines(text: str) -> str:
 _INLINE = re.compile(r"([\\`*_\[\]<~|$]|&(?=#?[0-9A-Za-z]+;))")  # $: GitHub renders $math$
 _ORDERED = re.compile(r"(\d{1,9})([.)])(?=[ \t]|$)")
 _LINE_START = frozenset("#>+-=")
+# A line like ":-" or "|:--|" under another line makes a table (GFM's delimiter row): escaped, it is text.
+_TABLE_RULE = re.compile(r"[ \t|:-]*-[ \t|:-]*")
 _BLANK = " \t"  # Markdown's blanks; a full-width space (U+3000) is text to it, and so here
 # The other space separators (Unicode Zs). Not controls: `&#x85;` would decode as Windows-1252 "...".
 _EDGE_SPACES = (
@@ -185,7 +187,7 @@ def _escape_line(line: str) -> str:
     m = _ORDERED.match(rest)
     if m:
         rest = f"{m.group(1)}\\{rest[m.end(1) :]}"
-    elif rest[:1] in _LINE_START:
+    elif rest[:1] in _LINE_START or _TABLE_RULE.fullmatch(rest):
         rest = "\\" + rest
     # Other spaces (a full-width U+3000 indent) at a line's edge: some renderers trim them as blanks.
     head = len(rest) - len(rest.lstrip(_EDGE_SPACES))

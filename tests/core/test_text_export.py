@@ -220,3 +220,9 @@ def test_bad_arguments(tmp_path):
         export_text(ENTRIES, tmp_path / "x", lang="fr")
     with pytest.raises(ValueError):
         export_text([{"id": 9, "content": "x"}], tmp_path / "x")
+
+
+def test_a_line_that_looks_like_a_table_rule_stays_text():
+    """Found by the property test: "|" then ":-" on the next line rendered as a table."""
+    for content in ("|\r:-", "a | b\n:--|--:", "x\n|:-|"):
+        assert rendered(markdown_escape(content)) == as_seen(content)
