@@ -42,8 +42,9 @@ class ContextReranker:
         with self._lock:
             self.mode = mode if mode in MODES else "builtin"
             self.llm = llm or (lambda: None)
-            if self.mode != "cross_encoder":
-                self._encoder = None  # ~150 MB of memory given back
+            # Dropped on every change, not only when another mode is chosen: the model may have been
+            # removed or replaced on disk (warm() loads it again, off the answer's time).
+            self._encoder = None
             self._problem = ""
 
     @property
