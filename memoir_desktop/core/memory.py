@@ -34,6 +34,7 @@ from memoir_desktop.core.db import checkpoint, open_database
 from memoir_desktop.core.embedder import Embedder
 from memoir_desktop.core.graph_store import SQLiteGraphStore
 from memoir_desktop.core.importers.dayone import DayOneError, read_dayone_export
+from memoir_desktop.core.index_switch import IndexSwitch, SwitchFailed
 from memoir_desktop.core.inputs import InvalidInput, NotFound, clean_reply, clean_text, parse_time
 from memoir_desktop.core.jobs import JobQueue, JobRunner, Prepared, job_dict
 from memoir_desktop.core.journal import Journal
@@ -105,6 +106,10 @@ class Memoir:
                                 CascadeContext(self.store, self.episodes, self.graph))
         self.resumed_jobs = self.jobs_queue.resume_interrupted()
         self.index_report: dict | None = None
+        self.index_switch: IndexSwitch | None = None  # a new embedding model's index being built
+        self.switch_progress: dict | None = None
+        if settings.embed_model_next and settings.embed_model_next != settings.embed_model:
+            self.index_switch = self._new_switch(settings.embed_model_next)  # a build cut by a quit
         if reconcile:
             self.reconcile()
 
@@ -211,21 +216,92 @@ class Memoir:
                          metric_sink=self.metrics.record, probe_cache=self.probe_cache)
 
     def reconfigure(self, settings: config.Settings, *, rebuild_now: bool = True) -> bool:
-        """Apply new settings; a changed embedding model rebuilds the vector index (now, or by the
-        caller's `reconcile(progress)` when `rebuild_now` is False: the app runs it in the background
-        with progress). True when the index needs that rebuild."""
-        model_changed = settings.embed_model != self.settings.embed_model
+        """Apply new settings. A changed embedding model gets its index built beside the one in use
+        (now, or by the caller's `step_embedder_switch` loop when `rebuild_now` is False: the app
+        runs it in the background with progress) and is used once that index is complete. True when
+        such a build was started."""
+        chosen, in_use = settings.embed_model, self.settings.embed_model
+        settings.embed_model, settings.embed_model_next = in_use, self.settings.embed_model_next
         self.settings = settings
         self.llm = self._make_llm()
         self.retriever.context_rerank.configure(settings.search_reranker, lambda: self.llm)
         self.graph.merge_threshold = settings.graph_merge_threshold or None
-        if model_changed:
-            self.embedder = Embedder(settings.embed_model, metric_sink=self.metrics.record)
+        if chosen == in_use or chosen == settings.embed_model_next:
+            if chosen == in_use:
+                self.cancel_embedder_switch()  # back to the model in use: a build underway stops
+            return False
+        self.switch_embedder(chosen)
+        if rebuild_now:
+            while not self.step_embedder_switch(limit=256)["finished"]:
+                pass
+        return True
+
+    # -- a new embedding model: its index built beside the one in use (index_switch.py) ------------
+
+    def switch_embedder(self, model: str) -> None:
+        """Start building the search index for `model` beside the one in use, which keeps serving
+        search until the new one is complete (`step_embedder_switch`). The choice is saved first: a
+        quit or a kill continues the build at the next start."""
+        if self.index_switch is not None:
+            if self.index_switch.model == model:
+                return
+            self.cancel_embedder_switch()
+        self._persist(embed_model=self.settings.embed_model, embed_model_next=model)
+        self.index_switch = self._new_switch(model)
+        self.switch_progress = {"model": model, "done": 0, "total": 0, "finished": False}
+
+    def step_embedder_switch(self, limit: int = 32, should_stop=None) -> dict:
+        """Embed the next few items into the new model's index; when it is complete, the model changes
+        (search uses it from then on) and the old index goes. Returns {model, done, total, finished}.
+        Raises SwitchFailed (the new model cannot be used; the model in use stays, the choice is
+        undone)."""
+        sw = self.index_switch
+        if sw is None:
+            return {"model": self.settings.embed_model, "done": 0, "total": 0, "finished": True}
+        try:
+            with self.embedder.background():  # searches meanwhile keep to one thread
+                step = sw.step(limit, should_stop)
+        except SwitchFailed:
+            self.cancel_embedder_switch()
+            raise
+        if step.finished:
+            self._finish_switch(sw)
+        self.switch_progress = {"model": step.model, "done": step.done, "total": step.total,
+                                "finished": step.finished}
+        return dict(self.switch_progress)
+
+    def cancel_embedder_switch(self) -> None:
+        """Stop building a new model's index (its collections go); the model in use stays."""
+        sw, self.index_switch, self.switch_progress = self.index_switch, None, None
+        if sw is not None:
+            sw.abandon()
+        if self.settings.embed_model_next:
+            self._persist(embed_model_next="")
+
+    def _new_switch(self, model: str) -> IndexSwitch:
+        return IndexSwitch(model, self.engine, self.vectors, self.store.collections, self._write_lock,
+                           metric_sink=self.metrics.record)
+
+    def _finish_switch(self, sw: IndexSwitch) -> None:
+        with self._write_lock:  # no change lands between the last copy and the swap
+            sw.store_node_vectors()
+            self.embedder = sw.embedder
+            self.store.collections.next = None
             self.store.set_embedder(self.embedder)
             self.graph.embedder = self.embedder
-            if rebuild_now:
-                self.reconcile()
-        return model_changed
+            self._persist(embed_model=sw.model, embed_model_next="")
+            self.index_switch = None
+        self.store.collections.drop_other_models(keep={sw.model})
+        for user_id in self.store.users():
+            self.graph.store.invalidate_cache(user_id)
+
+    def _persist(self, **values) -> None:
+        """Change settings both here and in the settings file (env overrides are never written)."""
+        on_disk = config.load_settings(self.home, apply_env=False)
+        for key, value in values.items():
+            setattr(on_disk, key, value)
+            setattr(self.settings, key, value)
+        config.save_settings(self.home, on_disk)
 
     def reconcile(self, progress=None, force: bool = False) -> dict:
         """Bring the derived vector index in line with SQLite (rebuild if missing/stale/foreign)."""
@@ -247,6 +323,9 @@ class Memoir:
                     "mode_label": MODE_LABELS[caps.mode] if caps else None},
             "embedder": {"state": es.state, "requested": es.requested, "active": es.active,
                          "message": es.message},
+            "embedder_switch": dict(self.switch_progress) if self.switch_progress else (
+                {"model": self.index_switch.model, "done": 0, "total": 0, "finished": False}
+                if self.index_switch else None),
         }
 
     # -- the LLM connection ---------------------------------------------------------------

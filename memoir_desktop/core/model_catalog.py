@@ -37,7 +37,7 @@ _installing = threading.Lock()
 @dataclass(frozen=True)
 class CatalogModel:
     key: str  # folder name under the models folder, and the settings value
-    kind: str  # "reranker"
+    kind: str  # "reranker" | "embedder"
     title: str
     repo: str  # owner/name on the Hub
     revision: str
@@ -46,6 +46,12 @@ class CatalogModel:
     files: dict[str, tuple[str, ...]]
     size_mb: int  # what the download weighs, roughly, for the offer
     license: str
+    # an embedder: how its vectors are made (onnx_embedder.py) and the similarities that mean
+    # something for it (search/floor.py, Embedder.related_threshold, pipeline/graph.py)
+    pooling: str = ""
+    query_prefix: str = ""
+    doc_prefix: str = ""
+    calibration: dict | None = None
 
 
 def cpu_flags() -> set[str]:
@@ -83,7 +89,42 @@ RERANKER = CatalogModel(
     files={"model.onnx": _int8_onnx(), "tokenizer.json": ("tokenizer.json",)},
     size_mb=135, license="Apache-2.0")
 
-CATALOG = {m.key: m for m in (RERANKER,)}
+# The model the memoir seed used. Its cosine similarities spread wider than e5's (unrelated pairs sit
+# near 0.3-0.45, paraphrases 0.6-0.8 in its published evaluations), so e5's floor (0.82) would hide
+# everything. These values come from that published range, not from a calibration here: the model
+# cannot be downloaded on the machines this was built on. `python -m memoir_desktop.eval.relevance_floor`
+# recalibrates them where it can be.
+BGE_M3 = CatalogModel(
+    key="bge-m3", kind="embedder", title="BGE-M3, multilingual (BAAI)",
+    repo="Xenova/bge-m3", revision="main",
+    files={"model.onnx": ("onnx/model_quantized.onnx",), "tokenizer.json": ("tokenizer.json",)},
+    size_mb=590, license="MIT", pooling="cls",
+    calibration={"floor": {"z": 3.0, "minimum": 0.45, "small_store": 0.62, "small_z": 1.5},
+                 "related": 0.75, "merge": 0.9, "topic": 0.7})
+
+CATALOG = {m.key: m for m in (RERANKER, BGE_M3)}
+
+
+def embedder_model(name: str) -> CatalogModel | None:
+    """The catalog's embedder of that settings name, if it is one."""
+    model = CATALOG.get(name)
+    return model if model is not None and model.kind == "embedder" else None
+
+
+def calibration(name: str) -> dict:
+    model = CATALOG.get(name)
+    return dict(model.calibration or {}) if model is not None else {}
+
+
+def load_embedder(model: CatalogModel, where: Path | None = None):
+    """The model's OnnxEmbedder (from its installed folder, or `where`); EmbedderUnavailable says why not."""
+    from memoir_desktop.core.onnx_embedder import EmbedderUnavailable, OnnxEmbedder
+
+    where = where or installed(model)
+    if where is None:
+        raise EmbedderUnavailable(f"{model.title} is not downloaded")
+    return OnnxEmbedder(where, pooling=model.pooling or "cls", query_prefix=model.query_prefix,
+                        doc_prefix=model.doc_prefix)
 
 
 def hub() -> str:
@@ -223,8 +264,6 @@ def install_from(model: CatalogModel, source: Path) -> Path:
     """Install the model from a folder the user already has (a machine that never goes online: a
     copy of the model's repository, or a folder with model.onnx and tokenizer.json). Nothing can be
     checked against the Hub here, so the files are checked by loading them."""
-    from memoir_desktop.core.search.cross_encoder import CrossEncoder, CrossEncoderUnavailable
-
     source = Path(source).expanduser()
     picked = {}
     for name, candidates in model.files.items():
@@ -240,10 +279,7 @@ def install_from(model: CatalogModel, source: Path) -> Path:
         try:
             for name, path in picked.items():
                 shutil.copyfile(path, staged / name)
-            try:
-                CrossEncoder(staged)
-            except CrossEncoderUnavailable as exc:  # an installed model stays as it was
-                raise ModelUnavailable(f"the files in {source} are not a usable reranker: {exc}") from exc
+            _check_loads(model, staged, source)
             sizes = {name: (staged / name).stat().st_size for name in picked}
             manifest = {"repo": model.repo, "source": "local folder", "sizes": sizes,
                         "files": {name: str(path) for name, path in picked.items()}}
@@ -254,6 +290,22 @@ def install_from(model: CatalogModel, source: Path) -> Path:
         finally:
             shutil.rmtree(staged, ignore_errors=True)
     return where
+
+
+def _check_loads(model: CatalogModel, staged: Path, source: Path) -> None:
+    """Raise ModelUnavailable unless the staged files load as the model's kind (an installed model
+    stays as it was)."""
+    from memoir_desktop.core.onnx_embedder import EmbedderUnavailable
+    from memoir_desktop.core.search.cross_encoder import CrossEncoder, CrossEncoderUnavailable
+
+    try:
+        if model.kind == "embedder":
+            load_embedder(model, staged)
+        else:
+            CrossEncoder(staged)
+    except (CrossEncoderUnavailable, EmbedderUnavailable) as exc:
+        what = "search model" if model.kind == "embedder" else "reranker"
+        raise ModelUnavailable(f"the files in {source} are not a usable {what}: {exc}") from exc
 
 
 def describe(model: CatalogModel) -> dict:

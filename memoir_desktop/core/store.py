@@ -70,6 +70,7 @@ class Change:
     upsert: dict[str, str] = field(default_factory=dict)  # memory id -> text to embed
     remove: set[str] = field(default_factory=set)
     vectors: dict[str, np.ndarray] = field(default_factory=dict)  # precomputed, optional
+    vectors_model: str = ""  # the model that computed `vectors` (a switch may land before the apply)
 
 
 class MemoryStore:
@@ -202,16 +203,31 @@ class MemoryStore:
 
     def apply_index(self, user_id: str, change: Change) -> None:
         """After a commit: bring the vector and lexical indexes in line with the change."""
-        name = self.collection(user_id)
-        if change.remove:
-            self.vectors.delete(name, change.remove)
-        todo = [mid for mid in change.upsert if mid not in change.vectors]
-        if todo:
-            vecs = self.embed_texts([change.upsert[mid] for mid in todo])
-            change.vectors.update(zip(todo, vecs))
-        if change.upsert:
-            self.vectors.upsert(name, [(mid, change.vectors[mid]) for mid in change.upsert])
+        if change.vectors and change.vectors_model and change.vectors_model != self.embedder.name:
+            change.vectors.clear()  # computed by the model in use before a switch: not comparable
+        self._apply_vectors(self.collections, user_id, change.upsert, change.remove, change.vectors)
+        nxt = self.collections.next
+        if nxt is not None:  # the index being built for a new model must not miss what changed meanwhile
+            try:
+                self._apply_vectors(nxt, user_id, change.upsert, change.remove, {})
+            except Exception as exc:  # the new model failing must not fail the user's change
+                log.warning("the new search index missed a change: %s", exc)
+                self.collections.next_failed = f"{exc.__class__.__name__}: {exc}"
         self.lexical.update(user_id, "mem", add=change.upsert.items(), remove=change.remove)
+
+    def _apply_vectors(self, cols: Collections, user_id: str, upsert: dict[str, str], remove: set[str],
+                       vectors: dict[str, np.ndarray]) -> None:
+        if remove and (name := cols.existing(user_id, "mem")) is not None:
+            self.vectors.delete(name, remove)
+        if not upsert:
+            return
+        todo = [mid for mid in upsert if mid not in vectors]
+        vecs = dict(vectors)
+        if todo:
+            vecs.update(zip(todo, cols.embedder.embed_documents([upsert[mid] for mid in todo])))
+        self.vectors.upsert(cols.get(user_id, "mem"), [(mid, vecs[mid]) for mid in upsert])
+        if cols is self.collections:
+            vectors.update(vecs)
 
     def collection(self, user_id: str) -> str:
         return self.collections.get(user_id, "mem")
@@ -230,12 +246,12 @@ class MemoryStore:
         """
         report = {"rebuilt": [], "added": 0, "removed": 0}
         for user_id in self.users():
-            name = collection_name(user_id, "mem")
             active = {m.id: m.text for m in self.all(user_id)}
             if force or not self.collections.is_current(user_id, "mem"):
                 self._rebuild(user_id, active, progress)
                 report["rebuilt"].append(user_id)
                 continue
+            name = self.collections.get(user_id, "mem")
             indexed = self.vectors.ids(name)
             missing = [mid for mid in active if mid not in indexed]
             extra = [mid for mid in indexed if mid not in active]
@@ -244,7 +260,10 @@ class MemoryStore:
             # In chunks with progress: after a model change a search may have made the new, empty
             # collection first, and then every memory is "missing" (minutes for a large journal).
             for i in range(0, len(missing), 256):
-                self.apply_index(user_id, Change(upsert={mid: active[mid] for mid in missing[i:i + 256]}))
+                chunk = missing[i:i + 256]
+                vecs = self.embed_texts([active[mid] for mid in chunk])
+                self.vectors.upsert(name, zip(chunk, vecs))
+                self.lexical.update(user_id, "mem", add=[(mid, active[mid]) for mid in chunk])
                 if progress:
                     progress(min(i + 256, len(missing)), len(missing))
             report["added"] += len(missing)
@@ -270,44 +289,100 @@ class MemoryStore:
 
 class Collections:
     """Per-user collections of the derived vector index, each recorded (IndexState) with the
-    model that built it, so an index made by another model is detected and rebuilt."""
+    model that built it, so an index made by another model is detected and rebuilt.
 
-    def __init__(self, engine, vectors: AnyVectorIndex, embedder: Embedder):
+    A collection is found by its record (user, kind, model), not by a fixed name: while a newly
+    chosen model's index is built beside the one in use (index_switch.py), both exist, under
+    different names. `next` is that index's Collections while it is built: every change made
+    meanwhile goes to it too.
+    """
+
+    def __init__(self, engine, vectors: AnyVectorIndex, embedder: Embedder, *, shadow: bool = False):
         self.engine = engine
         self.vectors = vectors
         self.embedder = embedder
-        self._ready: set[str] = set()  # names known to exist with the current model
+        self.shadow = shadow  # the index being built: it never drops another model's collections
+        self.next: Collections | None = None
+        self.next_failed: str | None = None  # why a change could not be copied into `next`
+        self._names: dict[tuple[str, str], str] = {}  # (user, kind) -> collection known to exist
         self._lock = threading.Lock()
 
     def set_embedder(self, embedder: Embedder) -> None:
         self.embedder = embedder
-        self._ready.clear()
+        self._names.clear()
+
+    def targets(self) -> list[Collections]:
+        """Where a change goes: this index, and the one being built for a new model."""
+        return [self] if self.next is None else [self, self.next]
 
     def get(self, user_id: str, kind: str) -> str:
         """The collection, created on first use."""
-        name = collection_name(user_id, kind)
-        if name in self._ready:
+        name = self._names.get((user_id, kind))
+        if name is not None:
             return name
         with self._lock:
-            if not self.is_current(user_id, kind):
-                self._create(user_id, kind)
-            self._ready.add(name)
+            name = self._recorded(user_id, kind) or self._create(user_id, kind)
+            self._names[(user_id, kind)] = name
         return name
 
+    def existing(self, user_id: str, kind: str) -> str | None:
+        """The collection if it exists, without making one (removals need no empty index)."""
+        return self._names.get((user_id, kind)) or self._recorded(user_id, kind)
+
     def is_current(self, user_id: str, kind: str) -> bool:
-        name = collection_name(user_id, kind)
-        with Session(self.engine) as s:
-            st = s.get(IndexState, name)
-        return st is not None and st.model == self.embedder.name and self.vectors.exists(name)
+        return self._recorded(user_id, kind) is not None
 
     def recreate(self, user_id: str, kind: str) -> str:
         with self._lock:
-            self._ready.discard(collection_name(user_id, kind))
-            return self._create(user_id, kind)
+            self._names.pop((user_id, kind), None)
+            name = self._create(user_id, kind, self._recorded(user_id, kind))
+            self._names[(user_id, kind)] = name
+            return name
 
-    def _create(self, user_id: str, kind: str) -> str:
-        name = collection_name(user_id, kind)
+    def drop_other_models(self, keep: set[str]) -> int:
+        """Delete every collection built by a model not in `keep` (after a switch); how many."""
+        with Session(self.engine) as s:
+            names = list(s.exec(select(IndexState.name).where(col(IndexState.model).not_in(keep))))
+        self.drop_collections(names)
+        self._names.clear()
+        return len(names)
+
+    def drop_collections(self, names: list[str]) -> None:
+        # The vectors first, each in its own step: an encrypted journal keeps them in this database.
+        for name in names:
+            self.vectors.drop(name)
+        with Session(self.engine) as s:
+            for name in names:
+                st = s.get(IndexState, name)
+                if st is not None:
+                    s.delete(st)
+            s.commit()
+
+    def _records(self, user_id: str, kind: str) -> list[IndexState]:
+        with Session(self.engine) as s:
+            return list(s.exec(select(IndexState).where(col(IndexState.user_id) == user_id,
+                                                        col(IndexState.kind) == kind)))
+
+    def _recorded(self, user_id: str, kind: str) -> str | None:
+        model = self.embedder.name
+        for st in self._records(user_id, kind):
+            if st.model == model and self.vectors.exists(st.name):
+                return st.name
+        return None
+
+    def _create(self, user_id: str, kind: str, name: str | None = None) -> str:
         model, dim = self.embedder.name, self.embedder.dim
+        records = self._records(user_id, kind)
+        if name is None:
+            base = collection_name(user_id, kind)
+            taken = {st.name for st in records if st.model != model}
+            name = base if base not in taken else f"{base}_{hashlib.sha1(model.encode()).hexdigest()[:8]}"
+        if not self.shadow:
+            # Another model's vectors for the same items are useless to this one; the index being
+            # built for the next model (if any) is the exception.
+            keep = {self.next.embedder.requested} if self.next is not None else set()
+            self.drop_collections([st.name for st in records if st.name != name and st.model != model
+                          and st.model not in keep])
         self.vectors.recreate(name, dim)
         with Session(self.engine) as s:
             st = s.get(IndexState, name) or IndexState(name=name, user_id=user_id, kind=kind, model=model, dim=dim)

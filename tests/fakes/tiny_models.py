@@ -1,4 +1,4 @@
-"""Tiny models the tests build: a random-weight BERT cross-encoder in the format memoir downloads.
+"""Tiny models the tests build: a random-weight BERT cross-encoder and encoder in the format memoir downloads.
 
 Same files as a published model (`model.onnx`, `tokenizer.json`), same inputs, a few kilobytes of
 weights: the loading, scoring and install code meets a real ONNX graph and a real tokenizer.
@@ -49,15 +49,49 @@ def make_cross_encoder(folder: Path, texts: list[str], *, seed: int = 0, labels:
     return folder
 
 
+def make_embedder(folder: Path, texts: list[str], *, seed: int = 0) -> Path:
+    """Write a random BERT encoder (ONNX, `last_hidden_state` as transformers.js exports publish it)
+    and its tokenizer into `folder`."""
+    import torch
+    from transformers import BertConfig, BertModel
+
+    folder.mkdir(parents=True, exist_ok=True)
+    tok = make_tokenizer(texts + ["abcdefghijklmnopqrstuvwxyz0123456789?.,!"])
+    tok.save(str(folder / "tokenizer.json"))
+    torch.manual_seed(seed)
+    config = BertConfig(vocab_size=tok.get_vocab_size(), hidden_size=32, num_hidden_layers=2,
+                        num_attention_heads=2, intermediate_size=64, max_position_embeddings=600,
+                        initializer_range=0.5)
+    model = BertModel(config, add_pooling_layer=False).eval()
+
+    class Hidden(torch.nn.Module):  # the hidden states alone, as the published exports give them
+        def __init__(self):
+            super().__init__()
+            self.bert = model
+
+        def forward(self, input_ids, attention_mask, token_type_ids):
+            return self.bert(input_ids=input_ids, attention_mask=attention_mask,
+                             token_type_ids=token_type_ids).last_hidden_state
+
+    ids = torch.ones(2, 8, dtype=torch.long)
+    names = ["input_ids", "attention_mask", "token_type_ids"]
+    torch.onnx.export(Hidden().eval(), (ids, torch.ones_like(ids), torch.zeros_like(ids)), str(folder / "model.onnx"),
+                      input_names=names, output_names=["last_hidden_state"],
+                      dynamic_axes={**{n: {0: "batch", 1: "tokens"} for n in names},
+                                    "last_hidden_state": {0: "batch", 1: "tokens"}},
+                      dynamo=False, opset_version=17)
+    return folder
+
+
 def git_blob_id(data: bytes) -> str:
     return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
-def publish(www: Path, tiny: Path, *, model_path: str | None = None, wrong_sha: bool = False) -> None:
+def publish(www: Path, tiny: Path, *, model_path: str | None = None, wrong_sha: bool = False, model=None) -> None:
     """Lay out a Hub-like site: the files under <repo>/resolve/main/, the listing under api/models/."""
     from memoir_desktop.core import model_catalog
 
-    m = model_catalog.RERANKER
+    m = model or model_catalog.RERANKER
     model_path = model_path or m.files["model.onnx"][0]
     files = {model_path: (tiny / "model.onnx").read_bytes(), "tokenizer.json": (tiny / "tokenizer.json").read_bytes()}
     listing = []

@@ -110,7 +110,11 @@ DEFAULT_MERGE_THRESHOLD = 0.85
 
 
 def merge_threshold_for(model: str) -> float:
-    return MERGE_THRESHOLDS.get(model, DEFAULT_MERGE_THRESHOLD)
+    from memoir_desktop.core import model_catalog
+
+    if model in MERGE_THRESHOLDS:
+        return MERGE_THRESHOLDS[model]
+    return float(model_catalog.calibration(model).get("merge", DEFAULT_MERGE_THRESHOLD))
 
 
 class GraphMemory:

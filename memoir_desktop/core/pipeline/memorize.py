@@ -121,9 +121,10 @@ def _prepare(ctx: WriteContext, job: Job, new: list[Entry], entry_id: int, previ
     vectors: dict = {}
     llm_facts: list[Fact] = []
     llm_cands: list[list[Candidate]] = []
+    embedder = ctx.store.embedder  # one model for the whole plan, even if a switch lands meanwhile
     if facts:
-        fact_vecs = ctx.store.embed_texts([f.text for f in facts])
-        prev_vecs = ctx.store.embed_texts([m.text for m in previous]) if previous else None
+        fact_vecs = embedder.embed_documents([f.text for f in facts])
+        prev_vecs = embedder.embed_documents([m.text for m in previous]) if previous else None
         name = ctx.store.collection(job.user_id)
         for fact, vec in zip(facts, fact_vecs):
             vectors[fact.text] = vec
@@ -154,6 +155,7 @@ def _prepare(ctx: WriteContext, job: Job, new: list[Entry], entry_id: int, previ
                  dict(job.payload.get("metadata") or {}), reread=bool(job.payload.get("entry_id")),
                  previous=[m.id for m in previous], unsupported=[m.id for m in previous if m.id not in kept],
                  not_remembered=not_remembered, mood=moods[0] if moods else None)
+    plan.change.vectors_model = embedder.status.active
 
     def after(_result: dict) -> None:
         if graph_plan is not None and ctx.graph is not None:

@@ -15,7 +15,6 @@ from memoir_desktop.core.sealed_vectors import AnyVectorIndex
 from memoir_desktop.core.search.fusion import fuse
 from memoir_desktop.core.search.query import Query
 from memoir_desktop.core.store import Collections
-from memoir_desktop.core.vectors import collection_name
 
 MAX_EMBED_CHARS = 2000  # long entries: the opening carries the topic; embedding all of it is slow
 
@@ -39,16 +38,25 @@ class EpisodeIndex:
     def index(self, user_id: str, entries: list[Entry]) -> None:
         if not entries:
             return
-        name = self.collections.get(user_id, "ent")
-        vecs = self.collections.embedder.embed_documents([e.content[:MAX_EMBED_CHARS] for e in entries])
-        self.vectors.upsert(name, [(pk(e), v) for e, v in zip(entries, vecs)])
+        self.index_into(self.collections, user_id, entries)
+        nxt = self.collections.next
+        if nxt is not None:  # the index being built for a new model must not miss it (index_switch.py)
+            try:
+                self.index_into(nxt, user_id, entries)
+            except Exception as exc:
+                self.collections.next_failed = f"{exc.__class__.__name__}: {exc}"
         self.lexical.update(user_id, "ent", add=[(str(e.id), e.content) for e in entries])
+
+    def index_into(self, cols: Collections, user_id: str, entries: list[Entry]) -> None:
+        vecs = cols.embedder.embed_documents([e.content[:MAX_EMBED_CHARS] for e in entries])
+        self.vectors.upsert(cols.get(user_id, "ent"), [(pk(e), v) for e, v in zip(entries, vecs)])
 
     def remove(self, user_id: str, entry_ids: list[int]) -> None:
         """An entry put in the trash (or deleted forever) leaves the episodic and entry search."""
-        name = collection_name(user_id, "ent")
-        if self.vectors.exists(name):
-            self.vectors.delete(name, entry_ids)
+        for cols in self.collections.targets():
+            name = cols.existing(user_id, "ent")
+            if name is not None:
+                self.vectors.delete(name, entry_ids)
         self.lexical.update(user_id, "ent", remove=[str(i) for i in entry_ids])
 
     def dense(self, user_id: str, vec, limit: int):
@@ -88,14 +96,16 @@ class EpisodeIndex:
                 report["rebuilt"].append(user_id)
                 missing = rows
             else:
-                have = self.vectors.ids(collection_name(user_id, "ent"))
+                name = self.collections.get(user_id, "ent")
+                have = self.vectors.ids(name)
                 missing = [e for e in rows if str(e.id) not in have]
                 live = {str(e.id) for e in rows}
                 extra = [int(i) for i in have if i not in live]  # trashed or deleted while the app was down
                 if extra:
-                    self.vectors.delete(collection_name(user_id, "ent"), extra)
+                    self.vectors.delete(name, extra)
             for i in range(0, len(missing), 128):
-                self.index(user_id, missing[i:i + 128])
+                self.index_into(self.collections, user_id, missing[i:i + 128])
+                self.lexical.update(user_id, "ent", add=[(str(e.id), e.content) for e in missing[i:i + 128]])
                 if progress:
                     progress(min(i + 128, len(missing)), len(missing))
             report["added"] += len(missing)

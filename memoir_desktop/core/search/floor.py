@@ -56,11 +56,18 @@ DEFAULT_TOPIC_THRESHOLD = 0.6
 
 
 def topic_threshold(model: str) -> float:
-    return TOPIC_THRESHOLDS.get(model, DEFAULT_TOPIC_THRESHOLD)
+    from memoir_desktop.core import model_catalog
+
+    if model in TOPIC_THRESHOLDS:
+        return TOPIC_THRESHOLDS[model]
+    return float(model_catalog.calibration(model).get("topic", DEFAULT_TOPIC_THRESHOLD))
 
 
 def floor_for(model: str) -> Floor | None:
-    return FLOORS.get(model)
+    from memoir_desktop.core import model_catalog
+
+    downloaded = model_catalog.calibration(model).get("floor")
+    return FLOORS.get(model) or (Floor(**downloaded) if downloaded else None)
 
 
 def keep_dense(floor: Floor | None, *, knows_a_word: bool, best: float | None, stats: SimilarityStats,
