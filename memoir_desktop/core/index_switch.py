@@ -59,6 +59,10 @@ class IndexSwitch:
         self.target = Collections(engine, vectors, self.embedder, shadow=True)
         self._todo: list[tuple[str, str, str | int]] | None = None  # (user, kind, item id) still to embed
         self._total = 0
+        # A step and `abandon` exclude each other: a Stop clicked mid-chunk waits for the chunk, so no
+        # collection is made again after it was dropped.
+        self._busy = threading.Lock()
+        self.abandoned = False
 
     # -- the build ---------------------------------------------------------------------------
 
@@ -71,22 +75,29 @@ class IndexSwitch:
         self.primary.next = self.target
         self.primary.next_failed = None
 
-    def step(self, limit: int = CHUNK, should_stop: Callable[[], bool] | None = None) -> SwitchProgress:
-        """Embed up to `limit` more items into the new index. `finished` once it holds everything."""
+    def step(self, limit: int = CHUNK, should_stop: Callable[[], bool] | None = None) -> SwitchProgress | None:
+        """Embed up to `limit` more items into the new index. `finished` once it holds everything;
+        None when the switch was abandoned."""
+        with self._busy:
+            return None if self.abandoned else self._step(limit, should_stop)
+
+    def _step(self, limit: int, should_stop: Callable[[], bool] | None) -> SwitchProgress:
         if self.primary.next is not self.target:
             self.load()
         if self.primary.next_failed:
             raise SwitchFailed(self.primary.next_failed)
-        if not self._todo:
+        if self._todo is None:
             self._todo = self._missing()
-            if not self._todo:
-                self._remove_extra()
-                return SwitchProgress(self.model, self._total, self._total, finished=True)
         chunk, self._todo = self._todo[:limit], self._todo[limit:]
         for (user_id, kind), ids in _grouped(chunk).items():
             if should_stop and should_stop():
                 break
             self._embed(user_id, kind, ids)
+        if not self._todo:  # look again: what was added meanwhile, or skipped because it changed
+            self._todo = self._missing()
+            if not self._todo:
+                self._remove_extra()
+                return SwitchProgress(self.model, self._total, self._total, finished=True)
         return SwitchProgress(self.model, self._total - len(self._todo), self._total)
 
     def _embed(self, user_id: str, kind: str, ids: list) -> None:
@@ -177,9 +188,11 @@ class IndexSwitch:
 
     def abandon(self) -> None:
         """Stop: the new index's collections go, the model in use stays."""
-        if self.primary.next is self.target:
-            self.primary.next = None
-        self.target.drop_other_models(keep=_models_except(self.engine, self.model))
+        with self._busy:
+            self.abandoned = True
+            if self.primary.next is self.target:
+                self.primary.next = None
+            self.target.drop_other_models(keep=_models_except(self.engine, self.model))
 
 
 def _models_except(engine, model: str) -> set[str]:

@@ -264,17 +264,18 @@ class Memoir:
         except SwitchFailed:
             self.cancel_embedder_switch()
             raise
-        if step.finished:
-            self._finish_switch(sw)
+        if step is None or (step.finished and not self._finish_switch(sw)):
+            return {"model": sw.model, "done": 0, "total": 0, "finished": False, "stopped": True}
         self.switch_progress = {"model": step.model, "done": step.done, "total": step.total,
                                 "finished": step.finished}
         return dict(self.switch_progress)
 
     def cancel_embedder_switch(self) -> None:
         """Stop building a new model's index (its collections go); the model in use stays."""
-        sw, self.index_switch, self.switch_progress = self.index_switch, None, None
+        with self._write_lock:
+            sw, self.index_switch, self.switch_progress = self.index_switch, None, None
         if sw is not None:
-            sw.abandon()
+            sw.abandon()  # waits for a chunk under way
         if self.settings.embed_model_next:
             self._persist(embed_model_next="")
 
@@ -282,8 +283,11 @@ class Memoir:
         return IndexSwitch(model, self.engine, self.vectors, self.store.collections, self._write_lock,
                            metric_sink=self.metrics.record)
 
-    def _finish_switch(self, sw: IndexSwitch) -> None:
+    def _finish_switch(self, sw: IndexSwitch) -> bool:
+        """The swap; False when the switch was stopped meanwhile."""
         with self._write_lock:  # no change lands between the last copy and the swap
+            if self.index_switch is not sw:
+                return False
             sw.store_node_vectors()
             self.embedder = sw.embedder
             self.store.collections.next = None
@@ -294,6 +298,7 @@ class Memoir:
         self.store.collections.drop_other_models(keep={sw.model})
         for user_id in self.store.users():
             self.graph.store.invalidate_cache(user_id)
+        return True
 
     def _persist(self, **values) -> None:
         """Change settings both here and in the settings file (env overrides are never written)."""
@@ -380,6 +385,7 @@ class Memoir:
                             .order_by(col(Memory.created_at).desc()).limit(30)).all()
         shown = [{"id": m.id, "text": m.text, "created_at": m.created_at} for m in recent]
         return {"models": [model_catalog.describe(m) for m in model_catalog.CATALOG.values()],
+                "embed_model": self.settings.embed_model, "switch": self.status()["embedder_switch"],
                 "reranker": self.retriever.context_rerank.status(), "llm_configured": self.llm.configured,
                 "llm_tokens": estimate_tokens("요즘 어떻게 지내?", shown) if shown else 0}
 
@@ -394,6 +400,9 @@ class Memoir:
         return str(where)
 
     def remove_search_model(self, key: str) -> None:
+        """Delete a downloaded model (not the search model in use or being prepared: InvalidInput)."""
+        if key in (self.settings.embed_model, self.settings.embed_model_next):
+            raise InvalidInput("This model is what search uses now: choose another one first, then remove it.")
         model_catalog.remove(model_catalog.CATALOG[key])
         self.retriever.context_rerank.configure(self.settings.search_reranker, lambda: self.llm)
 

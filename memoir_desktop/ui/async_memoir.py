@@ -43,6 +43,7 @@ class AsyncMemoir(QObject):
     settings_changed = Signal(object)  # the new Settings
     error = Signal(str)  # a failure no caller handled, as a sentence for the status bar
     index_progress = Signal(int, int)  # the search index rebuilt for a new model: memories done, of total
+    switch_failed = Signal(str)  # a newly chosen search model could not be used (the one in use stays)
     model_progress = Signal(str, int, int)  # a search model downloading: catalog key, bytes done, of total
 
     def __init__(self, mem, parent: QObject | None = None, reads: TaskRunner | None = None):
@@ -51,6 +52,7 @@ class AsyncMemoir(QObject):
         # The app's reads pool, made before the journal opened (start-up used it); a pool of our own otherwise.
         self.reads = reads or TaskRunner(3, self)
         self.writer = BackgroundWriter(mem, self)
+        self._building = False  # a chunk of a new model's index is queued or running
         self.writer.job_finished.connect(self._on_job_finished)
         self.writer.pending_changed.connect(self.pending_changed)
         self.writer.llm_reachable.connect(lambda ok: self.llm_reachable_changed.emit(ok))
@@ -84,6 +86,43 @@ class AsyncMemoir(QObject):
         self.refresh_status()
         self.check_llm()
         self.reads.submit(self.mem.warm_search)
+        if self.mem.index_switch is not None:  # a new model's index left half built at the last quit
+            self._build_next_index()
+
+    # -- a newly chosen embedding model: its index built beside the one in use --------------------
+
+    def _build_next_index(self) -> None:
+        """One chunk at a time on the writer, after any user write waiting: search keeps the model in
+        use until the new index is complete (core/index_switch.py)."""
+        if self._building:
+            return
+        self._building = True
+
+        def done(step: dict) -> None:
+            self._building = False
+            if step.get("stopped"):
+                return  # Stop was clicked meanwhile
+            self.index_progress.emit(step["done"], step["total"])
+            if step["finished"]:
+                self.refresh_status()
+                self.settings_changed.emit(self.mem.settings)
+            elif self.mem.index_switch is not None:
+                self._build_next_index()
+
+        def failed(exc: BaseException) -> None:
+            self._building = False
+            self.switch_failed.emit(str(exc))
+            self.settings_changed.emit(self.mem.settings)
+
+        self.writer.submit_background(self.mem.step_embedder_switch, done, failed)
+
+    def cancel_embedder_switch(self, on_done: Callback = None) -> None:
+        """Stop building the new model's index; the model in use stays."""
+        def done(_r=None) -> None:
+            self.settings_changed.emit(self.mem.settings)
+            call_if_alive(on_done)
+
+        self._write(self.mem.cancel_embedder_switch, done, None)
 
     def shutdown(self, grace_ms: int) -> bool:
         """Stop taking work; wait up to `grace_ms` for running tasks. True if all finished."""
@@ -424,9 +463,8 @@ class AsyncMemoir(QObject):
 
         def done(outcome) -> None:
             message, running, rebuild = outcome
-            if rebuild:  # minutes for a large journal: after Save, on the writer, with progress
-                self.writer.submit(lambda: self.mem.reconcile(progress=self.index_progress.emit),
-                                   lambda _report: self.refresh_status())
+            if rebuild:  # minutes to hours: after Save, a chunk at a time, the old model searching meanwhile
+                self._build_next_index()
             self.settings_changed.emit(running)
             self.changed.emit(Changes(settings=True))
             self.writer.poke()

@@ -84,6 +84,13 @@ class BackgroundWriter(QObject):
 
         self._runner.submit(task, on_done, on_error, priority=USER_WRITE_PRIORITY)
 
+    def submit_background(self, fn: Callable, on_done: Callable | None = None,
+                          on_error: Callable | None = None) -> None:
+        """Run one step of long background work (a new model's index): after any user write waiting,
+        and never waited for at shut-down (it continues at the next start)."""
+        if not self._stopped:
+            self._runner.submit(fn, on_done, on_error, priority=0)
+
     def stop(self) -> None:
         """Take no new job. A job already running finishes (or is resumed at next start)."""
         self._stopped = True

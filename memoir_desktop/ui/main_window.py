@@ -115,6 +115,7 @@ class MainWindow(QMainWindow):
         self.lock_action.setVisible(self.backend.encrypted and self.backend.has_passphrase)
         self.backend.settings_changed.connect(self._show_lock_action)  # a method: gone with this window
         self.backend.index_progress.connect(self._index_progress)
+        self.backend.switch_failed.connect(self._switch_failed)
         self.backup_action = self._action(self.tr("&Back up now"), None, self.backup_now)
         self.restore_action = self._action(self.tr("&Restore a backup…"), None, self.restore_backup)
         self.data_folder_action = self._action(self.tr("Open &data folder"), None, self.open_data_folder)
@@ -232,9 +233,14 @@ class MainWindow(QMainWindow):
             passphrase=passphrase)
 
     def _index_progress(self, done: int, total: int) -> None:
-        self.status.show_progress(done, total, self.tr("Rebuilding search for the new model… {done} of {total}")
+        self.status.show_progress(done, total, self.tr("Preparing search with the new model… {done} of {total} "
+                                                       "(search works as before meanwhile)")
                                   .format(done=f"{done:,}", total=f"{total:,}") if done < total else
-                                  self.tr("Search is ready with the new model."))
+                                  self.tr("Search now uses the new model."))
+
+    def _switch_failed(self, why: str) -> None:
+        self.status.show_busy(False, self.tr("The new search model could not be used ({why}); search keeps the "
+                                             "current one.").format(why=why))
 
     def _show_lock_action(self, _settings=None) -> None:
         self.lock_action.setVisible(self.backend.encrypted and self.backend.has_passphrase)

