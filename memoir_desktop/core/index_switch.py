@@ -57,6 +57,9 @@ class IndexSwitch:
         self.write_lock = write_lock
         self.embedder = Embedder(model, metric_sink=metric_sink, strict=True)
         self.target = Collections(engine, vectors, self.embedder, shadow=True)
+        # From now on every change reaches the new index too (loading the model on the first one):
+        # an edit made before the first chunk must not leave its old text there.
+        primary.next, primary.next_failed = self.target, None
         self._todo: list[tuple[str, str, str | int]] | None = None  # (user, kind, item id) still to embed
         self._total = 0
         # A step and `abandon` exclude each other: a Stop clicked mid-chunk waits for the chunk, so no
@@ -67,13 +70,11 @@ class IndexSwitch:
     # -- the build ---------------------------------------------------------------------------
 
     def load(self) -> None:
-        """Load the new model (SwitchFailed when it cannot be), then let changes reach its index."""
+        """Load the new model (SwitchFailed when it cannot be)."""
         try:
             self.embedder.load()
         except Exception as exc:  # not downloaded, damaged, or its engine missing: the message says which
             raise SwitchFailed(str(exc) or exc.__class__.__name__) from exc
-        self.primary.next = self.target
-        self.primary.next_failed = None
 
     def step(self, limit: int = CHUNK, should_stop: Callable[[], bool] | None = None) -> SwitchProgress | None:
         """Embed up to `limit` more items into the new index. `finished` once it holds everything;
@@ -82,8 +83,7 @@ class IndexSwitch:
             return None if self.abandoned else self._step(limit, should_stop)
 
     def _step(self, limit: int, should_stop: Callable[[], bool] | None) -> SwitchProgress:
-        if self.primary.next is not self.target:
-            self.load()
+        self.load()
         if self.primary.next_failed:
             raise SwitchFailed(self.primary.next_failed)
         if self._todo is None:
@@ -168,7 +168,8 @@ class IndexSwitch:
         for user_id in users:
             name = self.target.existing(user_id, "node")
             if name is not None:
-                out.update({int(i): vector_bytes(v) for i, v in self.vectors.all_vectors(name)})
+                found = self.vectors.vectors(name, list(self.vectors.ids(name)))
+                out.update({int(i): vector_bytes(v) for i, v in found.items()})
         return out
 
     def store_node_vectors(self) -> int:

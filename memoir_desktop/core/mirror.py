@@ -80,8 +80,16 @@ class Mirror:
         return self.search_with_stats(vector, limit)[0]
 
     def vectors(self, item_ids) -> dict:
-        """The unit vectors of the items present, by id."""
-        return {item: self.mat[self.row[item]] for item in item_ids if item in self.row}
+        """The unit vectors of the items present, by id. Entry and node ids are ints in the index and
+        may be asked for as text (the indexes' callers pass every id as text)."""
+        out = {}
+        for item in item_ids:
+            row = self.row.get(item)
+            if row is None and isinstance(item, str) and item.isdigit():
+                row = self.row.get(int(item))
+            if row is not None:
+                out[item] = self.mat[row]
+        return out
 
     def search_with_stats(self, vector: np.ndarray, limit: int) -> tuple[list[tuple], SimilarityStats]:
         """The best `limit` hits, and how the query scores against every item (its relevance floor

@@ -18,8 +18,8 @@ from memoir_desktop.core.store import Change
 FACTS = [f"메모 {i}: 오늘은 공원에서 {i}번째 산책을 했다" for i in range(40)] + ["사랑니를 뽑았다", "서울로 이사했다"]
 
 
-def _journal(home):
-    mem = Memoir.open(home, encrypt=False)
+def _journal(home, encrypt: bool = False):
+    mem = Memoir.open(home, encrypt=encrypt)
     mem.add([{"role": "user", "content": t} for t in FACTS], infer=False)
     mem.journal("오늘은 비가 와서 집에 있었다")
     with Session(mem.engine) as s:
@@ -40,8 +40,9 @@ def _vector(mem, kind: str, model: str, item: str | int):
     return mem.vectors.vectors(name, [item]).get(str(item))
 
 
-def test_search_keeps_the_old_model_until_the_new_index_is_complete(tmp_path):
-    mem = _journal(tmp_path / "home")
+@pytest.mark.parametrize("encrypt", [False, True], ids=["plain", "encrypted"])  # vectors in files / in SQLite
+def test_search_keeps_the_old_model_until_the_new_index_is_complete(tmp_path, encrypt):
+    mem = _journal(tmp_path / "home", encrypt)
     try:
         before = [r["id"] for r in mem.search("사랑니", limit=5)["results"]]
         mem.switch_embedder(HASHED)
@@ -84,6 +85,24 @@ def test_changes_made_during_the_build_reach_the_new_index(tmp_path):
         assert np.allclose(_vector(mem, "mem", HASHED, target), hashed.embed_documents(["부산으로 이사했다"])[0])
         assert np.allclose(_vector(mem, "mem", HASHED, added), hashed.embed_documents(["요가를 시작했다"])[0])
         assert _vector(mem, "mem", HASHED, gone) is None
+    finally:
+        mem.close()
+
+
+def test_an_edit_made_before_the_first_chunk_reaches_the_new_index(tmp_path):
+    mem = _journal(tmp_path / "home")
+    mem.switch_embedder(HASHED)
+    mem.close()
+    mem = Memoir.open(tmp_path / "home", encrypt=False)  # the build continues after a restart...
+    try:
+        target = [m for m in mem.get_all()["results"] if m["memory"] == "서울로 이사했다"][0]["id"]
+        mem.step_embedder_switch(limit=len(FACTS))  # (the first chunk had embedded the old text)
+        mem.close()
+        mem = Memoir.open(tmp_path / "home", encrypt=False)
+        mem.update(target, "대전으로 이사했다")  # ...and the user edits before its first chunk
+        while not mem.step_embedder_switch()["finished"]:
+            pass
+        assert np.allclose(_vector(mem, "mem", HASHED, target), Embedder(HASHED).embed_documents(["대전으로 이사했다"])[0])
     finally:
         mem.close()
 
