@@ -138,7 +138,7 @@ def _tables():
     return [
         models.Entry, models.EntryHistory, models.Memory, models.MemorySource, models.History, models.Summary,
         models.Job,
-        models.Proposal, models.Metric, models.IndexState, models.Meta, models.FollowUp,
+        models.Proposal, models.Metric, models.IndexState, models.IndexPending, models.Meta, models.FollowUp,
         models.VectorCollection, models.VectorPoint,
         graph_store.GraphNode, graph_store.GraphEdge,
     ]

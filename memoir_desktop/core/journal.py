@@ -30,7 +30,7 @@ from memoir_desktop.core.search.floor import dense_only_cut, floor_for, has_cont
 from memoir_desktop.core.search.fusion import fuse
 from memoir_desktop.core.search.query import Query
 from memoir_desktop.core.search.reference import reference_scores
-from memoir_desktop.core.store import Change
+from memoir_desktop.core.store import Change, stage_pending
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +97,7 @@ class Journal:
             s.add(EntryHistory(entry_id=entry_id, event="EDIT", old_content=e.content, new_content=text))
             e.content, e.updated_at = text, now()
             s.add(e)
+            stage_pending(s, "ent", entry_id, e.user_id)  # its vector is owed until reindex_entry
             letter = e.kind == "letter"  # memoir's own letter: nothing was memorised from it, nothing to re-read
             touched = [] if letter else cascade.mark_source_changed(s, entry_id)
             job = None if letter or e.private else self._reread(s, e, "edited")

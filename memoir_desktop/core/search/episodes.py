@@ -14,7 +14,7 @@ from memoir_desktop.core.models import Entry, pk
 from memoir_desktop.core.sealed_vectors import AnyVectorIndex
 from memoir_desktop.core.search.fusion import fuse
 from memoir_desktop.core.search.query import Query
-from memoir_desktop.core.store import Collections
+from memoir_desktop.core.store import Collections, clear_pending, pending_items
 
 MAX_EMBED_CHARS = 2000  # long entries: the opening carries the topic; embedding all of it is slow
 
@@ -46,6 +46,7 @@ class EpisodeIndex:
             except Exception as exc:
                 self.collections.next_failed = f"{exc.__class__.__name__}: {exc}"
         self.lexical.update(user_id, "ent", add=[(str(e.id), e.content) for e in entries])
+        clear_pending(self.engine, "ent", [pk(e) for e in entries])
 
     def index_into(self, cols: Collections, user_id: str, entries: list[Entry]) -> None:
         vecs = cols.embedder.embed_documents([e.content[:MAX_EMBED_CHARS] for e in entries])
@@ -85,6 +86,7 @@ class EpisodeIndex:
     def reconcile(self, progress=None, force: bool = False) -> dict:
         """Index entries the vector index lacks (e.g. journaled while the app was killed)."""
         report = {"rebuilt": [], "added": 0}
+        pending = pending_items(self.engine, "ent")
         with Session(self.engine) as s:
             users = list(s.exec(select(Entry.user_id).distinct()))
         for user_id in users:
@@ -106,7 +108,14 @@ class EpisodeIndex:
             for i in range(0, len(missing), 128):
                 self.index_into(self.collections, user_id, missing[i:i + 128])
                 self.lexical.update(user_id, "ent", add=[(str(e.id), e.content) for e in missing[i:i + 128]])
+            # Edits whose new vector the app may not have stored before it was killed: indexed again.
+            owed = set(pending.get(user_id, ())) - {str(e.id) for e in missing}
+            again = [e for e in rows if str(e.id) in owed]
+            if again:
+                self.index(user_id, again)
+                report["added"] += len(again)
                 if progress:
                     progress(min(i + 128, len(missing)), len(missing))
             report["added"] += len(missing)
+        clear_pending(self.engine, "ent", [i for ids in pending.values() for i in ids])
         return report
