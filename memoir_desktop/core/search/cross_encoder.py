@@ -21,12 +21,10 @@ from pathlib import Path
 
 import numpy as np
 
-from memoir_desktop.core import model_engine
+from memoir_desktop.core.onnx_model import open_model
 
 log = logging.getLogger(__name__)
 
-MODEL_FILE = "model.onnx"
-TOKENIZER_FILE = "tokenizer.json"
 # Memories are a sentence or two; a question a few words. Longer pairs are cut at the memory's end
 # (truncation takes from the longer side first), which costs little and bounds the worst case.
 MAX_TOKENS = 160
@@ -39,37 +37,8 @@ class CrossEncoderUnavailable(RuntimeError):
 
 class CrossEncoder:
     def __init__(self, folder: Path, *, threads: int = THREADS, max_tokens: int = MAX_TOKENS):
-        folder = Path(folder)
-        for name in (MODEL_FILE, TOKENIZER_FILE):
-            if not (folder / name).is_file():
-                raise CrossEncoderUnavailable(f"the reranker model is incomplete ({name} is missing)")
-        model_engine.activate()  # an engine fetched with the model, where the app came without one
-        try:
-            import onnxruntime as ort
-            from tokenizers import Tokenizer
-        except ImportError as exc:
-            raise CrossEncoderUnavailable(f"the reranker's engine is not installed ({exc.name})") from exc
-        self.tokenizer = Tokenizer.from_file(str(folder / TOKENIZER_FILE))
-        self.tokenizer.enable_truncation(max_tokens)
-        pad = self.tokenizer.padding or {}
-        pad_token = pad.get("pad_token") or next(
-            (t for t in ("<pad>", "[PAD]") if self.tokenizer.token_to_id(t) is not None), None)
-        pad_id = self.tokenizer.token_to_id(pad_token) if pad_token else 0
-        self.tokenizer.enable_padding(pad_id=pad_id or 0, pad_token=pad_token or "[PAD]")
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        # Spinning threads fight the UI and the writer for two cores (the embedder found the same).
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        try:
-            self.session = ort.InferenceSession(str(folder / MODEL_FILE), options,
-                                                providers=["CPUExecutionProvider"])
-        except Exception as exc:  # onnxruntime raises its own types for a corrupt or foreign file
-            raise CrossEncoderUnavailable(f"the reranker model could not be loaded: {exc}") from exc
-        self.inputs = {i.name for i in self.session.get_inputs()}
-        missing = {"input_ids", "attention_mask"} - self.inputs
-        if missing:
-            raise CrossEncoderUnavailable(f"the reranker model lacks the inputs {sorted(missing)}")
+        self.tokenizer, self.session, self.inputs = open_model(
+            folder, what="the reranker model", error=CrossEncoderUnavailable, max_tokens=max_tokens, threads=threads)
         self._lock = threading.Lock()  # one run at a time: a session's threads are shared
 
     def score(self, question: str, texts: list[str]) -> np.ndarray:
