@@ -193,12 +193,9 @@ class IndexSwitch:
             self.abandoned = True
             if self.primary.next is self.target:
                 self.primary.next = None
-            self.target.drop_other_models(keep=_models_except(self.engine, self.model))
-
-
-def _models_except(engine, model: str) -> set[str]:
-    with Session(engine) as s:
-        return {m for m in s.exec(select(IndexState.model).distinct()) if m != model}
+            with Session(self.engine) as s:
+                mine = list(s.exec(select(IndexState.name).where(col(IndexState.model) == self.model)))
+            self.target.drop_collections(mine)
 
 
 def _grouped(chunk: list[tuple[str, str, str | int]]) -> dict[tuple[str, str], list]:

@@ -283,6 +283,13 @@ class Memoir:
         if self.settings.embed_model_next:
             self._persist(embed_model_next="")
 
+    def _switch_state(self) -> dict | None:
+        if self.switch_progress:
+            return dict(self.switch_progress)
+        if self.index_switch:  # resumed at start, no step yet
+            return {"model": self.index_switch.model, "done": 0, "total": 0, "finished": False}
+        return None
+
     def _new_switch(self, model: str) -> IndexSwitch:
         return IndexSwitch(model, self.engine, self.vectors, self.store.collections, self._write_lock,
                            metric_sink=self.metrics.record)
@@ -332,9 +339,7 @@ class Memoir:
                     "mode_label": MODE_LABELS[caps.mode] if caps else None},
             "embedder": {"state": es.state, "requested": es.requested, "active": es.active,
                          "message": es.message},
-            "embedder_switch": dict(self.switch_progress) if self.switch_progress else (
-                {"model": self.index_switch.model, "done": 0, "total": 0, "finished": False}
-                if self.index_switch else None),
+            "embedder_switch": self._switch_state(),
         }
 
     # -- the LLM connection ---------------------------------------------------------------
@@ -389,7 +394,7 @@ class Memoir:
                             .order_by(col(Memory.created_at).desc()).limit(30)).all()
         shown = [{"id": m.id, "text": m.text, "created_at": m.created_at} for m in recent]
         return {"models": [model_catalog.describe(m) for m in model_catalog.CATALOG.values()],
-                "embed_model": self.settings.embed_model, "switch": self.status()["embedder_switch"],
+                "embed_model": self.settings.embed_model, "switch": self._switch_state(),
                 "reranker": self.retriever.context_rerank.status(), "llm_configured": self.llm.configured,
                 "llm_tokens": estimate_tokens("요즘 어떻게 지내?", shown) if shown else 0}
 
