@@ -127,7 +127,7 @@ class AppLifecycle(QObject):
         self.opener.start()
 
     def _make_lock(self, window) -> None:
-        from memoir_desktop.ui.privacy import AppLock
+        from memoir_desktop.ui.app_lock import AppLock
 
         mem = self.backend.mem
         minutes = mem.settings.lock_idle_minutes if mem.encrypted and mem.has_passphrase else 0

@@ -54,7 +54,7 @@ class MainWindow(QMainWindow):
         self.file_dialog = None  # the export / import / restore dialog last opened
         self.batch_panels: list[BatchProgressPanel] = []
         self.rebuilding = False  # True while replaced by a window in another language
-        self.app_lock = None  # set by the app (ui/privacy.py AppLock)
+        self.app_lock = None  # set by the app (ui/app_lock.py AppLock)
         self.setWindowTitle("memoir")
         self.setWindowIcon(icon("memoir"))
         self.resize(1200, 780)
