@@ -72,7 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
     rb = sub.add_parser("restore-backup", help="replace the database with a backup (the current file is kept)")
     rb.add_argument("file")
     sub.add_parser("encrypt", help="convert a plain journal into an encrypted one (resumable)")
-    sub.add_parser("privacy", help="what is sent to the LLM endpoint, and when")
+    pv = sub.add_parser("privacy", help="what is sent to the LLM endpoint, and when")
+    pv.add_argument("--lang", choices=["ko", "en"], default=None, help="language of the answer (default English)")
     pw = sub.add_parser("passphrase", help="set or change the passphrase (MEMOIR_NEW_PASSPHRASE, else asked)")
     pw.add_argument("--new-recovery-key", action="store_true", help="replace the recovery key instead")
     ex = sub.add_parser("export", help="export the journal: JSON (everything, never the key), Markdown or text")
@@ -294,8 +295,9 @@ def _dispatch(mem, args) -> int:  # a flat command table reads best
         return EXIT_OK
     if args.cmd == "privacy":
         d = mem.disclosure()
-        _print(args, {"where": d.where, "host": d.host, "sent": dict(d.sent), "not_sent": dict(d.not_sent),
-                      "encrypted": mem.encrypted}, d.text())
+        lang = args.lang or "en"
+        _print(args, {"where": d.where, "host": d.host, "sent": {p.name: p.text(lang) for p in d.sent},
+                      "not_sent": d.never_lines(lang), "encrypted": mem.encrypted}, d.text(lang))
         return EXIT_OK
     if args.cmd == "passphrase":
         if args.new_recovery_key:

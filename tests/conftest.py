@@ -35,7 +35,7 @@ def mem(tmp_path, fake_llm):
     from memoir_desktop.core import Memoir
 
     m = Memoir.open(tmp_path / "home", llm_base_url=fake_llm.url, llm_model="fake-model", llm_max_retries=2)
-    m.llm.backoff_base = 0.01
+    m.llm.client.backoff_base = 0.01
     yield m
     m.close()
 

@@ -24,7 +24,7 @@ from memoir_desktop.core.db import checkpoint
 from memoir_desktop.core.inputs import InvalidInput, NotFound, clean_text, parse_time
 from memoir_desktop.core.jobs import JobQueue
 from memoir_desktop.core.lexical.highlight import matched_spans_many, snippet
-from memoir_desktop.core.models import Entry, EntryHistory, Job, now, pk
+from memoir_desktop.core.models import Entry, EntryHistory, Job, Summary, now, pk
 from memoir_desktop.core.pipeline import cascade
 from memoir_desktop.core.search.floor import dense_only_cut, floor_for, has_content, keep_dense
 from memoir_desktop.core.search.fusion import fuse
@@ -150,6 +150,10 @@ class Journal:
             if private:
                 out = cascade.hide_entry(self.ctx, s, change, e, reason=cascade.SOURCE_PRIVATE)
                 self._cancel_reads_of(s, e)
+                # The running summary read it: the summaries since are written again without it.
+                if s.exec(select(Summary.id).where(col(Summary.user_id) == e.user_id,
+                                                   col(Summary.upto_entry_id) >= entry_id)).first() is not None:
+                    cascade.drop_summaries(s, e.user_id, since_entry_id=entry_id)
             else:
                 out = cascade.unhide_entry(self.ctx, s, change, e, reason=cascade.SOURCE_PRIVATE)
                 if not cascade.memories_of(s, entry_id):

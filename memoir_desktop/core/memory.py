@@ -39,7 +39,16 @@ from memoir_desktop.core.inputs import InvalidInput, NotFound, clean_reply, clea
 from memoir_desktop.core.jobs import JobQueue, JobRunner, Prepared, job_dict
 from memoir_desktop.core.journal import Journal
 from memoir_desktop.core.lexical import LexicalIndexes
-from memoir_desktop.core.llm import LLMBadReply, LLMClient, LLMError, LLMUnavailable, servers
+from memoir_desktop.core.llm import (
+    Gate,
+    LLMBadReply,
+    LLMClient,
+    LLMError,
+    LLMUnavailable,
+    PrivacyLens,
+    PrivateRefused,
+    servers,
+)
 from memoir_desktop.core.llm.modes import MODE_LABELS
 from memoir_desktop.core.llm.probe import ProbeCache
 from memoir_desktop.core.metrics import MetricsRecorder
@@ -53,7 +62,7 @@ from memoir_desktop.core.pipeline.memorize import (
     latest_summary,
     prepare_entry_reread,
     prepare_memorize,
-    recent_entries,
+    recent_context,
 )
 from memoir_desktop.core.pipeline.summary import refresh_summary
 from memoir_desktop.core.reflection import categories, followups, letters
@@ -190,8 +199,7 @@ class Memoir:
 
     def disclosure(self) -> disclosure.Disclosure:
         """What is sent to the LLM endpoint, and when (nothing when no LLM is set)."""
-        return disclosure.describe(self.settings.llm_base_url, self.llm_configured,
-                                   graph_enabled=self.settings.graph_enabled)
+        return disclosure.describe(self.settings.llm_base_url, self.llm_configured, self.settings)
 
     def take_recovery_key(self) -> str | None:
         """The recovery key made with this journal, once (then forgotten): to print or save."""
@@ -209,11 +217,13 @@ class Memoir:
     def __exit__(self, *exc):
         self.close()
 
-    def _make_llm(self) -> LLMClient:
+    def _make_llm(self) -> Gate:
+        """Every feature holds the gate, never the client: each request is cleared there (core/llm/gate.py)."""
         st = self.settings
-        return LLMClient(base_url=st.llm_base_url or None, api_key=secrets.get_api_key(), model=st.llm_model,
-                         timeout=st.llm_timeout_s, max_retries=st.llm_max_retries,
-                         metric_sink=self.metrics.record, probe_cache=self.probe_cache)
+        client = LLMClient(base_url=st.llm_base_url or None, api_key=secrets.get_api_key(), model=st.llm_model,
+                           timeout=st.llm_timeout_s, max_retries=st.llm_max_retries,
+                           metric_sink=self.metrics.record, probe_cache=self.probe_cache)
+        return Gate(client, PrivacyLens(self.engine))
 
     def reconfigure(self, settings: config.Settings, *, rebuild_now: bool = True) -> bool:
         """Apply new settings. A changed embedding model gets its index built beside the one in use
@@ -566,6 +576,9 @@ class Memoir:
         e = self.journal_.entry(entry_id)
         if e["deleted_at"]:
             raise InvalidInput("this entry is in the trash: restore it first")
+        if e["private"]:
+            raise InvalidInput("this entry is private, so it is never sent to the AI: share it again to ask "
+                               "the companion about it")
         out = self._new_turn(entry_id=entry_id)
         self._answer_into(out, e["content"], e["user_id"], datetime.fromisoformat(e["created_at"]))
         if out["reply"]:
@@ -590,22 +603,28 @@ class Memoir:
                                  "unavailable" if isinstance(exc, LLMUnavailable) else "bad_reply")
 
     def _answer(self, text: str, user_id: str, when: datetime, entry_id: int | None, out: dict) -> str:
+        with Session(self.engine) as s:
+            cleared, recent = recent_context(self.llm, "answer", s, user_id, entry_id or 2**62,
+                                             self.settings.recent_messages,
+                                             also=[entry_id] if entry_id is not None else [])
+        if entry_id is not None and not cleared.entry_ok(entry_id):
+            raise PrivateRefused("this entry is private: it is never sent to the AI")
         ctx = self.context_for(text, user_id=user_id, now=when)
         if entry_id is not None:  # a kept turn (not an evaluation question): plans to ask about, gently
-            ctx.followups = self.followups(user_id=user_id, now=when, phrase=False)[:3]
+            plans = self.followups(user_id=user_id, now=when, phrase=False)[:3]
+            ctx.followups = self.llm.admit("answer", memories=[f["memory_id"] for f in plans]).keep_memories(
+                [{**f, "id": f["memory_id"]} for f in plans])
             out["followups"] = [f["memory_id"] for f in ctx.followups]
         out["memories"] = ctx.all_items
         out["context_tokens"] = ctx.tokens
         out["route"] = ctx.route.reason if ctx.route else ""
+        out["left_out"] = cleared.left_out + ctx.left_out
         system = prompts.ANSWER_SYSTEM.format(today=when.date().isoformat(),
                                               weekday=temporal.WEEKDAY_NAMES[when.weekday()], context=ctx.render())
-        with Session(self.engine) as s:
-            recent = [e for e in recent_entries(s, user_id, entry_id or 2**62, self.settings.recent_messages)
-                      if e.deleted_at is None]
         msgs = [{"role": "system", "content": system}]
         msgs += [{"role": e.role, "content": e.content} for e in recent]
         msgs.append({"role": "user", "content": text})
-        return self.llm.complete("answer", msgs, temperature=0.5)
+        return self.llm.complete(cleared, msgs, temperature=0.5)
 
     def _release_chat_job(self, out: dict, user_id: str, reply_time: datetime | None) -> None:
         """Add the reply (if any) to the turn's entries and its job, and let the job run."""
@@ -638,10 +657,14 @@ class Memoir:
                 select(Memory).where(col(Memory.user_id) == user_id, col(Memory.state) == "active")
                 .order_by(col(Memory.user_edited).desc(), col(Memory.updated_at).desc()).limit(PROFILE_SIZE)
             ).all()
-        ctx = assemble(summary=summ.text if summ else "", profile=[memory_dict(m) for m in profile_rows],
-                       retrieved=cold.memories, relations=cold.relations, episodes=cold.episodes,
-                       budget=self.settings.context_token_budget)
-        ctx.route, ctx.skipped = r, cold.skipped
+        profile = [memory_dict(m) for m in profile_rows]
+        # What the answer may carry is the gate's decision: private entries (episodes) and memories
+        # only private entries support are left out here, before the context is written.
+        cleared = self.llm.admit("answer", entries=cold.episodes, memories=[*cold.memories, *profile])
+        ctx = assemble(summary=summ.text if summ else "", profile=cleared.keep_memories(profile),
+                       retrieved=cleared.keep_memories(cold.memories), relations=cold.relations,
+                       episodes=cleared.keep_entries(cold.episodes), budget=self.settings.context_token_budget)
+        ctx.route, ctx.skipped, ctx.left_out = r, cold.skipped, cleared.left_out
         return ctx
 
     # -- mem0-style API ---------------------------------------------------------------
@@ -901,18 +924,18 @@ class Memoir:
             prev = None if job.payload.get("rebuild") else latest_summary(s, job.user_id)
             after = prev.upto_entry_id if prev and prev.upto_entry_id else 0
             q = select(Entry).where(col(Entry.user_id) == job.user_id, col(Entry.id) > after,
-                                    col(Entry.deleted_at).is_(None), col(Entry.kind) != "letter",
-                                    col(Entry.private).is_(False))
+                                    col(Entry.deleted_at).is_(None), col(Entry.kind) != "letter")
             rows = list(s.exec(q.order_by(col(Entry.id).desc()).limit(60)) if job.payload.get("rebuild")
                         else s.exec(q.order_by(col(Entry.id)).limit(60)))
             new = sorted(rows, key=lambda e: e.id or 0)
         if not new:
             return Prepared(lambda s: {"summary": prev.text if prev else ""})
-        text = refresh_summary(self.llm, prev.text if prev else "", new, new[-1].created_at)
+        text, left_out = refresh_summary(self.llm, prev.text if prev else "", new, new[-1].created_at)
 
         def apply(s: Session) -> dict:
             s.add(Summary(user_id=job.user_id, text=text, upto_entry_id=new[-1].id))
-            return {"summary": text, "changes": Changes.of(summary=True).to_dict()}
+            return {"summary": text, "changes": Changes.of(summary=True).to_dict(),
+                    **({"left_out": left_out} if left_out else {})}
 
         return Prepared(apply)
 

@@ -24,7 +24,8 @@ from pathlib import Path
 from pydantic import BaseModel, field_validator
 
 from memoir_desktop.core import config, secrets
-from memoir_desktop.core.llm import LLMBadReply, LLMClient, LLMUnavailable, Tool
+from memoir_desktop.core.llm import Gate, LLMBadReply, LLMClient, LLMUnavailable, Tool
+from memoir_desktop.core.llm.purposes import Purpose, register
 from memoir_desktop.eval.stats import wilson_interval
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
@@ -57,6 +58,10 @@ Give a one-sentence reason, then the label. Never output both labels. Call judge
 JUDGE_USER = """Question: {question}
 {asked}Gold answer: {gold}
 Generated answer: {answer}"""
+
+# The evaluation's own request (a developer tool): never part of the app's disclosure.
+register(Purpose("judge", "An evaluation question, its reference answer and memoir's answer, to grade it.",
+                 "평가 질문과 정답, memoir의 답을 보내 채점해요.", ("evaluation",), app=False, journal=False))
 
 
 class JudgeArgs(BaseModel):
@@ -150,7 +155,7 @@ class Judge:
                 {"role": "user", "content": JUDGE_USER.format(question=question, asked=asked, gold=gold,
                                                               answer=answer.strip())}]
         try:
-            args = self.client.call_tool("judge", msgs, JUDGE_TOOL)
+            args = Gate(self.client, None).call_tool("judge", msgs, JUDGE_TOOL)
         except LLMBadReply as exc:
             return Verdict("WRONG", "judge reply unusable", error=str(exc))
         return Verdict(args.label, (args.reason or "").strip())

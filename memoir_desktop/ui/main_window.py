@@ -345,7 +345,7 @@ class MainWindow(QMainWindow):
         from memoir_desktop.ui.privacy import disclosure_text
 
         box = QMessageBox(QMessageBox.Information, self.tr("What your AI companion is sent"),
-                          disclosure_text(self.backend.disclosure(), self.tr), QMessageBox.Ok, self)
+                          disclosure_text(self.backend.disclosure()), QMessageBox.Ok, self)
         box.setInformativeText(self.tr("Settings → Privacy shows this again. Mark an entry private to keep it "
                                        "from the AI."))
         box.setAttribute(Qt.WA_DeleteOnClose)

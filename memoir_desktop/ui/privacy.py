@@ -4,8 +4,6 @@ what leaves the machine (the lock itself is in app_lock.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from PySide6.QtGui import QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
     QDialog,
@@ -120,34 +118,9 @@ class RecoveryKeyDialog(QDialog):
                 f.write(self.tr("memoir recovery key") + "\n" + self.key + "\n")
 
 
-def disclosure_text(d: Disclosure, tr: Callable[[str], str]) -> str:
-    """What leaves the machine, in the UI's language (`tr` of the widget showing it)."""
-    head = {
-        "none": tr("No AI companion is set: nothing is sent anywhere. Entries are journaled and searched on "
-                   "this computer."),
-        "this_machine": tr("The AI companion runs on this computer ({host}): what it is sent stays on this "
-                           "machine."),
-        "local_network": tr("The AI companion runs on another computer of your local network ({host}): what it "
-                            "is sent leaves this computer but not your network."),
-        "cloud": tr("The AI companion is a cloud service ({host}): what it is sent leaves this computer and is "
-                    "handled under that provider's terms."),
-    }[d.where].format(host=d.host)
-    sent = {
-        "entry": tr("Each entry you write (not private ones), after you save it, with the few entries before it "
-                    "and the running summary, to find the facts worth remembering."),
-        "memories": tr("Existing memories similar to those facts, to decide what to add, update or forget."),
-        "summary": tr("Every few entries, the latest entries and the previous summary, to update the summary."),
-        "chat": tr("When you send or ask: your message, recent entries, the summary and the memories retrieved "
-                   "for it, to write the answer."),
-        "graph": tr("With the memory graph on: the facts of each entry, to name people, places and relations."),
-    }
-    never = {
-        "private": tr("Private entries: they are only journaled and found by local search."),
-        "search": tr("Searching, browsing and editing: these run on this computer."),
-        "keys": tr("The journal's keys, passphrase and files."),
-    }
-    lines = [head]
-    if d.sent:
-        lines += ["", tr("Sent:")] + [f"• {sent[k]}" for k, _ in d.sent if k in sent]
-    lines += ["", tr("Never sent:")] + [f"• {never[k]}" for k, _ in d.not_sent if k in never]
-    return "\n".join(lines)
+def disclosure_text(d: Disclosure) -> str:
+    """What leaves the machine, in the UI's language: generated from the registered purposes
+    (core/llm/purposes.py), so it lists every feature that calls the LLM."""
+    from memoir_desktop.ui import i18n
+
+    return d.text(i18n.current(), bullet="•")

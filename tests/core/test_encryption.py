@@ -254,9 +254,9 @@ def test_disclosure_tells_this_machine_from_the_cloud():
     cloud = disclosure.describe("", True)
     assert cloud.where == "cloud" and cloud.host == "api.openai.com" and cloud.leaves_machine
     assert disclosure.describe("https://openrouter.ai/api/v1", True).where == "cloud"
-    keys = [k for k, _ in cloud.sent]
-    assert {"entry", "memories", "summary", "chat"} <= set(keys)
-    assert "private" in [k for k, _ in cloud.not_sent]
+    names = [p.name for p in cloud.sent]
+    assert {"extraction", "update", "summary", "answer", "letter"} <= set(names)
+    assert "Private entries" in cloud.text() and "비공개 기록" in cloud.text("ko")
 
 
 # -- conversion ---------------------------------------------------------------------------------

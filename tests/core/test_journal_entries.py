@@ -142,7 +142,23 @@ def test_without_an_llm_deleting_works_at_once_and_an_edit_waits_marked(tmp_path
         assert m.get(kept)["state"] == "active"  # typed by the user, from no entry
 
 
-def test_delete_forever_only_from_the_trash_and_it_removes_the_text_everywhere(mem, fake_llm, tmp_path):
+@pytest.fixture(params=["encrypted", "plain"])
+def any_journal(request, mem, fake_llm, tmp_path):
+    """The conftest journal (encrypted, where a byte scan proves little) and a plain one, where
+    the words would be found in the file if anything kept them."""
+    if request.param == "encrypted":
+        yield mem
+        return
+    from memoir_desktop.core import Memoir
+
+    m = Memoir.open(tmp_path / "plain", encrypt=False, llm_base_url=fake_llm.url, llm_model="fake-model")
+    assert not m.encrypted
+    yield m
+    m.close()
+
+
+def test_delete_forever_only_from_the_trash_and_it_removes_the_text_everywhere(any_journal, fake_llm, tmp_path):
+    mem = any_journal
     secret = "나의 비밀 일기장 문장 7291"
     eid = mem.journal(secret, timestamp=T1)
     mem.process_jobs()

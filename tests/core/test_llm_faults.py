@@ -58,7 +58,7 @@ def test_unreachable_llm_leaves_job_pending_and_entry_saved(tmp_path):
     from memoir_desktop.core import Memoir
 
     mem = Memoir.open(tmp_path, llm_base_url="http://127.0.0.1:9/v1", llm_max_retries=1)
-    mem.llm.backoff_base = 0.01
+    mem.llm.client.backoff_base = 0.01
     try:
         eid = mem.journal("offline entry")
         res = mem.process_jobs()

@@ -10,7 +10,7 @@ from tests.fakes.fake_llm import FakeLLM, error, raw, tool
 
 def open_mem(home, server, model="fake-model"):
     m = Memoir.open(home, llm_base_url=server.url, llm_model=model, llm_max_retries=1)
-    m.llm.backoff_base = 0.01
+    m.llm.client.backoff_base = 0.01
     return m
 
 

@@ -10,7 +10,7 @@ from datetime import datetime
 
 import pytest
 
-from memoir_desktop.core.llm import LLMClient
+from memoir_desktop.core.llm import Gate, LLMClient
 from memoir_desktop.core.search.llm_rerank import RERANK_SYSTEM, RERANK_TOOL, estimate_tokens, llm_rerank
 from memoir_desktop.core.tokens import count_tokens
 from tests.fakes.fake_llm import prompt, raw, raw_tool, slow, tool
@@ -35,7 +35,8 @@ def reranks(fake):
 
 @pytest.fixture
 def client(fake_llm):
-    return LLMClient(base_url=fake_llm.url, api_key=None, model="fake-model", max_retries=0, backoff_base=0.01)
+    return Gate(LLMClient(base_url=fake_llm.url, api_key=None, model="fake-model", max_retries=0, backoff_base=0.01),
+                None)
 
 
 def test_the_models_order_comes_first_and_unnamed_memories_follow_in_order(fake_llm, client):
@@ -88,13 +89,14 @@ def test_an_unreachable_server_keeps_the_order(caplog):
                      backoff_base=0.01)
     c = cands()
     with caplog.at_level(logging.WARNING):
-        out = llm_rerank(down, "where do I live now?", c, keep=4)
+        out = llm_rerank(Gate(down, None), "where do I live now?", c, keep=4)
     assert ids(out) == ids(c[:4])
     assert any("LLMUnavailable" in r.getMessage() for r in caplog.records)
 
 
 def test_a_slow_server_times_out_and_keeps_the_order(fake_llm):
-    quick = LLMClient(base_url=fake_llm.url, api_key=None, model="fake-model", timeout=0.3, max_retries=0)
+    quick = Gate(LLMClient(base_url=fake_llm.url, api_key=None, model="fake-model", timeout=0.3, max_retries=0),
+                 None)
     quick.probe()  # the probe answers at once; the rerank call is the slow one
     fake_llm.push(slow(3.0, tool({"relevant": [5]})))
     c = cands()

@@ -125,8 +125,11 @@ def test_a_users_forget_is_applied_while_a_slow_llm_job_runs(mem, fake_llm):
 
 
 def test_add_with_inference_keeps_the_metadata(mem):
-    out = mem.add("I moved to Seoul", metadata={"source": "import", "mood": "hopeful"})
-    assert mem.get(out["results"][0]["id"])["metadata"] == {"source": "import", "mood": "hopeful"}
+    out = mem.add([{"role": "user", "content": "I moved to Seoul"}, {"role": "user", "content": "I adopted a cat"},
+                   {"role": "user", "content": "I started a new job"}], metadata={"source": "import", "mood": "hopeful"})
+    assert len(out["results"]) == 3  # every memory the call made carries it, not just the first
+    for r in out["results"]:
+        assert mem.get(r["id"])["metadata"] == {"source": "import", "mood": "hopeful"}, r["memory"]
 
 
 def test_updates_count_against_the_per_turn_limit(mem, fake_llm):

@@ -226,6 +226,7 @@ class FakeLLM:
             def do_POST(self):
                 length = int(self.headers.get("content-length", 0))
                 req = json.loads(self.rfile.read(length) or b"{}")
+                req["_purpose"] = self.headers.get("x-memoir-purpose")  # what memoir said it was for
                 reply = fake._respond(req)
                 if reply.delay:
                     time.sleep(reply.delay)

@@ -68,7 +68,7 @@ def llm_faults(trials: int, rnd: random.Random) -> list[Row]:
             try:
                 with Memoir.open(home, llm_base_url=llm.url, llm_model="fake", llm_max_retries=2,
                                  llm_timeout_s=0.5) as m:
-                    m.llm.backoff_base = 0.01
+                    m.llm.client.backoff_base = 0.01
                     m.add([f"base fact {i}" for i in range(rnd.randint(2, 5))], infer=False)
                     m.add(f"learned fact {rnd.random():.6f}")
                     before = _memory_rows(m)

@@ -24,7 +24,7 @@ def test_sigkill_campaign_loses_nothing(scenario):
 def test_llm_timeout_leaves_job_pending(mem, fake_llm):
     mem.settings.llm_timeout_s = 0.5
     mem.llm = mem._make_llm()
-    mem.llm.backoff_base = 0.01
+    mem.llm.client.backoff_base = 0.01
     fake_llm.push(Reply("hang", 3), times=5)
     mem.journal("a slow day")
     res = mem.process_jobs()
@@ -85,7 +85,7 @@ def test_key_never_written_anywhere(tmp_path, fake_llm, monkeypatch):
     secrets.set_api_key(key)
     home = tmp_path / "home"
     with Memoir.open(home, llm_base_url=fake_llm.url, llm_model="fake") as m:
-        assert m.llm._client.api_key == key
+        assert m.llm.client._client.api_key == key
         fake_llm.on("save_facts", lambda req: slow(0.01, tool({"facts": ["my key is not a fact"]})))
         m.journal("hello")
         m.chat("what do you remember?")

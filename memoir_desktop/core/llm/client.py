@@ -29,6 +29,7 @@ from memoir_desktop.core.llm.errors import (
     describe,
     error_text,
 )
+from memoir_desktop.core.llm.gate import Clearance
 from memoir_desktop.core.llm.probe import (
     FAILURES_BEFORE_REPROBE,
     PROBE_MESSAGES,
@@ -39,9 +40,12 @@ from memoir_desktop.core.llm.probe import (
     endpoint_key,
     now_iso,
 )
+from memoir_desktop.core.llm.purposes import UnregisteredPurpose, purpose
 from memoir_desktop.core.llm.reader import Unreadable, clean_text, read_reply, strip_thinking
 
 log = logging.getLogger(__name__)
+
+PURPOSE_HEADER = "X-Memoir-Purpose"
 
 __all__ = ["LLMBadReply", "LLMClient", "LLMError", "LLMPromptTooLong", "LLMUnavailable", "Tool"]
 
@@ -102,7 +106,9 @@ class LLMClient:
         """What the probe found for this endpoint, None before the first probe."""
         return self.cache.get(self.key)
 
-    def complete(self, stage: str, messages: list[dict], *, temperature: float = 0.2) -> str:
+    def complete(self, stage: str, messages: list[dict], *, clearance: Clearance, temperature: float = 0.2) -> str:
+        """A plain-text reply. Only the gate (gate.py) calls this: `clearance` is its answer."""
+        _cleared(stage, clearance, messages)
         try:
             resp = self._call(stage, dict(messages=messages, temperature=temperature))
         except openai.BadRequestError as exc:
@@ -111,9 +117,10 @@ class LLMClient:
             raise cls(f"{stage}: request refused ({describe(exc)}: {error_text(exc)[:200]})") from exc
         return strip_thinking(clean_text(resp.choices[0].message.content or "")).strip()
 
-    def call_tool(self, stage: str, messages: list[dict], tool: Tool) -> BaseModel:
+    def call_tool(self, stage: str, messages: list[dict], tool: Tool, *, clearance: Clearance) -> BaseModel:
         """One structured call; returns the tool's typed arguments (`.truncated` says whether the
-        reply was cut off and only its complete items were kept)."""
+        reply was cut off and only its complete items were kept). Only the gate calls this."""
+        _cleared(stage, clearance, messages)
         mode = self._mode()
         problems: list[str] = []
         raws: list[str] = []
@@ -239,13 +246,20 @@ class LLMClient:
         return "ok" if isinstance(value.get("word"), str) else "unusable: no word"
 
     def _call(self, stage: str, kwargs: dict):
+        try:
+            purpose(stage)
+        except UnregisteredPurpose:
+            log.error("refused a request under the unregistered purpose %r", stage)
+            raise
         if not self.configured:
             raise LLMUnavailable("no LLM is configured (set an API key or a local server URL)")
         attempt = 0
         while True:
             start = time.perf_counter()
             try:
-                resp = self._client.chat.completions.create(model=self.model, **kwargs)
+                # The purpose's name (never text) travels with the request, for the user's own proxy or log.
+                resp = self._client.chat.completions.create(model=self.model, **kwargs,
+                                                            extra_headers={PURPOSE_HEADER: stage})
             except openai.BadRequestError:
                 raise
             except (openai.APITimeoutError, openai.APIConnectionError, openai.RateLimitError,
@@ -270,6 +284,12 @@ class LLMClient:
                 self._sink(stage, ms, getattr(usage, "prompt_tokens", 0) or 0,
                            getattr(usage, "completion_tokens", 0) or 0)
             return resp
+
+
+def _cleared(stage: str, clearance: Clearance, messages: list[dict]) -> None:
+    if not isinstance(clearance, Clearance) or clearance.purpose.name != stage:
+        raise UnregisteredPurpose(f"a {stage!r} request without the gate's clearance")
+    clearance.check(messages)
 
 
 class _Downgrade(Exception):

@@ -262,12 +262,21 @@ def purge(ctx: CascadeContext, s: Session, change: Change, e: Entry, plan: Purge
         # A job's payload, result and raw reply can quote the entry: the rows go with it.
         s.exec(delete(Job).where(col(Job.id).in_(plan.jobs)))  # type: ignore[call-overload]
     # The running summary may quote it: it is dropped and written again without it.
-    s.exec(delete(Summary).where(col(Summary.user_id) == e.user_id))  # type: ignore[call-overload]
-    queued = [j for j in s.exec(select(Job).where(col(Job.user_id) == e.user_id, col(Job.kind) == "summary",
-                                                  col(Job.state) == "pending")) if (j.payload or {}).get("rebuild")]
-    if not queued:
-        s.add(Job(kind="summary", user_id=e.user_id, payload={"rebuild": True}))
+    drop_summaries(s, e.user_id)
     s.exec(delete(EntryHistory).where(col(EntryHistory.entry_id) == eid))  # type: ignore[call-overload]
     s.flush()
     s.delete(e)
     ctx.graph.store.invalidate_cache(e.user_id)
+
+
+def drop_summaries(s: Session, user_id: str, since_entry_id: int | None = None) -> None:
+    """Drop the running summaries that may quote an entry (all, or those written after it was read:
+    a summary covers every entry up to its `upto_entry_id`) and queue one written afresh without it."""
+    q = delete(Summary).where(col(Summary.user_id) == user_id)
+    if since_entry_id is not None:
+        q = q.where(col(Summary.upto_entry_id) >= since_entry_id)
+    s.exec(q)  # type: ignore[call-overload]
+    queued = [j for j in s.exec(select(Job).where(col(Job.user_id) == user_id, col(Job.kind) == "summary",
+                                                  col(Job.state) == "pending")) if (j.payload or {}).get("rebuild")]
+    if not queued:
+        s.add(Job(kind="summary", user_id=user_id, payload={"rebuild": True}))

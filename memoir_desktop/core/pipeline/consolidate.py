@@ -66,8 +66,11 @@ def keeps_all_numbers(originals: list[str], merged: str) -> bool:
 
 def propose(llm, group: list[Memory], today: datetime) -> str | None:
     """The merged text, or None when the LLM or our checks say the merge would lose something."""
+    cleared = llm.admit("consolidation", memories=group)
+    if len(cleared.keep_memories(group)) < len(group):
+        return None  # a private member would be sent (or merged away unseen): the group stays as it is
     listing = "\n".join(f"[{i}] ({m.created_at.date().isoformat()}) {m.text}" for i, m in enumerate(group))
-    args = llm.call_tool("consolidation", [
+    args = llm.call_tool(cleared, [
         {"role": "system", "content": prompts.CONSOLIDATE_SYSTEM.format(today=today.date().isoformat())},
         {"role": "user", "content": listing}], prompts.CONSOLIDATE_TOOL)
     merged = (args.text or "").strip()

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from memoir_desktop.core import prompts, temporal
-from memoir_desktop.core.llm import LLMClient
+from memoir_desktop.core.llm import Clearance, Gate
 from memoir_desktop.core.llm.errors import LLMPromptTooLong
 from memoir_desktop.core.models import Entry
 
@@ -41,13 +41,13 @@ def annotate(entry: Entry) -> str:
     return temporal.normalize(entry.content, entry.created_at)
 
 
-def extract_facts(llm: LLMClient, *, summary: str, recent: list[Entry], new: list[Entry],
+def extract_facts(llm: Gate, cleared: Clearance, *, summary: str, recent: list[Entry], new: list[Entry],
                   today: datetime, moods: list[str] | None = None) -> list[Fact]:
     """`moods`: when given (the user turned mood notes on), the moods the model saw are appended to it."""
     chunk, with_context = CHUNK_CHARS, True
     while True:
         try:
-            return _extract(llm, summary, recent, new, today, chunk, with_context, moods)
+            return _extract(llm, cleared, summary, recent, new, today, chunk, with_context, moods)
         except LLMPromptTooLong:
             if with_context:
                 with_context = False  # the summary and recent messages go first
@@ -57,7 +57,7 @@ def extract_facts(llm: LLMClient, *, summary: str, recent: list[Entry], new: lis
                 raise
 
 
-def _extract(llm, summary, recent, new, today, chunk_chars: int, with_context: bool,
+def _extract(llm, cleared, summary, recent, new, today, chunk_chars: int, with_context: bool,
              moods: list[str] | None = None) -> list[Fact]:
     system = prompts.EXTRACTION_SYSTEM.format(today=today.date().isoformat(),
                                               weekday=temporal.WEEKDAY_NAMES[today.weekday()],
@@ -78,8 +78,8 @@ def _extract(llm, summary, recent, new, today, chunk_chars: int, with_context: b
             if with_context else "(left out)",
             new=prompts.format_messages(part),
         )
-        args = llm.call_tool("extraction", [{"role": "system", "content": system},
-                                            {"role": "user", "content": user}], tool)
+        args = llm.call_tool(cleared, [{"role": "system", "content": system},
+                                      {"role": "user", "content": user}], tool)
         if moods is not None and getattr(args, "mood", None) in prompts.MOODS:
             moods.append(args.mood)
         size = sum(len(m["content"]) for m in part)

@@ -20,7 +20,7 @@ from sqlmodel import Session, col, select
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.config import Settings
 from memoir_desktop.core.jobs import Prepared
-from memoir_desktop.core.llm import LLMBadReply, LLMClient
+from memoir_desktop.core.llm import Clearance, Gate, LLMBadReply
 from memoir_desktop.core.models import Entry, Job, Memory, MemorySource, Proposal, Summary, now, pk
 from memoir_desktop.core.pipeline import cascade
 from memoir_desktop.core.pipeline.extraction import Fact, extract_facts
@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 class WriteContext:
     engine: Engine
     store: MemoryStore
-    llm: LLMClient
+    llm: Gate  # every LLM request passes it (core/llm/gate.py)
     settings: Settings
     graph: GraphMemory | None = None  # when graph memory is enabled
     episodes: EpisodeIndex | None = None
@@ -48,13 +48,27 @@ def latest_summary(s: Session, user_id: str) -> Summary | None:
 
 
 def recent_entries(s: Session, user_id: str, before_id: int, m: int) -> list[Entry]:
+    """The entries before `before_id`, oldest first, private ones included: the gate leaves those out
+    (`recent_context`), so the caller is told how many. Letters are memoir's words, never context."""
     rows = s.exec(
-        # A private entry is never sent to an LLM, not even as another entry's context; letters are memoir's.
         select(Entry).where(col(Entry.user_id) == user_id, col(Entry.id) < before_id, col(Entry.kind) != "letter",
-                            col(Entry.private).is_(False))
+                            col(Entry.deleted_at).is_(None))
         .order_by(col(Entry.id).desc()).limit(m)
     ).all()
     return list(reversed(rows))
+
+
+def recent_context(gate: Gate, name: str, s: Session, user_id: str, before_id: int, m: int,
+                   also: list | tuple = ()) -> tuple[Clearance, list[Entry]]:
+    """The last `m` entries the gate lets `name` carry (with `also`, the rest of the request's
+    entries, cleared together), and the clearance: its `left_out` counts the private entries of
+    that stretch of the journal."""
+    rows = recent_entries(s, user_id, before_id, 3 * m)
+    c = gate.admit(name, entries=[*rows, *also])
+    kept = c.keep_entries(rows)[-m:]
+    first = pk(kept[0]) if kept else before_id
+    c.private_entries = {i for i in c.private_entries if i >= first}  # only those the window skipped
+    return c, kept
 
 
 @dataclass
@@ -74,6 +88,7 @@ class _Plan:
     change: Change = field(default_factory=Change)  # filled by apply, read by after_commit
     not_remembered: list[dict] = field(default_factory=list)  # facts of a category the user switched off
     mood: str | None = None  # the user's mood in the exchange, when mood notes are on (Stats reads it)
+    left_out: int = 0  # private entries of the context the gate kept from the LLM
 
 
 def prepare_memorize(ctx: WriteContext, job: Job) -> Prepared:
@@ -110,11 +125,16 @@ def prepare_entry_reread(ctx: WriteContext, job: Job) -> Prepared:
 def _prepare(ctx: WriteContext, job: Job, new: list[Entry], entry_id: int, previous: list[Memory]) -> Prepared:
     st = ctx.settings
     with Session(ctx.engine) as s:
-        recent = [r for r in recent_entries(s, job.user_id, pk(new[0]), st.recent_messages) if r.deleted_at is None]
+        cleared, recent = recent_context(ctx.llm, "extraction", s, job.user_id, pk(new[0]), st.recent_messages,
+                                         also=new)
         summ = latest_summary(s, job.user_id)
+    new = cleared.keep_entries(new)
+    if not new:  # made private while the job waited
+        return Prepared(apply=lambda s: {"results": [], "facts": [], "changes": Changes().to_dict(),
+                                         "skipped": "entry withdrawn"})
     when = new[-1].created_at
     moods: list[str] | None = [] if st.mood_tracking else None
-    facts = extract_facts(ctx.llm, summary=summ.text if summ else "", recent=recent, new=new, today=when,
+    facts = extract_facts(ctx.llm, cleared, summary=summ.text if summ else "", recent=recent, new=new, today=when,
                           moods=moods)
     facts, not_remembered = _leave_out_switched_off(facts, blocked(st), when)
     ops: list[Op] = []
@@ -154,7 +174,8 @@ def _prepare(ctx: WriteContext, job: Job, new: list[Entry], entry_id: int, previ
     plan = _Plan(job, entry_id, when, facts, ops, vectors, graph_plan, graph_error,
                  dict(job.payload.get("metadata") or {}), reread=bool(job.payload.get("entry_id")),
                  previous=[m.id for m in previous], unsupported=[m.id for m in previous if m.id not in kept],
-                 not_remembered=not_remembered, mood=moods[0] if moods else None)
+                 not_remembered=not_remembered, mood=moods[0] if moods else None,
+                 left_out=cleared.left_out)
     plan.change.vectors_model = embedder.status.active
 
     def after(_result: dict) -> None:
@@ -297,7 +318,7 @@ def apply_operations(ctx: WriteContext, s: Session, plan: _Plan) -> dict:
     touched = [r["id"] for r in results if r["event"] in ("ADD", "UPDATE", "DELETE")] + plan.previous
     result = {"results": results, "facts": [f.text for f in plan.facts], "pending_confirmation": held,
               "not_remembered": plan.not_remembered, **({"mood": plan.mood} if plan.mood else {}),
-              "relations": graph_ops,
+              "relations": graph_ops, **({"left_out": plan.left_out} if plan.left_out else {}),
               "changes": Changes.of(memories=touched, entries=job.payload.get("entry_ids", []),
                                     graph=bool(graph_ops), proposals=bool(held)).to_dict()}
     if plan.graph_error:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from memoir_desktop.core import prompts
-from memoir_desktop.core.llm import LLMClient
+from memoir_desktop.core.llm import Gate
 from memoir_desktop.core.llm.errors import LLMPromptTooLong
 from memoir_desktop.core.models import Memory
 from memoir_desktop.core.pipeline.extraction import Fact, shape_fact
@@ -51,7 +51,7 @@ class _Listing:
     num_of: dict[str, int] = field(default_factory=dict)
 
 
-def plan_operations(llm: LLMClient, facts: list[Fact], candidates: list[list[Candidate]], today: datetime,
+def plan_operations(llm: Gate, facts: list[Fact], candidates: list[list[Candidate]], today: datetime,
                     *, noop_threshold: float) -> list[Op]:
     """Operations for every fact; `noop_threshold`: how close the nearest memory must be for a NOOP
     that names no memory to count as "already known" (the embedder's related threshold)."""
@@ -77,7 +77,11 @@ def plan_operations(llm: LLMClient, facts: list[Fact], candidates: list[list[Can
 def _plan_batch(llm, facts, candidates, idx: list[int], today, shown: int | None, noop_threshold: float) -> list[Op]:
     listing = _Listing()
     blocks = []
+    cleared = llm.admit("update", memories=[c.memory for i in idx for c in candidates[i]])
     for k, i in enumerate(idx):
+        # A memory only private entries support is not shown (it is not active anyway, unless the
+        # entry became private while this job ran); the fact is then judged without it.
+        candidates[i] = [c for c in candidates[i] if cleared.memory_ok(c.memory)]
         cands = candidates[i][:shown] if shown else candidates[i]
         lines = [f"NEW FACT {k}: {facts[i].text}", "EXISTING MEMORIES:"]
         for c in cands:
@@ -91,8 +95,8 @@ def _plan_batch(llm, facts, candidates, idx: list[int], today, shown: int | None
         blocks.append("\n".join(lines))
     system = prompts.UPDATE_SYSTEM.format(today=today.date().isoformat())
     user = prompts.UPDATE_USER.format(blocks="\n\n".join(blocks))
-    args = llm.call_tool("update", [{"role": "system", "content": system},
-                                    {"role": "user", "content": user}], prompts.UPDATE_TOOL)
+    args = llm.call_tool(cleared, [{"role": "system", "content": system},
+                                   {"role": "user", "content": user}], prompts.UPDATE_TOOL)
     out: list[Op] = []
     for raw in args.operations:
         if not 0 <= raw.fact < len(idx):

@@ -59,7 +59,10 @@ def offline_question(m: Memory) -> str:
 def phrase(llm, m: Memory, at: datetime) -> str | None:
     """One warm question about the plan, in its language; None when the LLM gives nothing usable."""
     lang = "Korean" if language_of(m.text) == "ko" else "English"
-    text = llm.complete("followup", [
+    cleared = llm.admit("followup", memories=[m])
+    if not cleared.memory_ok(m):  # only private entries support it: its template stands
+        return None
+    text = llm.complete(cleared, [
         {"role": "system", "content": prompts.FOLLOWUP_SYSTEM.format(today=at.date().isoformat(), language=lang)},
         {"role": "user", "content": prompts.FOLLOWUP_USER.format(recorded=m.created_at.date().isoformat(),
                                                                  memory=m.text)}], temperature=0.4)

@@ -103,6 +103,15 @@ class Material:
     changed: list[tuple[str, str]] = field(default_factory=list)  # (before, after)
     no_longer: list[str] = field(default_factory=list)
     plans: list[str] = field(default_factory=list)
+    # Where each memory text of the material came from (memory id; the entry of its change), so the
+    # gate can leave out what only private entries said when the letter is written by the LLM.
+    memory_of: dict[str, str] = field(default_factory=dict)
+    entry_of: dict[str, int] = field(default_factory=dict)
+
+    def note(self, text: str, h: History) -> None:
+        self.memory_of.setdefault(text, h.memory_id)
+        if h.entry_id is not None:
+            self.entry_of.setdefault(text, h.entry_id)
 
 
 def gather(s: Session, user_id: str, period: Period) -> Material:
@@ -117,6 +126,9 @@ def gather(s: Session, user_id: str, period: Period) -> Material:
                   .order_by(col(History.id))).all()
     added_by_entry: dict[int, list[str]] = {}
     for h, _m in rows:
+        for t in (h.old_memory, h.new_memory):
+            if t:
+                mat.note(t, h)
         if h.event == "ADD" and h.new_memory:
             mat.added.append(h.new_memory)
             if h.entry_id is not None:
@@ -138,6 +150,8 @@ def gather(s: Session, user_id: str, period: Period) -> Material:
                                         col(Memory.about_start) >= period.ends, col(Memory.created_at) < period.ends,
                                         col(Memory.recurrence).is_(None)).order_by(col(Memory.about_start))).all()
     mat.plans = [m.text for m in plans][:8]
+    for m in plans[:8]:
+        mat.memory_of.setdefault(m.text, m.id)
     return mat
 
 
@@ -209,12 +223,18 @@ def compose(llm, mat: Material) -> str:
     """The letter written by the LLM from the same material (raises the LLM's errors)."""
     ko = mat.lang == "ko"
     period = ("week" if mat.period.kind == "week" else "month")
-    entries = "\n".join(f"- [{e.created_at:%Y-%m-%d}] {e.content[:600]}" for e in mat.entries[:40]) or "(none)"
-    changes = "\n".join([f"- changed: {a} -> {b}" for a, b in mat.changed]
-                        + [f"- no longer true: {t}" for t in mat.no_longer]
-                        + [f"- new: {t}" for t in mat.added[:12]]) or "(none)"
-    plans = "\n".join(f"- {t}" for t in mat.plans) or "(none)"
-    text = llm.complete("letter", [
+    cleared = llm.admit("letter", entries=[*mat.entries, *mat.entry_of.values()], memories=mat.memory_of.values())
+
+    def ok(*texts: str) -> bool:
+        return all(cleared.memory_ok(mat.memory_of.get(t)) and cleared.entry_ok(mat.entry_of.get(t)) for t in texts)
+
+    kept = cleared.keep_entries(mat.entries)
+    entries = "\n".join(f"- [{e.created_at:%Y-%m-%d}] {e.content[:600]}" for e in kept[:40]) or "(none)"
+    changes = "\n".join([f"- changed: {a} -> {b}" for a, b in mat.changed if ok(a, b)]
+                        + [f"- no longer true: {t}" for t in mat.no_longer if ok(t)]
+                        + [f"- new: {t}" for t in [t for t in mat.added if ok(t)][:12]]) or "(none)"
+    plans = "\n".join(f"- {t}" for t in mat.plans if ok(t)) or "(none)"
+    text = llm.complete(cleared, [
         {"role": "system", "content": prompts.LETTER_SYSTEM.format(
             period=period, start=mat.period.start.isoformat(), end=mat.period.end.isoformat(),
             language="Korean" if ko else "English")},
@@ -223,7 +243,16 @@ def compose(llm, mat: Material) -> str:
     text = (text or "").strip()
     if not text:
         raise ValueError("the letter came back empty")
-    return f"**{title(mat.period, mat.lang)}**\n\n{text}"
+    return f"**{title(mat.period, mat.lang)}**\n\n{text}" + left_out_line(len(mat.entries) - len(kept), mat.lang)
+
+
+def left_out_line(n: int, lang: str) -> str:
+    """Said under a letter the LLM wrote, so the writer knows what it did not read."""
+    if n <= 0:
+        return ""
+    if lang == "ko":
+        return f"\n\n_비공개 기록 {n}편은 AI에게 보내지 않았어요._"
+    return f"\n\n_{n} private {'entry was' if n == 1 else 'entries were'} not sent to the AI._"
 
 
 def _entries(s: Session, user_id: str, p: Period) -> list[Entry]:

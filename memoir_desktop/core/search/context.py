@@ -28,6 +28,7 @@ class Context:
     budget: int = 0
     route: Route | None = None  # how the read path was routed (set by the caller)
     skipped: dict[str, str] = field(default_factory=dict)  # sources skipped and why
+    left_out: int = 0  # private entries the gate kept out of this context
     followups: list[dict] = field(default_factory=list)  # plans whose date has passed (reflection/followups.py)
 
     def render(self) -> str:

@@ -38,16 +38,22 @@ def llm_rerank(llm, question: str, candidates: list[dict], *, keep: int | None =
     limit = len(candidates) if keep is None else max(0, keep)
     if len(candidates) < 2 or llm is None:
         return list(candidates[:limit])
+    cleared = llm.admit("rerank", memories=candidates)
+    # A memory only private entries support is not shown; it keeps its place after the shown ones.
+    shown = cleared.keep_memories(candidates)
+    held = [c for c in candidates if not cleared.memory_ok(c)]
+    if len(shown) < 2:
+        return (shown + held)[:limit]
     try:
-        args = llm.call_tool("rerank", _messages(question, candidates, keep), RERANK_TOOL)
+        args = llm.call_tool(cleared, _messages(question, shown, keep), RERANK_TOOL)
     except (LLMError, openai.OpenAIError) as exc:
         # The class only: a server's error text can echo the prompt, and logs never hold journal text.
         log.warning("LLM rerank skipped (%s); the context keeps its order", exc.__class__.__name__)
         return list(candidates[:limit])
-    named = [i for i in dict.fromkeys(getattr(args, "relevant", [])) if 0 <= i < len(candidates)]
+    named = [i for i in dict.fromkeys(getattr(args, "relevant", [])) if 0 <= i < len(shown)]
     seen = set(named)
-    rest = [i for i in range(len(candidates)) if i not in seen]
-    return [candidates[i] for i in named + rest][:limit]
+    rest = [i for i in range(len(shown)) if i not in seen]
+    return ([shown[i] for i in named + rest] + held)[:limit]
 
 
 def estimate_tokens(question: str, candidates: list[dict]) -> int:

@@ -93,7 +93,7 @@ class Retriever:
         ids = [i for i, _, _ in hits]
         with Session(self.engine) as s:
             rows = {e.id: e for e in s.exec(select(Entry).where(col(Entry.id).in_(ids)))}
-        # Episodes go into answer contexts: a private entry never does (journal search finds it).
+        # Episodes go into answer contexts, where the gate leaves private ones out (and counts them).
         return [entry_dict(rows[i], score=round(sc, 6), explain=sig) for i, sc, sig in hits
-                if i in rows and rows[i].user_id == user_id and rows[i].deleted_at is None and not rows[i].private
+                if i in rows and rows[i].user_id == user_id and rows[i].deleted_at is None
                 and rows[i].kind != "letter"]  # memoir's letters are not what the user said

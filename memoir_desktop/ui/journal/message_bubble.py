@@ -235,7 +235,7 @@ class MessageBubble(QFrame):
             return
         self._add(menu, "edit", self.tr("Edit"))
         self._add(menu, "move", self.tr("Change date and time…"))
-        if not self.has_reply:
+        if not self.has_reply and not self.entry.get("private"):  # a private entry is never sent
             self._add(menu, "ask", self.tr("Ask the companion about this"))
         if self.entry.get("private"):
             self._add(menu, "share", self.tr("Let the companion read it"))
