@@ -261,7 +261,11 @@ class SettingsDialog(QDialog):
         configured = provider != "openai" or bool(self.api_key.text().strip()) or self._has_saved_key \
             or bool(os.environ.get("MEMOIR_LLM_API_KEY"))
         url = self.base_url.text().strip() if provider != "openai" else ""
-        self.what_is_sent.setText(disclosure_text(disclosure.describe(url, configured, self.backend.settings)))
+        try:  # the choices on screen (graph memory, the LLM reranker), once every field exists
+            chosen = self.settings()
+        except AttributeError:
+            chosen = self.backend.settings
+        self.what_is_sent.setText(disclosure_text(disclosure.describe(url, configured, chosen)))
 
     def change_passphrase(self) -> None:
         from memoir_desktop.ui.privacy import PassphraseDialog

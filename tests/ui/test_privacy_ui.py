@@ -73,7 +73,7 @@ def test_settings_say_what_leaves_the_machine_local_or_cloud(window, qtbot):
     dialog.provider.setCurrentIndex(dialog.provider.findData("ollama"))
     dialog.base_url.setText("http://127.0.0.1:11434/v1")
     local = dialog.what_is_sent.text()
-    assert "127.0.0.1" in local and ("이 컴퓨터 안에 머뭅니다" in local or "stays on this machine" in local)
+    assert "127.0.0.1" in local and ("이 컴퓨터를 떠나지 않아요" in local or "stays on this machine" in local)
     dialog.provider.setCurrentIndex(dialog.provider.findData("custom"))
     dialog.base_url.setText("https://api.example.com/v1")
     cloud = dialog.what_is_sent.text()

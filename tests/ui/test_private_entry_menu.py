@@ -36,3 +36,15 @@ def test_a_private_entry_offers_no_question_to_the_companion(mem, backend, qtbot
     with pytest.raises(Exception, match="private"):
         mem.reply_to(entry_id)
     assert len(fake_llm.requests) == n
+
+
+def test_a_chat_says_when_private_entries_were_left_out(mem, backend, qtbot, tmp_path, fake_llm):
+    mem.journal("비밀 기록 PRIV-7")
+    private = mem.journal("비밀 기록 PRIV-8", private=True)
+    assert mem.entry(private)["private"]
+    window = make_window(backend, qtbot, tmp_path)
+    journal = window.journal
+    journal.show_day(date.today())
+    journal.send("오늘 어땠지?")
+    qtbot.waitUntil(lambda: "비공개 기록 1편" in journal.bar.label.text(), timeout=15_000)
+    assert all("PRIV-8" not in str(r.get("messages")) for r in fake_llm.requests)

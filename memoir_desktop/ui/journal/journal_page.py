@@ -288,6 +288,7 @@ class JournalPage(QWidget):
         elif error:
             notice = self.tr("Not connected to your AI companion. Your entry is saved, and will become "
                              "memories once it connects.")
+        self._say_left_out(out)
         if not self.chat.finish_exchange(pending, out, notice):
             self._redraw_if_shown(pending.day)
             return
@@ -296,6 +297,12 @@ class JournalPage(QWidget):
             if log.state != "done":
                 log.show_pending(waiting_for_llm=True)
         self.exchange_finished.emit(out)
+
+    def _say_left_out(self, out: dict) -> None:
+        """The gate kept private entries out of what the companion read: one quiet line says so."""
+        n = int(out.get("left_out") or 0)
+        if n:
+            self.bar.show_message(self.tr("%n private entry(ies) left out of what the companion read.", None, n))
 
     def _failed(self, pending: PendingExchange, exc: BaseException) -> None:
         if pending in self._pending:
@@ -446,6 +453,7 @@ class JournalPage(QWidget):
                 notice = self.tr("Your companion couldn't answer just now. You can ask again later from the "
                                  "entry's menu.")
             self.chat.finish_ask(pending, out, notice)
+            self._say_left_out(out)
 
         def failed(exc: BaseException) -> None:
             self.chat.finish_ask(pending, {"reply": None}, self.tr("Could not ask: {error}").format(error=exc))

@@ -89,6 +89,9 @@ class MemoryOpsLog(QFrame):
                             f"{html.escape(rel.get('text') or '')}", name, rich=True)
         if not ops and not edges and not result.get("pending_confirmation"):
             self._add_label(self.tr("Nothing new to remember."), "opNoop")
+        if result.get("left_out"):  # the gate kept private entries out of the context the AI read
+            self._add_label(self.tr("%n private entry(ies) nearby were not sent to the AI.", None,
+                                    int(result["left_out"])), "opNoop")
 
     def _add_op(self, op: dict) -> None:
         event = op.get("event", "NOOP")
