@@ -3,7 +3,8 @@
 Opens the given home (or a temporary one), seeds demo content when it is empty, lets the
 background work settle (with an LLM configured, the writer organizes the demo entries
 first), then grabs the journal (with its On This Day, follow-up and letter cards), a letter,
-memory cards, a history dialog, the About you page, stats, diagnostics and settings.
+memory cards, a history dialog, the About you page, stats, diagnostics and settings (with its
+Privacy page: what leaves this computer).
 """
 
 from __future__ import annotations
@@ -112,6 +113,10 @@ def take_screenshots(app: QApplication, out_dir: Path, home: Path | None = None)
     dialog = window.open_settings()
     _settle(app, backend)
     _save(dialog, out_dir / "settings.png")
+    dialog.pages.setCurrentIndex(dialog.pages.count() - 1)  # Privacy: what leaves this computer
+    dialog.resize(max(dialog.width(), 760), 980)  # the whole disclosure, unscrolled
+    _settle(app, backend)
+    _save(dialog, out_dir / "settings_privacy.png")
     dialog.reject()
 
     window.close()
