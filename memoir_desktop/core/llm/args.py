@@ -26,7 +26,11 @@ _EVENT_WORDS = {
     "KEEP": "NOOP", "SKIP": "NOOP", "IGNORE": "NOOP", "UNCHANGED": "NOOP", "EXISTS": "NOOP", "DUPLICATE": "NOOP",
 }
 _INT = re.compile(r"-?\d+")
-_TEXT_KEYS = ("fact", "text", "content", "memory", "value", "statement")
+_TEXT_KEYS = ("fact", "text", "content", "memory", "value", "statement", "description", "sentence", "detail",
+              "summary", "note")
+# Fields that describe a fact rather than state it: never read as its text.
+_META_KEYS = frozenset({"category", "type", "kind", "id", "confidence", "importance", "date", "time", "timestamp",
+                        "source", "tags", "mood", "language", "lang", "score", "priority"})
 
 
 def as_int(value: Any) -> int | None:
@@ -45,12 +49,20 @@ def as_int(value: Any) -> int | None:
 
 
 def as_text(value: Any) -> str | None:
+    """The text of an item: a string; a number; an object's text field in any case ("Text",
+    "description"…) or its one string field that is not metadata; a list holding one text."""
     if isinstance(value, str):
         return value
     if isinstance(value, dict):
+        lowered = {str(k).strip().lower(): v for k, v in value.items()}
         for key in _TEXT_KEYS:
-            if isinstance(value.get(key), str):
-                return value[key]
+            if isinstance(lowered.get(key), str):
+                return lowered[key]
+        strings = [v for k, v in lowered.items() if isinstance(v, str) and v.strip() and k not in _META_KEYS]
+        return strings[0] if len(strings) == 1 else None
+    if isinstance(value, list):
+        texts = [t for t in (as_text(v) for v in value) if t and t.strip()]
+        return " ".join(texts) if texts and all(isinstance(v, (str, dict, list)) for v in value) else None
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return str(value)
     return None
@@ -71,6 +83,8 @@ class Fact(_Args):
         text = as_text(raw)
         if text is None:
             raise ValueError("a fact is text")
+        if isinstance(raw, dict):
+            raw = {str(k).strip().lower(): v for k, v in raw.items()}
         category = raw.get("category") if isinstance(raw, dict) else None
         category = str(category).strip().lower() if isinstance(category, str) and category.strip() else None
         return {"text": " ".join(text.split()), "category": category}
@@ -92,7 +106,10 @@ class FactsArgs(_Args):
             value = [value]
         if not isinstance(value, list):
             raise ValueError("facts must be a list")
-        return [f for f in _readable_items(value, Fact) if f.text]
+        facts = [f for f in _readable_items(value, Fact) if f.text]
+        if value and not facts:  # items that say nothing readable are not "the model found nothing"
+            raise ValueError("no fact in the reply could be read")
+        return facts
 
 
 class Operation(_Args):

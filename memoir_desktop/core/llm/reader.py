@@ -33,12 +33,22 @@ class Unreadable(ValueError):
 ECHO = "the model returned the schema instead of values"
 NO_JSON = "the reply has no JSON value"
 CUT_OFF = "the reply was cut off before any usable value"
+REJECTED = "the model's reasoning set its draft aside and gave no answer"
+# Words with which reasoning turns against the draft it just wrote, in English and Korean.
+_REJECTION = re.compile(
+    r"\b(?:wait|no,|wrong|incorrect|not (?:right|correct|true|stated|mentioned)|never (?:said|says|mentioned)|"
+    r"(?:does|did)n[o']?t (?:say|mention|state)|discard|scrap|drop (?:it|that|this)|instead|actually|"
+    r"hallucinat\w*|made up|no facts?|nothing to (?:save|extract|remember))\b"
+    r"|틀렸|틀린|잘못|아니[다야라]|않았|없다|없어|없음|버리|지우|취소|다시 보니|말한 적")
 _NOTHING: Any = object()  # "could not parse", distinct from a parsed null
 _MAX_LEVELS = 4  # wrappers or encodings nested deeper than this are not a reply any more
 _MAX_CUTS = 32  # places a cut-off reply is tried closed at, in all, latest first
 _MAX_MISSES = 100  # bracket starts that are no value; past this the text is not a reply
 _TEXT_KEYS = ("fact", "text", "content", "memory", "value", "name", "statement")
 _JSON_TYPES = {"object", "array", "string", "integer", "number", "boolean", "null"}
+# Lists that name things rather than state them: never read as a reply's facts under another name.
+_NOT_STATEMENTS = frozenset({"entities", "tags", "keywords", "labels", "names", "topics", "categories", "people",
+                             "places", "ids", "sources", "references", "links"})
 _SCHEMA_WORDS = {"type", "items", "properties", "required", "enum", "description", "title", "default"}
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _THINK_TAG = re.compile(r"<(/?)think(?:ing)?>", re.I)
@@ -107,8 +117,17 @@ def _views(raw: str) -> Iterator[tuple[str, list[str], bool]]:
     notes = [] if reasoning is None else ["think"]
     if answer.strip() or reasoning is None:
         yield from _framings(answer, notes, False)
-    if reasoning is not None:  # no usable answer outside the reasoning: take it from inside, latest first
-        yield from _framings(reasoning, notes, True)
+        return  # the reply said something outside its reasoning: a draft in there is not its answer
+    if _set_aside(reasoning):
+        raise Unreadable(REJECTED)
+    yield from _framings(reasoning, notes, True)  # nothing outside: the latest draft inside, if kept
+
+
+def _set_aside(reasoning: str) -> bool:
+    """The reasoning goes on, after its last JSON value, to doubt or drop it ("wait, the user never
+    said that", "이건 틀렸다"): the draft is not the answer."""
+    last = max(reasoning.rfind("}"), reasoning.rfind("]"))
+    return last >= 0 and bool(_REJECTION.search(reasoning[last + 1:]))
 
 
 def _split_thinking(text: str) -> tuple[str, str | None]:
@@ -157,9 +176,28 @@ def _framings(text: str, notes: list[str], last: bool) -> Iterator[tuple[str, li
     yield text, notes, last
 
 
+class _Labelled(list):
+    """A list that prose introduced under a name ("tags: [...]")."""
+
+    def __init__(self, label: str, items: list):
+        super().__init__(items)
+        self.label = label
+
+
+# A field's name opening its line ("entities: [", "- tags = ["), as in YAML-ish lists of fields.
+_LABEL = re.compile(r"\s*(?:[-*•]\s*|\d+[.)]\s*)?[\"']?([A-Za-z_][\w-]*)[\"']?\s*[:=]\s*")
+
+
 def _read_text(text: str, schema: dict, notes: list[str], prefer_last: bool) -> Reading:
     notes = list(notes)
     values, cut = _extract_values(text, notes)
+    names = {k.lower() for k in schema.get("properties", {})}
+    # A labelled list counts only under one of the schema's own names ({"facts": ...} spelt as prose).
+    values = [({v.label: list(v)} if v.label.lower() in names else _NOTHING) if isinstance(v, _Labelled) else v
+              for v in values]
+    if any(v is _NOTHING for v in values):
+        _note(notes, "labelled-list-skipped")
+        values = [v for v in values if v is not _NOTHING]
     if not values:
         raise Unreadable(CUT_OFF if cut else NO_JSON)
     first_error = None
@@ -192,7 +230,12 @@ def _extract_values(text: str, notes: list[str]) -> tuple[list, bool]:
             parsed = _parse(text[p:end])
             if parsed is not _NOTHING:
                 _note(notes, *parsed[1])
-                values.append(parsed[0])
+                label = _LABEL.fullmatch(text[text.rfind("\n", 0, p) + 1:p])
+                if isinstance(parsed[0], list) and label:
+                    # "entities: [...]" in prose is a field of something else, not the answer's list.
+                    values.append(_Labelled(label.group(1), parsed[0]))
+                else:
+                    values.append(parsed[0])
                 start = end
                 continue
         else:
@@ -413,6 +456,12 @@ def _rename(d: dict, schema: dict, notes: list[str]) -> dict:
     """A required list under another name (`memories` for `facts`) is taken only when it is the one
     unknown key holding a list of the right kind; with two, picking one would be a guess."""
     props = schema.get("properties", {})
+    for key in props:
+        if key not in d:  # "Facts" for "facts": the same key in another case
+            same = [k for k in d if isinstance(k, str) and k.strip().lower() == key.lower()]
+            if len(same) == 1:
+                d = {(key if k == same[0] else k): v for k, v in d.items()}
+                _note(notes, "key-case")
     for key in schema.get("required", []):
         if key in d or "array" not in _types(props.get(key, {})):
             continue
@@ -420,7 +469,8 @@ def _rename(d: dict, schema: dict, notes: list[str]) -> dict:
         # An object item with a text field ({"text", "category"}) is often given as a bare string.
         fits = (str, dict) if kind == "string" or (kind == "object" and _has_text_field(props[key])) \
             else {"object": (dict,)}.get(kind, (str, int, float))
-        unknown = {k: v for k, v in d.items() if k not in props and isinstance(v, list)}
+        unknown = {k: v for k, v in d.items() if k not in props and isinstance(v, list)
+                   and str(k).strip().lower() not in _NOT_STATEMENTS}
         others = [k for k, v in unknown.items() if all(isinstance(x, fits) for x in v)]
         if len(others) == 1:
             d = {(key if k == others[0] else k): v for k, v in d.items()}
