@@ -8,7 +8,9 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"
 os.environ["PYTHON_KEYRING_BACKEND"] = "tests.fakes.memory_keyring.MemoryKeyring"
-for var in ("MEMOIR_LLM_API_KEY", "MEMOIR_LLM_BASE_URL", "MEMOIR_LLM_MODEL", "MEMOIR_HOME"):
+# Every MEMOIR_* variable of the shell that runs the tests (a passphrase, a home, an endpoint) would
+# change what a test sees; each test sets the ones it needs.
+for var in [v for v in os.environ if v.startswith("MEMOIR_")]:
     os.environ.pop(var, None)
 
 ROOT = Path(__file__).resolve().parent.parent
