@@ -231,9 +231,10 @@ def _extract_values(text: str, notes: list[str]) -> tuple[list, bool]:
             if parsed is not _NOTHING:
                 _note(notes, *parsed[1])
                 label = _LABEL.fullmatch(text[text.rfind("\n", 0, p) + 1:p])
-                if isinstance(parsed[0], list) and label:
+                found = parsed[0]
+                if isinstance(found, list) and label:
                     # "entities: [...]" in prose is a field of something else, not the answer's list.
-                    values.append(_Labelled(label.group(1), parsed[0]))
+                    values.append(_Labelled(label.group(1), found))
                 else:
                     values.append(parsed[0])
                 start = end
