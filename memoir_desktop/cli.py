@@ -1,7 +1,7 @@
 """memoir-cli: the headless way in. Same `Memoir` facade as the app.
 
 Exit status: 0 success, 2 bad usage or input, 3 the entry was saved but the LLM was
-unavailable (its job waits; never for a private entry, which makes no memories), 4 the journal is encrypted and the passphrase is missing or wrong
+unavailable (its job waits), 4 the journal is encrypted and the passphrase is missing or wrong
 (MEMOIR_PASSPHRASE supplies it; nothing was changed), 1 any other error. Errors are one line,
 never a traceback.
 
@@ -34,7 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
     j = sub.add_parser("journal", help="save a journal entry and memorise it")
     j.add_argument("text")
-    j.add_argument("--date", help="back-date the entry (YYYY-MM-DD: at noon, as the app does; or YYYY-MM-DDTHH:MM)")
+    j.add_argument("--date", help="back-date the entry (YYYY-MM-DD or ISO time)")
     j.add_argument("--no-process", action="store_true", help="only save; leave the job queued")
     j.add_argument("--private", action="store_true", help="journal only: never sent to an LLM (local search finds it)")
     c = sub.add_parser("chat", help="talk to the companion (no text: interactive)")
@@ -98,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     ee.add_argument("text")
     em = esub.add_parser("move", help="give an entry another date and time")
     em.add_argument("id", type=int)
-    em.add_argument("when", help="YYYY-MM-DD (at noon) or YYYY-MM-DDTHH:MM")
+    em.add_argument("when", help="YYYY-MM-DD or YYYY-MM-DDTHH:MM")
     for name, helptext in (("delete", "move an entry to the trash (its memories leave search)"),
                            ("restore", "bring an entry back from the trash"),
                            ("private", "keep an entry from the LLM from now on (its memories leave answers)"),
@@ -136,10 +136,8 @@ def run(args) -> int:
     mem = Memoir.open(args.home, reconcile=args.cmd != "reindex")
     recovery = mem.take_recovery_key()
     if recovery:
-        # A new journal's, or one whose conversion was cut short and was just finished.
-        made = "a new encrypted journal was made" if mem.key.via == "new" else "the journal's encryption was finished"
-        print(f"memoir-cli: {made}. Its recovery key opens it if the keyring and the passphrase are lost; it is "
-              f"shown only now, keep it somewhere safe:\n  {recovery}", file=sys.stderr)
+        print("memoir-cli: a new encrypted journal was made. Its recovery key opens it if the keyring and the "
+              f"passphrase are lost; it is shown only now, keep it somewhere safe:\n  {recovery}", file=sys.stderr)
     elif not mem.encrypted and args.cmd != "privacy":
         print("memoir-cli: this journal is not encrypted; `memoir-cli encrypt` converts it.", file=sys.stderr)
     try:
@@ -234,11 +232,6 @@ def _dispatch(mem, args) -> int:  # a flat command table reads best
     u = args.user
     if args.cmd == "journal":
         eid = mem.journal(args.text, user_id=u, timestamp=args.date, private=args.private)
-        if args.private:
-            # No memories come from it, so no job runs for it: an LLM that is away (exit 3) is not its
-            # business, and writing a private entry is not a moment to call an LLM at all.
-            _print(args, {"entry_id": eid}, f"saved private entry {eid}: no LLM reads it")
-            return EXIT_OK
         _print(args, {"entry_id": eid}, f"saved entry {eid}")
         return EXIT_OK if args.no_process else _process(mem, args)
     if args.cmd == "chat":
@@ -359,10 +352,6 @@ def _entry(mem, args) -> int:
                           f"made only from it and {_count(res['graph_relations'], 'graph relation')}; "
                           "backups made before still hold it")
         return EXIT_OK
-    if a == "restore" and mem.entry(args.id)["deleted_at"] is None:
-        # The core lets a second "Put back" in the app pass quietly; here it would hide a mistyped id.
-        print(f"memoir-cli: entry {args.id} is not in the trash: there is nothing to restore", file=sys.stderr)
-        return EXIT_USAGE
     fn = {"edit": lambda: mem.edit_entry(args.id, args.text), "move": lambda: mem.move_entry(args.id, args.when),
           "delete": lambda: mem.delete_entry(args.id), "restore": lambda: mem.restore_entry(args.id),
           "private": lambda: mem.set_entry_private(args.id, True),
@@ -393,7 +382,7 @@ def _import(mem, args) -> int:
         if transfer.is_encrypted_export(args.file) else None
     res = mem.import_file(args.file, user_id=args.user, progress=progress, passphrase=passphrase)
     if res["kind"] == "dayone":
-        text = (f"imported {_count(res['entries'], 'Day One entry', 'Day One entries')} ({res['already_there']} already there, "
+        text = (f"imported {res['entries']} Day One entr(ies) ({res['already_there']} already there, "
                 f"{res['skipped']} without text); their memories are made by `memoir-cli process`")
         text += "".join(f"\n  {w}" for w in res["warnings"])
     else:
@@ -403,16 +392,6 @@ def _import(mem, args) -> int:
             text += f"\ngraph not imported for {', '.join(skipped)}: this journal already has a graph for them"
     _print(args, res, text)
     return EXIT_OK
-
-
-def _key_message(exc) -> str:
-    """The core asks to "enter" a passphrase; a terminal gives it through MEMOIR_PASSPHRASE."""
-    from memoir_desktop.core.crypto import ENV_PASSPHRASE
-
-    if getattr(exc, "code", "") in ("locked", "passphrase_only", "no_keyring", "keyring_missing") \
-            and ENV_PASSPHRASE not in str(exc):
-        return f"{exc} Here, set {ENV_PASSPHRASE} to the passphrase or the recovery key. Nothing was changed."
-    return str(exc)
 
 
 def _secret(env: str, prompt: str) -> str:
@@ -491,7 +470,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return run(args)
     except KeyError_ as exc:
-        print(f"memoir-cli: {_key_message(exc)}", file=sys.stderr)
+        print(f"memoir-cli: {exc}", file=sys.stderr)
         return EXIT_LOCKED
     except (InvalidInput, NotFound) as exc:
         print(f"memoir-cli: {exc}", file=sys.stderr)

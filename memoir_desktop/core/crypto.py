@@ -35,7 +35,6 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from keyring.errors import KeyringError, NoKeyringError
 
-from memoir_desktop.core.private_files import write_private
 from memoir_desktop.core.secrets import keyring_available  # one answer for the API key and the data key
 
 log = logging.getLogger(__name__)
@@ -142,11 +141,8 @@ def normalize_recovery(text: str) -> str:
 
 
 def looks_like_recovery_key(text: str) -> bool:
-    """The 32 characters of a recovery key as people copy or type them: grouped by dashes, by spaces
-    or not at all, in any case, with stray spaces. (A passphrase is still tried first.)"""
     clean = normalize_recovery(text)
-    return (len(clean) == 32 and all(c in _RECOVERY_ALPHABET for c in clean)
-            and all(c.isalnum() or c == "-" or c.isspace() for c in text))
+    return len(clean) == 32 and all(c in _RECOVERY_ALPHABET for c in clean) and "-" in text
 
 
 # -- the key file ---------------------------------------------------------------------------
@@ -220,8 +216,13 @@ class KeyFile:
         return cls(home, data)
 
     def save(self) -> None:
-        # Owner-only: the passphrase slot read by another account could be guessed at offline.
-        write_private(key_path(self.home), json.dumps(self.data, indent=1))
+        path = key_path(self.home)
+        tmp = path.with_suffix(".key.tmp")
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(self.data, f, indent=1)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
 
     # unlocking ----------------------------------------------------------------------------
 

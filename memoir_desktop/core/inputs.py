@@ -52,12 +52,7 @@ def parse_time(value) -> datetime:
         return datetime(value.year, value.month, value.day, 12)
     if isinstance(value, (int, float)):
         return datetime.fromtimestamp(value)
-    text = str(value).strip()
     try:
-        return parse_time(date.fromisoformat(text))  # a day alone: noon, as the app back-dates (composer.py)
-    except ValueError:
-        pass
-    try:
-        return parse_time(datetime.fromisoformat(text))
+        return parse_time(datetime.fromisoformat(str(value).strip()))
     except ValueError as exc:
         raise InvalidInput(f"not a date or time: {value!r} (use YYYY-MM-DD or YYYY-MM-DDTHH:MM)") from exc
