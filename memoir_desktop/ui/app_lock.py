@@ -305,6 +305,7 @@ class AppLock(QObject):
         self.window = window
         self.check = check
         self.locked = False
+        self.released = False  # the window closed: its journal is gone, nothing is locked any more
         self.screen = LockScreen(window)
         self.screen.unlock_requested.connect(self._try)
         self.others = OtherWindows(window, self)
@@ -317,10 +318,26 @@ class AppLock(QObject):
         app = QGuiApplication.instance()
         if app is not None:
             app.installEventFilter(self)
+        window.destroyed.connect(self.release)
+
+    def release(self, *_args) -> None:
+        """The window closed for good (quit, a restore, a language switch): the lock lets go of the
+        app, or it would go on hiding the next journal's windows and taking their events."""
+        if self.released:
+            return
+        self.released = True
+        self.locked = False
+        self.timer.stop()
+        self.others.concealed.clear()
+        app = QGuiApplication.instance()
+        if app is not None:
+            app.removeEventFilter(self)
+        if shiboken6.isValid(self.window):
+            self.window.removeEventFilter(self)
 
     def set_minutes(self, minutes: int) -> None:
         self.minutes = max(0, int(minutes))
-        if self.minutes and not self.locked:
+        if self.minutes and not self.locked and not self.released:
             self.timer.start(self.minutes * 60_000)
         else:
             self.timer.stop()
@@ -328,6 +345,8 @@ class AppLock(QObject):
     def eventFilter(self, obj, event) -> bool:
         kind = event.type()
         if self.locked:
+            if kind == QEvent.Shortcut:  # the window's actions (Settings, Export, a page…) wait for the unlock
+                return True
             if obj is self.window:
                 if kind == QEvent.Resize:
                     self.screen.setGeometry(self.window.rect())
@@ -355,7 +374,7 @@ class AppLock(QObject):
         return pressed.matches(action.shortcut()) == QKeySequence.ExactMatch
 
     def lock(self) -> None:
-        if self.locked:
+        if self.locked or self.released:
             return
         self.locked = True
         self.timer.stop()

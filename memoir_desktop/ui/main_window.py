@@ -450,3 +450,5 @@ class MainWindow(QMainWindow):
                 QApplication.setQuitOnLastWindowClosed(True)
                 QTimer.singleShot(0, QApplication.quit)
         super().closeEvent(event)
+        if event.isAccepted() and self.app_lock is not None:
+            self.app_lock.release()

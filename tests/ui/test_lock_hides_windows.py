@@ -214,3 +214,34 @@ def test_the_lock_shortcut_works_from_inside_a_dialog(locked_app, qtbot):
     QTest.keyClick(letter.windowHandle(), Qt.Key_L, Qt.ControlModifier)
     qtbot.waitUntil(lambda: lock.locked, timeout=2_000)
     assert shows_nothing(letter)
+
+
+def test_the_windows_shortcuts_do_nothing_while_locked(locked_app, qtbot):
+    """The window's shortcuts reach the whole app: locked, none may open a dialog or change a page."""
+    window, lock, _backend = locked_app
+    page = window.tabs.currentIndex()
+    window.lock_now()
+    handle = window.windowHandle()
+    QTest.keyClick(handle, Qt.Key_Comma, Qt.ControlModifier)  # Settings
+    QTest.keyClick(handle, Qt.Key_E, Qt.ControlModifier | Qt.ShiftModifier)  # Export
+    QTest.keyClick(handle, Qt.Key_3, Qt.ControlModifier)  # a page
+    qtbot.wait(50)
+    opened = [w for w in QApplication.topLevelWidgets() if w is not window and w.isVisible()]
+    assert opened == [] and window.tabs.currentIndex() == page
+    assert lock.locked and window.focusWidget() is lock.screen.field
+
+
+def test_a_lock_whose_window_closed_hides_nothing_more(locked_app, qtbot):
+    """The journal closes with its window (a restore, a language switch): its lock, even locked,
+    must not go on hiding the windows of the next one or eating their shortcuts."""
+    window, lock, _backend = locked_app
+    window.lock_now()
+    window.close()
+    other = journal_dialog(None)
+    qtbot.addWidget(other)
+    other.show()
+    qtbot.waitUntil(other.isVisible, timeout=2_000)
+    qtbot.wait(20)
+    assert other.isVisible() and not shows_nothing(other)
+    lock.timer.timeout.emit()  # an idle timer of the closed window's lock: nothing to do
+    assert other.isVisible()
