@@ -17,6 +17,7 @@ from pathlib import Path
 
 from memoir_desktop.core import crypto
 from memoir_desktop.core.mirror import mirror_folder
+from memoir_desktop.core.private_files import create_private
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +65,9 @@ def make_backup(home: Path, keep: int = 7, *, when: datetime | None = None, data
     d = backup_dir(home)
     d.mkdir(parents=True, exist_ok=True)
     target = d / f"{PREFIX}{when:%Y%m%d-%H%M%S}.db"
-    tmp = target.with_suffix(".db.tmp")
+    # Owner-only from the start: a backup holds every entry (an encrypted one still names nothing, but
+    # a plain journal's backup is its text in clear).
+    tmp = create_private(target.with_suffix(".db.tmp"))
     data_key = _key_for(home, data_key)
     src = _connect(home / DB_NAME, data_key)
     try:

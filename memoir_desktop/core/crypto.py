@@ -35,6 +35,7 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from keyring.errors import KeyringError, NoKeyringError
 
+from memoir_desktop.core.private_files import write_private
 from memoir_desktop.core.secrets import keyring_available  # one answer for the API key and the data key
 
 log = logging.getLogger(__name__)
@@ -216,13 +217,8 @@ class KeyFile:
         return cls(home, data)
 
     def save(self) -> None:
-        path = key_path(self.home)
-        tmp = path.with_suffix(".key.tmp")
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(self.data, f, indent=1)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        # Owner-only: the passphrase slot read by another account could be guessed at offline.
+        write_private(key_path(self.home), json.dumps(self.data, indent=1))
 
     # unlocking ----------------------------------------------------------------------------
 

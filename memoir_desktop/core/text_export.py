@@ -24,21 +24,21 @@ strikethrough):
   paragraph break, as Markdown always does.
 Plain text is the text exactly as written, no escaping; only newlines are normalised to "\\n".
 
-Files are UTF-8 with "\\n" newlines and written atomically (a temp file in the same directory, then
-os.replace), so an interrupted export never leaves half a file under the final name. The temp file's
-owner-only permissions (mkstemp's 0600) stay on the export: it is a private journal.
+Files are UTF-8 with "\\n" newlines, written atomically and owner-only (core/private_files.py): an
+interrupted export never leaves half a file under the final name, and it is a private journal.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import tempfile
 from collections.abc import Iterable, Mapping
 from datetime import date, datetime
 from itertools import groupby
 from pathlib import Path
 from typing import Any
+
+from memoir_desktop.core.private_files import write_private
 
 __all__ = ["export_text", "format_day", "markdown_escape"]
 
@@ -77,13 +77,13 @@ def export_text(
         written = []
         for day, items in days:
             path = target / f"{day.isoformat()}.{fmt}"
-            _write_atomic(path, _render_day(day, items, fmt, lang))
+            write_private(path, _render_day(day, items, fmt, lang))
             written.append(path)
         return written
     if target.suffix.lower() != f".{fmt}":
         target = target.with_name(f"{target.name}.{fmt}")
     target.parent.mkdir(parents=True, exist_ok=True)
-    _write_atomic(target, "\n".join(_render_day(day, items, fmt, lang) for day, items in days))
+    write_private(target, "\n".join(_render_day(day, items, fmt, lang) for day, items in days))
     return [target]
 
 
@@ -197,19 +197,3 @@ def _escape_line(line: str) -> str:
 
 def _char_refs(spaces: str) -> str:
     return "".join(f"&#x{ord(c):X};" for c in spaces)
-
-
-# ---------------------------------------------------------------- writing
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

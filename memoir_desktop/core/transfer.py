@@ -23,6 +23,7 @@ from sqlmodel import Session, col, select
 from memoir_desktop.core import crypto
 from memoir_desktop.core.graph_store import GraphEdge, GraphNode
 from memoir_desktop.core.models import Entry, EntryHistory, History, Memory, MemorySource, Summary, now, pk
+from memoir_desktop.core.private_files import write_private
 
 FORMAT, VERSION = "memoir-export", 3  # 3: entry edits, trash, tags; memories' source entries
 _NODE_DERIVED = ("embedding", "embed_model")
@@ -57,11 +58,9 @@ def export_journal(engine, path, *, passphrase: str | None = None) -> dict:
             "graph_nodes": [_row(n, _NODE_DERIVED) for n in s.exec(select(GraphNode).order_by(col(GraphNode.id)))],
             "graph_edges": [_row(e) for e in s.exec(select(GraphEdge).order_by(col(GraphEdge.id)))],
         }
-    tmp = Path(str(path) + ".tmp")
     body = json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8")
     # Sealed in memory: a plain copy never touches the disk, not even as the temporary file.
-    tmp.write_bytes(crypto.seal(body, passphrase) if passphrase is not None else body)
-    tmp.replace(path)  # a half-written export never replaces a good one
+    write_private(path, crypto.seal(body, passphrase) if passphrase is not None else body)
     return {k: len(v) for k, v in data.items() if isinstance(v, list)}
 
 

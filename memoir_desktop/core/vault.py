@@ -26,6 +26,7 @@ from pathlib import Path
 
 from memoir_desktop.core import crypto
 from memoir_desktop.core.crypto import KeyFile
+from memoir_desktop.core.private_files import create_private
 
 log = logging.getLogger(__name__)
 
@@ -250,8 +251,7 @@ def _encrypt_backups(home: Path, data_key: bytes) -> None:
     for old in backup.list_backups(home):
         if not _is_plain_file(old):
             continue  # already encrypted
-        tmp = old.with_suffix(".db.encrypting")
-        tmp.unlink(missing_ok=True)
+        tmp = create_private(old.with_suffix(".db.encrypting"))  # a backup stays owner-only
         con = connect_encrypted(tmp, data_key)
         try:
             con.execute("ATTACH DATABASE ? AS plain KEY ''", (str(old),))
