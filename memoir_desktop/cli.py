@@ -136,8 +136,10 @@ def run(args) -> int:
     mem = Memoir.open(args.home, reconcile=args.cmd != "reindex")
     recovery = mem.take_recovery_key()
     if recovery:
-        print("memoir-cli: a new encrypted journal was made. Its recovery key opens it if the keyring and the "
-              f"passphrase are lost; it is shown only now, keep it somewhere safe:\n  {recovery}", file=sys.stderr)
+        # A new journal's, or one whose conversion was cut short and was just finished.
+        made = "a new encrypted journal was made" if mem.key.via == "new" else "the journal's encryption was finished"
+        print(f"memoir-cli: {made}. Its recovery key opens it if the keyring and the passphrase are lost; it is "
+              f"shown only now, keep it somewhere safe:\n  {recovery}", file=sys.stderr)
     elif not mem.encrypted and args.cmd != "privacy":
         print("memoir-cli: this journal is not encrypted; `memoir-cli encrypt` converts it.", file=sys.stderr)
     try:

@@ -10,6 +10,10 @@ any moment loses nothing and the next run continues from there. Only when every 
 (count and a digest of their contents) match the plain file's does the encrypted file replace the
 plain one; plain backups are then converted too, and the plain vector index (its files hold
 vectors) is moved into the encrypted database and removed.
+
+The recovery key is handed back only when the conversion returns. A run cut short anywhere before
+that (``memoir.conversion`` marks the span; it holds no secret) is finished by the next one, which
+hands back a new recovery key in place of the one nobody saw.
 """
 
 from __future__ import annotations
@@ -26,12 +30,13 @@ from pathlib import Path
 
 from memoir_desktop.core import crypto
 from memoir_desktop.core.crypto import KeyFile
-from memoir_desktop.core.private_files import create_private
+from memoir_desktop.core.private_files import create_private, write_private
 
 log = logging.getLogger(__name__)
 
 DB_NAME = "memoir.db"
 CONVERTING = "memoir.db.encrypting"
+STARTED = "memoir.conversion"  # from before the key file is made until the recovery key is handed back
 CHUNK = 2000
 _PROGRESS_TABLE = "_memoir_conversion"
 
@@ -52,7 +57,8 @@ def is_plain_journal(home: Path) -> bool:
 
 
 def conversion_pending(home: Path) -> bool:
-    return (home / CONVERTING).exists()
+    """A conversion was cut short: its copy, or its clean-up and its recovery key, are still to come."""
+    return (home / CONVERTING).exists() or ((home / STARTED).exists() and crypto.is_encrypted(home))
 
 
 def open_key(home: Path, *, passphrase: str | None = None, encrypt_new: bool = True,
@@ -63,12 +69,13 @@ def open_key(home: Path, *, passphrase: str | None = None, encrypt_new: bool = T
     if crypto.is_encrypted(home):
         kf = KeyFile.load(home)
         unlocked = kf.unlock(passphrase, allow_keyring=not ask_passphrase)
-        if _is_plain_file(home / DB_NAME):
-            # A conversion was cut short (the key file is written first): finish it now.
+        if (home / STARTED).exists() or _is_plain_file(home / DB_NAME):
+            # A conversion was cut short (the key file is written first): finish it now, with the
+            # recovery key it hands back, for the caller to show.
             log.info("resuming an interrupted conversion")
-            convert_to_encrypted(home, passphrase=passphrase)
-        else:
-            _finish(home, unlocked.data_key)
+            done = convert_to_encrypted(home, passphrase=passphrase)
+            return JournalKey(unlocked.data_key, kf, recovery_key=done.recovery_key, via=unlocked.via)
+        _finish(home, unlocked.data_key)
         return JournalKey(unlocked.data_key, kf, via=unlocked.via)
     if (home / DB_NAME).exists() or not encrypt_new:
         return JournalKey(None)
@@ -110,14 +117,23 @@ def convert_to_encrypted(home: Path, *, passphrase: str | None = None, progress:
         raise FileNotFoundError(db)
     recovery = None
     if crypto.is_encrypted(home):
-        if not _is_plain_file(db):
+        if not _is_plain_file(db) and not (home / STARTED).exists():
             raise ConversionError("this journal is already encrypted")
         kf = KeyFile.load(home)  # a conversion that was interrupted: same key, go on
         data_key = kf.unlock(passphrase).data_key
+        if not _is_plain_file(db):  # cut short after the swap: only the clean-up and the key are left
+            _finish(home, data_key)
+            return _hand_back(home, kf, data_key, None)
     else:
-        # The key file goes first, so an interrupted run continues under the same key.
-        kf, data_key, recovery = KeyFile.create(home, passphrase=passphrase or crypto.env_passphrase(),
-                                                use_keyring=use_keyring)
+        # The mark, then the key file, go first, so an interrupted run continues under the same key
+        # and is known to owe its recovery key.
+        write_private(home / STARTED, b"")
+        try:
+            kf, data_key, recovery = KeyFile.create(home, passphrase=passphrase or crypto.env_passphrase(),
+                                                    use_keyring=use_keyring)
+        except BaseException:
+            (home / STARTED).unlink(missing_ok=True)  # nothing was started
+            raise
     from memoir_desktop.core.db import connect_encrypted
 
     plain = sqlite3.connect(db)
@@ -197,6 +213,17 @@ def convert_to_encrypted(home: Path, *, passphrase: str | None = None, progress:
     _encrypt_backups(home, data_key)
     _drop_plain_index(home)
     log.info("journal converted to an encrypted journal")
+    return _hand_back(home, kf, data_key, recovery)
+
+
+def _hand_back(home: Path, kf: KeyFile, data_key: bytes, recovery: str | None) -> JournalKey:
+    """The finished conversion's key, with a recovery key to show. A resumed run (`recovery` None)
+    makes a new one: the first run's was never shown (only this return shows it), so replacing it
+    loses nothing, where keeping it until now would have meant a secret in a file, however sealed,
+    with one more way to be left behind by a kill."""
+    if recovery is None:
+        recovery = kf.new_recovery_key(data_key)
+    (home / STARTED).unlink(missing_ok=True)  # the caller shows the key now; nothing is owed any more
     return JournalKey(data_key, kf, recovery_key=recovery, via="converted")
 
 

@@ -299,7 +299,8 @@ def test_a_kill_during_conversion_loses_nothing_and_the_conversion_resumes(tmp_p
     monkeypatch.setattr(vault, "CHUNK", 7)
     seen = []
     key = vault.convert_to_encrypted(home, passphrase=PASS, progress=lambda d, t: seen.append((d, t)))
-    assert key.recovery_key is None  # the key was made by the first run
+    # The first run's recovery key was never shown: the resumed run hands back a new one that opens it.
+    assert crypto.KeyFile.load(home).unlock_secret(key.recovery_key).via == "recovery"
     assert seen and seen[-1][0] == seen[-1][1] and seen[0][0] > 7  # continued, not restarted
     assert not vault.conversion_pending(home) and not vault.is_plain_journal(home)
     with Memoir.open(home, passphrase=PASS) as m:
@@ -332,7 +333,8 @@ def test_a_copy_that_does_not_match_never_replaces_the_plain_journal(tmp_path, m
     with pytest.raises(vault.ConversionError, match="plain journal is kept"):
         vault.convert_to_encrypted(home, passphrase=PASS)
     assert (home / "memoir.db").read_bytes() == before
-    assert not vault.conversion_pending(home)  # the copy that failed is gone; the next run starts afresh
+    assert not (home / vault.CONVERTING).exists()  # the copy that failed is gone; the next run starts afresh
+    assert vault.conversion_pending(home)  # and `memoir-cli encrypt` knows there is one to finish
     monkeypatch.setattr(vault, "_digest", real)
     vault.convert_to_encrypted(home, passphrase=PASS)  # the next run finishes the same conversion
     with Memoir.open(home, passphrase=PASS) as m:
