@@ -142,8 +142,11 @@ def normalize_recovery(text: str) -> str:
 
 
 def looks_like_recovery_key(text: str) -> bool:
+    """The 32 characters of a recovery key as people copy or type them: grouped by dashes, by spaces
+    or not at all, in any case, with stray spaces. (A passphrase is still tried first.)"""
     clean = normalize_recovery(text)
-    return len(clean) == 32 and all(c in _RECOVERY_ALPHABET for c in clean) and "-" in text
+    return (len(clean) == 32 and all(c in _RECOVERY_ALPHABET for c in clean)
+            and all(c.isalnum() or c == "-" or c.isspace() for c in text))
 
 
 # -- the key file ---------------------------------------------------------------------------
