@@ -14,7 +14,7 @@ from memoir_desktop.core import graph_store, models
 from memoir_desktop.core.crypto import sqlcipher_key
 from memoir_desktop.core.models import Meta
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 # Each migration takes a connection at version N-1 and brings it to N. Append only.
 MIGRATIONS: dict[int, list[str]] = {
@@ -48,6 +48,9 @@ MIGRATIONS: dict[int, list[str]] = {
         "CREATE TABLE IF NOT EXISTS vector_collection (name VARCHAR NOT NULL PRIMARY KEY, dim INTEGER NOT NULL)",
         "CREATE TABLE IF NOT EXISTS vector_point (collection VARCHAR NOT NULL, item VARCHAR NOT NULL, "
         "vec BLOB NOT NULL, PRIMARY KEY (collection, item))"],
+    # A move no longer counts as an edit: entries only ever moved lose the "edited" mark it gave them.
+    7: ["UPDATE entry SET updated_at = NULL WHERE updated_at IS NOT NULL AND id NOT IN "
+        "(SELECT entry_id FROM entry_history WHERE event = 'EDIT')"],
 }
 
 

@@ -52,7 +52,12 @@ def parse_time(value) -> datetime:
         return datetime(value.year, value.month, value.day, 12)
     if isinstance(value, (int, float)):
         return datetime.fromtimestamp(value)
+    text = str(value).strip()
     try:
-        return parse_time(datetime.fromisoformat(str(value).strip()))
+        return parse_time(date.fromisoformat(text))  # a day alone: noon, as the app back-dates (composer.py)
+    except ValueError:
+        pass
+    try:
+        return parse_time(datetime.fromisoformat(text))
     except ValueError as exc:
         raise InvalidInput(f"not a date or time: {value!r} (use YYYY-MM-DD or YYYY-MM-DDTHH:MM)") from exc

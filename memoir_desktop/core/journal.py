@@ -120,7 +120,8 @@ class Journal:
                 return entry_dict(e, changes=Changes().to_dict())
             s.add(EntryHistory(entry_id=entry_id, event="MOVE", old_time=e.created_at, new_time=when))
             moved = cascade.move_recorded_times(s, entry_id, e.created_at, when)
-            e.created_at, e.updated_at = when, now()
+            # Not updated_at: a new date is not new words, and "edited" (entry_dict) says the words changed.
+            e.created_at = when
             s.add(e)
             touched = cascade.mark_source_changed(s, entry_id)
             job = None if e.kind == "letter" or e.private else self._reread(s, e, "moved")

@@ -37,7 +37,7 @@ class Entry(SQLModel, table=True):
     content: str
     created_at: NaiveDatetime = Field(default_factory=now)  # the day and time it is written for
     source: str = "journal"  # journal | chat | api | import
-    updated_at: NaiveDatetime | None = None  # last edit or move
+    updated_at: NaiveDatetime | None = None  # last edit of its text (a move or privacy change is not one)
     deleted_at: NaiveDatetime | None = None  # in the trash since
     tags: list = Field(default_factory=list, sa_column=Column(JSON))
     time_zone: str | None = None  # where it was written, when known (imports)
