@@ -1,7 +1,7 @@
 """memoir-cli: the headless way in. Same `Memoir` facade as the app.
 
 Exit status: 0 success, 2 bad usage or input, 3 the entry was saved but the LLM was
-unavailable (its job waits), 4 the journal is encrypted and the passphrase is missing or wrong
+unavailable (its job waits; never for a private entry, which makes no memories), 4 the journal is encrypted and the passphrase is missing or wrong
 (MEMOIR_PASSPHRASE supplies it; nothing was changed), 1 any other error. Errors are one line,
 never a traceback.
 
@@ -234,6 +234,11 @@ def _dispatch(mem, args) -> int:  # a flat command table reads best
     u = args.user
     if args.cmd == "journal":
         eid = mem.journal(args.text, user_id=u, timestamp=args.date, private=args.private)
+        if args.private:
+            # No memories come from it, so no job runs for it: an LLM that is away (exit 3) is not its
+            # business, and writing a private entry is not a moment to call an LLM at all.
+            _print(args, {"entry_id": eid}, f"saved private entry {eid}: no LLM reads it")
+            return EXIT_OK
         _print(args, {"entry_id": eid}, f"saved entry {eid}")
         return EXIT_OK if args.no_process else _process(mem, args)
     if args.cmd == "chat":
@@ -354,6 +359,10 @@ def _entry(mem, args) -> int:
                           f"made only from it and {_count(res['graph_relations'], 'graph relation')}; "
                           "backups made before still hold it")
         return EXIT_OK
+    if a == "restore" and mem.entry(args.id)["deleted_at"] is None:
+        # The core lets a second "Put back" in the app pass quietly; here it would hide a mistyped id.
+        print(f"memoir-cli: entry {args.id} is not in the trash: there is nothing to restore", file=sys.stderr)
+        return EXIT_USAGE
     fn = {"edit": lambda: mem.edit_entry(args.id, args.text), "move": lambda: mem.move_entry(args.id, args.when),
           "delete": lambda: mem.delete_entry(args.id), "restore": lambda: mem.restore_entry(args.id),
           "private": lambda: mem.set_entry_private(args.id, True),
@@ -394,6 +403,16 @@ def _import(mem, args) -> int:
             text += f"\ngraph not imported for {', '.join(skipped)}: this journal already has a graph for them"
     _print(args, res, text)
     return EXIT_OK
+
+
+def _key_message(exc) -> str:
+    """The core asks to "enter" a passphrase; a terminal gives it through MEMOIR_PASSPHRASE."""
+    from memoir_desktop.core.crypto import ENV_PASSPHRASE
+
+    if getattr(exc, "code", "") in ("locked", "passphrase_only", "no_keyring", "keyring_missing") \
+            and ENV_PASSPHRASE not in str(exc):
+        return f"{exc} Here, set {ENV_PASSPHRASE} to the passphrase or the recovery key. Nothing was changed."
+    return str(exc)
 
 
 def _secret(env: str, prompt: str) -> str:
@@ -472,7 +491,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return run(args)
     except KeyError_ as exc:
-        print(f"memoir-cli: {exc}", file=sys.stderr)
+        print(f"memoir-cli: {_key_message(exc)}", file=sys.stderr)
         return EXIT_LOCKED
     except (InvalidInput, NotFound) as exc:
         print(f"memoir-cli: {exc}", file=sys.stderr)

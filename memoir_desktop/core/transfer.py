@@ -24,6 +24,7 @@ from memoir_desktop.core import crypto
 from memoir_desktop.core.graph_store import GraphEdge, GraphNode
 from memoir_desktop.core.models import Entry, EntryHistory, History, Memory, MemorySource, Summary, now, pk
 from memoir_desktop.core.private_files import write_private
+from memoir_desktop.core.store import text_hash
 
 FORMAT, VERSION = "memoir-export", 3  # 3: entry edits, trash, tags; memories' source entries
 _NODE_DERIVED = ("embedding", "embed_model")
@@ -92,7 +93,62 @@ def read_export(path, passphrase: str | None = None) -> dict:
         raise ValueError(f"cannot read {Path(path).name}: {exc}") from exc
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"{Path(path).name} is not a memoir export")
+    check_export(data)
     return data
+
+
+# What a row needs to be imported (the rest have defaults), by the export's list it is in.
+_NEEDS = {
+    "entries": ("entry", ("id", "user_id", "role", "content", "created_at")),
+    "entry_history": ("entry change", ("entry_id", "event", "created_at")),
+    "memory_sources": ("memory source", ("memory_id", "entry_id", "created_at")),
+    "memories": ("memory", ("id", "user_id", "text")),  # a missing hash is the text's (store.text_hash)
+    "history": ("memory change", ("memory_id", "event", "created_at")),
+    "summaries": ("summary", ("user_id", "text", "created_at")),
+    "graph_nodes": ("graph node", ("id", "user_id", "name", "created_at")),
+    "graph_edges": ("graph relation", ("id", "user_id", "source_id", "relation", "target_id")),
+}
+_TIMES = ("created_at", "updated_at", "deleted_at", "old_time", "new_time", "about_start", "about_end",
+          "valid_from", "valid_to", "recorded_at", "expired_at")
+
+
+def check_export(data: dict) -> None:
+    """Every row is read before anything is written (as the Day One reader does): the first one that
+    cannot be imported is named, with what it lacks, in a ValueError, and nothing is imported."""
+    for key, (noun, needs) in _NEEDS.items():
+        rows = data.get(key, [])
+        if not isinstance(rows, list):
+            raise ValueError(f"the export's {key} are not a list; nothing was imported")
+        for at, row in enumerate(rows, 1):
+            where = f"{noun} {at} of {len(rows)}"
+            if not isinstance(row, dict):
+                raise ValueError(f"{where} is not a record; nothing was imported")
+            where += _which(row)
+            missing = [f for f in needs if row.get(f) is None]
+            if missing:
+                raise ValueError(f"{where} has no {' and no '.join(missing)}; nothing was imported")
+            for f in _TIMES:
+                if row.get(f) is not None and not _is_time(row[f]):
+                    raise ValueError(f"{where} has an unreadable {f} ({str(row[f])[:40]!r}); nothing was imported")
+
+
+def _which(row: dict) -> str:
+    """What tells the row apart for its writer: its id, and an entry's date and first words."""
+    parts = [f"id {row['id']}"] if row.get("id") is not None else []
+    if isinstance(row.get("created_at"), str) and "content" in row:
+        parts.append(row["created_at"][:16].replace("T", " "))
+    words = " ".join(str(row.get("content") or row.get("text") or row.get("name") or "").split())
+    if words:
+        parts.append(f'"{words[:40]}…"' if len(words) > 40 else f'"{words}"')
+    return f" ({', '.join(parts)})" if parts else ""
+
+
+def _is_time(value) -> bool:
+    try:
+        datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def is_memoir_export(path) -> bool:
@@ -140,7 +196,8 @@ def import_journal(engine, data: dict) -> tuple[dict, set[str]]:
         for m in data.get("memories", []):
             if s.get(Memory, m["id"]) is not None:
                 continue
-            row = Memory(**{**m, "source_entry_id": entry_map.get(m.get("source_entry_id"))})
+            row = Memory(**{**m, "hash": m.get("hash") or text_hash(m["text"]),
+                            "source_entry_id": entry_map.get(m.get("source_entry_id"))})
             for key in ("created_at", "updated_at", "about_start", "about_end"):
                 setattr(row, key, _dt(getattr(row, key)))
             s.add(row)
@@ -168,7 +225,7 @@ def import_journal(engine, data: dict) -> tuple[dict, set[str]]:
             if s.exec(select(Summary.id).where(Summary.user_id == x["user_id"], Summary.created_at == created,
                                                Summary.text == x["text"])).first() is not None:
                 continue
-            s.add(Summary(user_id=x["user_id"], text=x["text"], upto_entry_id=entry_map.get(x["upto_entry_id"]),
+            s.add(Summary(user_id=x["user_id"], text=x["text"], upto_entry_id=entry_map.get(x.get("upto_entry_id")),
                           created_at=created))
             counts["summaries"] += 1
 
