@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import logging.handlers
 import os
 import signal
 import sys
@@ -29,18 +28,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 
 def _setup_logging() -> None:
-    from memoir_desktop.core import config
+    from memoir_desktop.core.logs import setup_logging
 
-    handlers: list[logging.Handler] = [logging.StreamHandler()]
-    try:
-        directory = config.log_dir()
-        directory.mkdir(parents=True, exist_ok=True)
-        handlers.append(logging.handlers.RotatingFileHandler(directory / "memoir-desktop.log",
-                                                             maxBytes=1_000_000, backupCount=3, encoding="utf-8"))
-    except OSError:
-        pass  # no writable log folder: the console is enough
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-                        handlers=handlers)
+    # The CLI's setup (core/logs.py: HTTP clients kept from logging the endpoint's URLs), with the console.
+    setup_logging(name="memoir-desktop.log", backups=3, console=True)
 
 
 def _quit_on_signals(app) -> None:
