@@ -393,7 +393,7 @@ def _import(mem, args) -> int:
         if transfer.is_encrypted_export(args.file) else None
     res = mem.import_file(args.file, user_id=args.user, progress=progress, passphrase=passphrase)
     if res["kind"] == "dayone":
-        text = (f"imported {res['entries']} Day One entr(ies) ({res['already_there']} already there, "
+        text = (f"imported {_count(res['entries'], 'Day One entry', 'Day One entries')} ({res['already_there']} already there, "
                 f"{res['skipped']} without text); their memories are made by `memoir-cli process`")
         text += "".join(f"\n  {w}" for w in res["warnings"])
     else:

@@ -191,6 +191,8 @@ def test_time_zone_fallbacks_and_their_warnings(export):
     assert result.warnings == [
         "1 entry had no time zone; its time was read as UTC.",
         "1 entry had the unknown time zone 'Mars/Olympus_Mons'; its time was read as UTC.",
+        "2 entries were starred in Day One; stars are not kept.",
+        "2 entries had a location; locations are not kept.",
     ]
 
 
@@ -221,7 +223,9 @@ def test_bare_json_export(tmp_path):
     result = read_dayone_export(path)
     assert [e.source_id for e in result.entries] == ["EN-BEFORE-DST", "EN-AFTER-DST", "EN-EVENING"]
     assert {e.journal for e in result.entries} == {"Journal"}
-    assert result.skipped == 0 and result.media == 0 and result.warnings == []
+    assert result.skipped == 0 and result.media == 0
+    assert result.warnings == ["1 entry was starred in Day One; stars are not kept.",
+                               "1 entry had a location; locations are not kept."]
 
 
 def test_entries_without_date_or_uuid(tmp_path):

@@ -8,6 +8,8 @@ What comes out is plain journal text, because memoir stores entries as text:
 - Day One escapes Markdown punctuation with backslashes (`\\.`, `\\-`, `\\(` ...). Every backslash
   before ASCII punctuation is removed (CommonMark's escape rule), except inside code fences and code
   spans, where Markdown keeps backslashes literally and so did the writer.
+- Stars and locations are read (`starred`, `place`) but memoir's entries have no field for them: the
+  report's warnings count the entries whose star or location is not kept.
 - Media embeds (`![](dayone-moment://ID)`, `dayone-moment:/video/ID`, `/audio/`, `/pdf/`) are removed
   and counted; a line left empty by that is dropped, with the blank line around it, so a photo between
   two paragraphs leaves one paragraph break. An entry with no text left is skipped, not returned.
@@ -142,7 +144,22 @@ def read_dayone_export(path: str | os.PathLike[str], *, progress: Progress | Non
             f"{_count(n, 'entry', 'entries')} in '{journal}' had no readable creation date and "
             f"{'was' if n == 1 else 'were'} skipped."
         )
+    result.warnings.extend(_not_kept(result.entries))
     return result
+
+
+def _not_kept(entries: list[ImportedEntry]) -> list[str]:
+    """memoir's entries have no star and no place (core/models.py; keeping them needs a column the
+    import would fill): the report says so rather than drop them unsaid. `starred` and `place` stay
+    on ImportedEntry for the day they are kept."""
+    starred = sum(e.starred for e in entries)
+    placed = sum(e.place is not None for e in entries)
+    out = []
+    if starred:
+        out.append(f"{_count(starred, 'entry was', 'entries were')} starred in Day One; stars are not kept.")
+    if placed:
+        out.append(f"{_count(placed, 'entry', 'entries')} had a location; locations are not kept.")
+    return out
 
 
 def _read_zip(p: Path) -> list[tuple[str, str, Any]]:

@@ -1,0 +1,46 @@
+"""A Day One import says plainly what memoir does not keep: stars and locations (memoir's entries have
+no field for them), counted over the entries it imports."""
+
+import io
+import json
+import zipfile
+
+from memoir_desktop import cli
+from memoir_desktop.core import logs
+
+ENTRIES = [
+    {"uuid": "S1", "creationDate": "2023-05-01T10:00:00Z", "timeZone": "Asia/Seoul", "text": "별표 한 날",
+     "starred": True, "location": {"placeName": "성산일출봉", "localityName": "서귀포시", "country": "대한민국"}},
+    {"uuid": "S2", "creationDate": "2023-05-02T10:00:00Z", "timeZone": "Asia/Seoul", "text": "another star",
+     "starred": True},
+    {"uuid": "P1", "creationDate": "2023-05-03T10:00:00Z", "timeZone": "Asia/Seoul", "text": "a plain day"},
+    {"uuid": "E1", "creationDate": "2023-05-04T10:00:00Z", "timeZone": "Asia/Seoul", "text": "",  # photo only
+     "starred": True, "location": {"placeName": "Nowhere"}, "photos": [{"identifier": "X"}]},
+]
+
+
+def dayone_zip(path):
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("Journal.json", json.dumps({"metadata": {"version": "1.0"}, "entries": ENTRIES}))
+    path.write_bytes(buf.getvalue())
+    return path
+
+
+STARS = "2 entries were starred in Day One; stars are not kept."
+PLACES = "1 entry had a location; locations are not kept."
+
+
+def test_the_import_report_says_stars_and_locations_are_not_kept(mem, tmp_path):
+    out = mem.import_file(dayone_zip(tmp_path / "dayone.zip"))
+    assert out["entries"] == 3 and out["skipped"] == 1
+    assert STARS in out["warnings"] and PLACES in out["warnings"]
+
+
+def test_memoir_cli_import_prints_them(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(logs, "_configured", True)
+    monkeypatch.setenv("MEMOIR_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("MEMOIR_PASSPHRASE", "day one passphrase")
+    assert cli.main(["import", str(dayone_zip(tmp_path / "dayone.zip"))]) == 0
+    out = capsys.readouterr().out
+    assert STARS in out and PLACES in out
