@@ -34,7 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
     j = sub.add_parser("journal", help="save a journal entry and memorise it")
     j.add_argument("text")
-    j.add_argument("--date", help="back-date the entry (YYYY-MM-DD or ISO time)")
+    j.add_argument("--date", help="back-date the entry (YYYY-MM-DD: at noon, as the app does; or YYYY-MM-DDTHH:MM)")
     j.add_argument("--no-process", action="store_true", help="only save; leave the job queued")
     j.add_argument("--private", action="store_true", help="journal only: never sent to an LLM (local search finds it)")
     c = sub.add_parser("chat", help="talk to the companion (no text: interactive)")
@@ -98,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     ee.add_argument("text")
     em = esub.add_parser("move", help="give an entry another date and time")
     em.add_argument("id", type=int)
-    em.add_argument("when", help="YYYY-MM-DD or YYYY-MM-DDTHH:MM")
+    em.add_argument("when", help="YYYY-MM-DD (at noon) or YYYY-MM-DDTHH:MM")
     for name, helptext in (("delete", "move an entry to the trash (its memories leave search)"),
                            ("restore", "bring an entry back from the trash"),
                            ("private", "keep an entry from the LLM from now on (its memories leave answers)"),
