@@ -13,12 +13,14 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPushButton,
     QVBoxLayout,
 )
 
 from memoir_desktop.core.crypto import MIN_PASSPHRASE
 from memoir_desktop.core.disclosure import Disclosure
+from memoir_desktop.core.private_files import write_private
 
 
 class PassphraseDialog(QDialog):
@@ -113,9 +115,15 @@ class RecoveryKeyDialog(QDialog):
 
     def save(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Save the recovery key"), "memoir-recovery-key.txt")
-        if path:
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(self.tr("memoir recovery key") + "\n" + self.key + "\n")
+        if not path:
+            return
+        try:
+            # Owner-only, like the journal's own files: the key opens the journal without a passphrase.
+            write_private(path, self.tr("memoir recovery key") + "\n" + self.key + "\n")
+        except OSError as exc:
+            QMessageBox.warning(self, self.tr("Save the recovery key"),
+                                self.tr("The key could not be saved there ({reason}). Choose another "
+                                        "place, or copy it.").format(reason=exc.strerror or exc.__class__.__name__))
 
 
 def disclosure_text(d: Disclosure) -> str:

@@ -239,3 +239,33 @@ def test_the_passphrase_can_be_removed_where_the_keyring_keeps_the_key(tmp_path,
         mem.close()
     reopened = Memoir.open(tmp_path / "home")  # the keyring alone opens it now
     reopened.close()
+
+
+def test_the_recovery_key_saved_to_a_file_is_the_owners_alone(tmp_path, qtbot, monkeypatch):
+    """The key opens the journal without the passphrase: its file must not be world-readable as a
+    plain open() under umask 022 makes it; a place that cannot be written says so and loses nothing."""
+    import os
+    import stat
+
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+    from memoir_desktop.ui.privacy import RecoveryKeyDialog
+
+    key = "ZEWQ-AMPU-3K77-58L7-VXUM-BFMA-FJA9-7QWE"
+    dialog = RecoveryKeyDialog(key)
+    qtbot.addWidget(dialog)
+    target = tmp_path / "memoir-recovery-key.txt"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    old = os.umask(0o022)
+    try:
+        dialog.save()
+    finally:
+        os.umask(old)
+    assert key in target.read_text("utf-8")
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+
+    warned = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: warned.append(a[2]))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "no" / "k.txt"), ""))
+    dialog.save()
+    assert warned and "저장하지 못했어요" in warned[0] and dialog.field.text() == key
