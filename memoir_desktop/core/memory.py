@@ -1182,6 +1182,9 @@ class Memoir:
         self.lexical.drop(user_id, "ent")
         return {"entries": len(fresh), "already_there": len(read.entries) - len(fresh), "skipped": read.skipped,
                 "media": read.media, "warnings": read.warnings, "batch": batch,
+                # Not kept (entries have no field for them): counted so every report can say so.
+                "starred": sum(e.starred for e in read.entries),
+                "located": sum(e.place is not None for e in read.entries),
                 "changes": Changes.of(entries=ids).to_dict()}
 
     def batch_progress(self, batch: str) -> dict:

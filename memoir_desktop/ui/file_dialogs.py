@@ -378,6 +378,12 @@ class ImportDialog(QDialog):
             parts.append(self.tr("%n empty entry(ies) left out.", None, int(outcome["skipped"])))
         if outcome.get("media"):
             parts.append(self.tr("Photos and other attachments are not brought in; the text is."))
+        if outcome.get("starred"):
+            parts.append(self.tr("%n entry(ies) were starred in Day One; stars are not kept.", None,
+                                 int(outcome["starred"])))
+        if outcome.get("located"):
+            parts.append(self.tr("%n entry(ies) had a location; locations are not kept.", None,
+                                 int(outcome["located"])))
         if outcome.get("entries"):
             parts.append(self.tr("memoir now makes memories from them in the background: you can follow it at "
                                  "the bottom of the window, and keep writing meanwhile."))

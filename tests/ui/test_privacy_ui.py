@@ -14,8 +14,8 @@ PASS = "ui test passphrase"
 
 
 def test_the_lock_hides_the_journal_until_the_passphrase_is_given(tmp_path, qtbot, fake_llm):
-    from memoir_desktop.ui.async_memoir import AsyncMemoir
     from memoir_desktop.ui.app_lock import AppLock
+    from memoir_desktop.ui.async_memoir import AsyncMemoir
 
     mem = Memoir.open(tmp_path / "home", passphrase=PASS, llm_base_url=fake_llm.url, llm_model="fake")
     backend = AsyncMemoir(mem)

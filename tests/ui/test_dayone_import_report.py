@@ -1,0 +1,16 @@
+"""The app's import dialog says what a Day One import did not keep, as memoir-cli does: a diarist
+whose starred days and places are dropped unsaid would find out months later."""
+
+from tests.core.test_dayone_stars_and_places import dayone_zip
+
+
+def test_the_import_dialog_says_stars_and_locations_are_not_kept(window, qtbot, tmp_path):
+    dialog = window.import_file()
+    dialog.path_edit.setText(str(dayone_zip(tmp_path / "dayone.zip")))
+    dialog.start()
+    qtbot.waitUntil(lambda: dialog.outcome is not None, timeout=15_000)
+    text = dialog.result.text()
+    assert dialog.result.isVisible()
+    assert "별표한 기록 2편" in text and "별표는 옮겨 오지 않았어요" in text
+    assert "위치가 있던 기록 1편" in text and "위치는 옮겨 오지 않았어요" in text
+    dialog.close()
