@@ -16,6 +16,7 @@ from sqlmodel import Session, col, select
 
 from memoir_desktop.core import temporal
 from memoir_desktop.core.models import Memory
+from memoir_desktop.core.search import states
 from memoir_desktop.core.search.floor import Floor, dense_only_cut, floor_for, has_content, keep_dense
 from memoir_desktop.core.search.fusion import fuse, rank_score
 from memoir_desktop.core.search.query import Query
@@ -29,6 +30,9 @@ log = logging.getLogger(__name__)
 # "지난달에 뭐 했지" lists last month first, gentle enough that "요즘 커피 뭐 마셔?" still
 # finds the coffee memory recorded before the last 30 days ahead of unrelated recent ones.
 TIME_FACTOR = 2.0
+# A state's words in more memories than this (a huge journal): no search for newer versions beyond
+# what the first stage found, which would cost more than the search itself.
+_STATE_SCAN = 2000
 
 
 class FactSearch:
@@ -39,12 +43,14 @@ class FactSearch:
     def search(self, user_id: str, q: Query, *, limit: int = 10, filters: dict | None = None,
                floor: Floor | None | bool = True, second_stage: Weights | None | bool = True,
                listing: bool = False) -> list[dict]:
-        """`floor`: True for the embedding model's relevance floor (search/floor.py), a Floor, or
-        None for none; `second_stage`: True for the model's learned reranking of the top 30
-        (search/rerank.py), given Weights, or None for the first stage alone (evaluation);
-        `listing`: results the user reads (the search tab), where a hit sharing no word with the
-        query must stand out to be shown (floor.dense_only_cut); the companion's context keeps
-        them all, ranked."""
+        """`listing`: results the user reads (the search field), where an unrelated query lists
+        nothing and a hit sharing no word with the query must stand out to be shown (search/floor.py).
+        Anywhere else (the API, the companion's context) the results are ranked, never cut: a floor
+        judging from similarities alone cost true memories (a question in another language shares
+        no word with the journal). `floor`: True for the model's floor where it applies (listing),
+        a Floor, or None for none (evaluation compares both); `second_stage`: True for the model's
+        learned reranking of the top 30 (search/rerank.py), given Weights, or None for the first
+        stage alone (evaluation)."""
         if not has_content(q.terms, q.span, q.recurrence):
             return []  # nothing to match on ("!!!", "ㅋㅋㅋ")
         depth = max(limit * 3, 30)
@@ -56,7 +62,7 @@ class FactSearch:
             try:
                 hits, stats = self.store.vectors.search_with_stats(self.store.collection(user_id), vec, depth)
                 if floor is True:
-                    floor = floor_for(self.store.embedder.name)
+                    floor = floor_for(self.store.embedder.name) if listing else None
                 refs = lambda: reference_scores(self.store.embedder, vec)  # noqa: E731 - asked for lazily
                 if keep_dense(floor or None, knows_a_word=bm.knows(q.terms), best=hits[0][1] if hits else None,
                               stats=stats, reference=refs):
@@ -114,7 +120,48 @@ class FactSearch:
         if second_stage and len(out) > 1:
             vecs = self.store.vectors.vectors(self.store.collection(user_id), [d["id"] for d in out])
             out = rerank(q, out, vecs, vec, second_stage)
+        if q.asks_now:
+            out = self._newest_state_first(user_id, q, out, bm, filters)
         return out[:limit]
+
+    def _newest_state_first(self, user_id: str, q: Query, out: list[dict], bm, filters: dict | None) -> list[dict]:
+        """A question about now: of the versions of a state it asks about (where the user lives,
+        works…, search/states.py), the newest takes the place of the best ranked one. A newer version
+        the first stage did not reach is brought in: it may share no word with the question
+        ("서울 마포구로 이사했다" for "요즘 어디 살아?")."""
+        wanted = states.asked(q.tokens)
+        if not wanted or not out:
+            return out
+        member = {}
+        for mid, tokens in bm.tokens_of(d["id"] for d in out).items():
+            aspect = states.aspect_of(tokens, wanted)
+            if aspect is not None:
+                member[mid] = aspect.name
+        if not member:
+            return out  # none of what was found states it: the question is about something else
+        newest = max(d["created_at"] for d in out if d["id"] in member)
+        shown = {d["id"] for d in out}
+        for aspect in {a for a in wanted if a.name in member.values()}:
+            found = bm.docs_with(aspect.alone)
+            if aspect.objects:
+                found |= bm.docs_with(aspect.objects) & bm.docs_with(aspect.verbs)
+            found -= shown
+            if not found or len(found) > _STATE_SCAN:
+                continue
+            for m in self._newest_of(user_id, found, newest, filters):
+                if states.aspect_of(bm.tokens_of([m.id])[m.id], [aspect]) is aspect:
+                    out.append(memory_dict(m, score=0.0, explain={"state": {"aspect": aspect.name}}))
+                    member[m.id] = aspect.name
+                    shown.add(m.id)
+        return states.newest_first(out, member)
+
+    def _newest_of(self, user_id: str, ids: set[str], after: str, filters: dict | None) -> list[Memory]:
+        with Session(self.engine) as s:
+            rows = s.exec(select(Memory).where(
+                col(Memory.id).in_(list(ids)), col(Memory.user_id) == user_id, col(Memory.state) == "active",
+                col(Memory.created_at) > datetime.fromisoformat(after))
+                .order_by(col(Memory.created_at).desc()).limit(3)).all()
+        return [m for m in rows if _passes(m, filters)]
 
     def _in_span(self, user_id: str, lo: datetime, hi: datetime, limit: int) -> list[str]:
         """Memories recorded in the span, or about it. Two indexed queries: one OR across
