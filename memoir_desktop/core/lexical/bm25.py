@@ -171,6 +171,19 @@ class BM25Index:
         with self._lock:
             return any(t in self._postings for t in tokens)
 
+    def tokens_of(self, doc_ids: Iterable[str]) -> dict[str, set[str]]:
+        """Each indexed document's tokens (search/states.py reads what a memory is about from them)."""
+        with self._lock:
+            return {d: set(self._doc_tf.get(d) or ()) for d in doc_ids}
+
+    def docs_with(self, tokens: Iterable[str]) -> set[str]:
+        """The documents that have any of these tokens."""
+        with self._lock:
+            slots: set[int] = set()
+            for t in tokens:
+                slots.update(self._postings.get(t, ()))
+            return {d for d in (self._slot_ids[i] for i in slots) if d is not None}
+
     def explain(self, query: str | Sequence[str], doc_id: str) -> list[str]:
         """The query's tokens that occur in ``doc_id`` (in query order), e.g. for a tooltip."""
         return self.explain_many(query, [doc_id])[doc_id]

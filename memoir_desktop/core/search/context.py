@@ -38,7 +38,7 @@ class Context:
         if self.profile:
             parts.append("Profile:\n" + "\n".join(memory_line(m) for m in self.profile))
         parts.append("Memories relevant to this message:\n" + (
-            "\n".join(memory_line(m) for m in self.memories) if self.memories else "(none found)"))
+            "\n".join(memory_lines(self.memories)) if self.memories else "(none found)"))
         if self.relations:
             parts.append("Related facts from the memory graph:\n" + "\n".join(
                 relation_line(r) for r in self.relations))
@@ -64,6 +64,28 @@ def memory_line(m: dict) -> str:
         # A habit, not a one-off date: the model must not read it as something that happened once.
         about += f", repeats {recurring.describe(m['recurrence'])}"
     return f"- [{m['created_at'][:10]}{about}] {m['memory']}"
+
+
+def memory_lines(memories: list[dict]) -> list[str]:
+    """One line per memory, but the versions of a state that changed (search/states.py) as one
+    line, oldest to newest, where the first of them was: the model reads a change, not two facts
+    that contradict each other."""
+    groups: dict[str, list[dict]] = {}
+    for m in memories:
+        aspect = ((m.get("explain") or {}).get("state") or {}).get("aspect")
+        if aspect:
+            groups.setdefault(aspect, []).append(m)
+    out, done = [], set()
+    for m in memories:
+        aspect = ((m.get("explain") or {}).get("state") or {}).get("aspect")
+        if not aspect or len(groups[aspect]) < 2:
+            out.append(memory_line(m))
+        elif aspect not in done:
+            done.add(aspect)
+            steps = sorted(groups[aspect], key=lambda x: x["created_at"])
+            out.append("- [changed over time, oldest → newest; the last is how it is now] "
+                       + " → ".join(f"{x['created_at'][:10]} {x['memory']}" for x in steps))
+    return out
 
 
 def followup_line(f: dict) -> str:
