@@ -82,7 +82,7 @@ def test_edit_in_place_rereads_the_memories(mem, backend, qtbot, fake_llm, tmp_p
     journal = window.journal
     qtbot.waitUntil(lambda: _bubble(journal, entry_id) is not None, timeout=10_000)
     bubble = _bubble(journal, entry_id)
-    assert set(_actions(bubble)) == {"copy", "edit", "move", "ask", "private", "trash"}  # no history before an edit
+    assert set(_actions(bubble)) == {"copy", "edit", "move", "ask", "private", "history", "trash"}
     assert bubble.menu_button.isVisibleTo(bubble) and bubble.menu_button.focusPolicy() & Qt.TabFocus
 
     # Esc cancels: nothing changes.
@@ -327,7 +327,9 @@ def test_change_date_moves_the_entry_and_says_where(mem, backend, qtbot, tmp_pat
     qtbot.waitUntil(lambda: journal.day == target.date() and _bubble(journal, entry_id) is not None,
                     timeout=10_000)
     bubble = _bubble(journal, entry_id)
-    assert bubble.edited_label.isVisibleTo(bubble) and "history" in _actions(bubble)
+    # A new date is not new words: not labelled "edited", but its history shows the move.
+    assert not bubble.edited_label.isVisibleTo(bubble) and "history" in _actions(bubble)
+    assert [h["event"] for h in mem.entry_history(entry_id)] == ["MOVE"]
 
 
 # -- write without a reply -------------------------------------------------------------------------

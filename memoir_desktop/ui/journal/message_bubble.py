@@ -241,8 +241,8 @@ class MessageBubble(QFrame):
             self._add(menu, "share", self.tr("Let the companion read it"))
         else:
             self._add(menu, "private", self.tr("Make private"))
-        if self.entry.get("edited"):
-            self._add(menu, "history", self.tr("History…"))
+        # Every entry: its history holds moves and privacy changes too, which do not mark it "edited".
+        self._add(menu, "history", self.tr("History…"))
         menu.addSeparator()
         self._add(menu, "trash", self.tr("Move to trash"))
 
