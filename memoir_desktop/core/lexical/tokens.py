@@ -428,3 +428,21 @@ def token_positions_many(texts: list[str]) -> list[list[tuple[int, str]] | None]
 def tokenize(text: str) -> list[str]:
     """Content tokens of ``text`` in reading order (Korean morphemes, stemmed words)."""
     return tokenize_many([text])[0]
+
+
+def morphemes(text: str) -> list[tuple[str, str]]:
+    """Kiwi's (form, tag) for each morpheme of a short Hangul text, compounds whole ("결혼식" is
+    not "결혼"); [] without Kiwi or Hangul. For reading what a sentence states (search/states.py)."""
+    prepared = _prepare(text)
+    if not _HANGUL_SYLLABLE.search(prepared):
+        return []
+    with _KIWI_LOCK:
+        kiwi = _kiwi_locked()
+        if kiwi is None:
+            return []
+        try:
+            return [(m.form, m.tag) for m in kiwi.tokenize(prepared[:MAX_ANALYSED_CHARS],
+                                                           match_options=_kiwi_match_options())]
+        except Exception:  # what Kiwi chokes on states nothing
+            return []
+

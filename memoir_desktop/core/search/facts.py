@@ -129,14 +129,15 @@ class FactSearch:
         works…, search/states.py), the newest takes the place of the best ranked one. A newer version
         the first stage did not reach is brought in: it may share no word with the question
         ("서울 마포구로 이사했다" for "요즘 어디 살아?")."""
-        wanted = states.asked(q.tokens)
+        wanted = states.asked(q.text, q.tokens)
         if not wanted or not out:
             return out
         member = {}
-        for mid, tokens in bm.tokens_of(d["id"] for d in out).items():
-            aspect = states.aspect_of(tokens, wanted)
+        tokens_of = bm.tokens_of(d["id"] for d in out)
+        for d in out:
+            aspect = states.aspect_of(d["memory"], tokens_of[d["id"]], wanted)
             if aspect is not None:
-                member[mid] = aspect.name
+                member[d["id"]] = aspect.name
         if not member:
             return out  # none of what was found states it: the question is about something else
         newest = max(d["created_at"] for d in out if d["id"] in member)
@@ -149,7 +150,7 @@ class FactSearch:
             if not found or len(found) > _STATE_SCAN:
                 continue
             for m in self._newest_of(user_id, found, newest, filters):
-                if states.aspect_of(bm.tokens_of([m.id])[m.id], [aspect]) is aspect:
+                if states.aspect_of(m.text, bm.tokens_of([m.id])[m.id], [aspect]) is aspect:
                     out.append(memory_dict(m, score=0.0, explain={"state": {"aspect": aspect.name}}))
                     member[m.id] = aspect.name
                     shown.add(m.id)

@@ -4,24 +4,33 @@ to "요즘 어디 살아?".
 
 Similarity cannot group the versions of one such state: multilingual-e5 scores "분당으로 이사했다"
 against "서울 마포구로 이사했다" (0.95) as it scores it against "분당 친구 집에 놀러 갔다" (0.94).
-What the versions share is the predicate that states the thing (살다, 이사, 입사, 사귀다, 키우다,
-live, move, work at…), so an aspect is recognised by its words, Korean morphemes and English stems
-as the lexical index already has them (core/lexical/tokens.py):
+What the versions share is the word that states the thing (살다, 이사, 입사, 사귀다, 키우다, live,
+move, work at…), so an aspect is recognised by its words:
 - `alone`: a word that states the aspect by itself (이사, 입사, 금연, vegan);
-- `objects` + `verbs`: a thing and what one does with it, both needed in a memory (회사 + 다니,
-  고양이 + 키우, phone + use): "회사에서 회의가 길었다" mentions work but states no job;
-- a question names the aspect by any of these words ("회사 어디야?", "고양이 있어?").
-The aspects are the ordinary kinds of change in a life, in both languages; the list is not drawn
-from any evaluation set. Measured by `python -m memoir_desktop.eval.trust_retrieval`.
+- `objects` + `verbs`: a thing and what one does with it, both needed (회사 + 다니다, 고양이 +
+  키우다, phone + use): "회사에서 회의가 길었다" mentions work but states no job;
+- a habit with a thing the question names ("요즘도 커피 마셔?"): that thing with a verb of
+  having or giving it up (마시다, 끊다, 대신, drink, quit…) is its own aspect;
+- a question names an aspect by any of its words ("회사 어디야?", "어디 다녀?", "고양이 있어?").
+Korean is read from Kiwi's morphemes, not from the search tokens: a word must be what it is in the
+sentence (살다 the verb, not 살 in "살살"; 결혼 itself, not the 결혼식 of a friend) and stated, not
+reported or wished ("결혼한다는 소식", "입양하고 싶어 한다"). The aspects are the ordinary kinds of
+change in a life, in both languages; the list is not drawn from any evaluation set.
+Measured by `python -m memoir_desktop.eval.trust_retrieval` (its part 3).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from memoir_desktop.core.lexical import tokenize
+from memoir_desktop.core.lexical.tokens import morphemes
+
+_VERB_TAGS = ("VV", "VA", "XSV", "XSA")
+_NOUN_TAGS = ("NNG", "NNP", "XR", "SL")
+_REPORTED = ("다는", "ᆫ다는", "는다는", "다던", "냐는")  # "결혼한다는 소식": someone else's news
 
 
 @dataclass(frozen=True)
@@ -30,17 +39,22 @@ class Aspect:
     alone: frozenset[str]
     objects: frozenset[str] = frozenset()
     verbs: frozenset[str] = frozenset()
-    asks: frozenset[str] = frozenset()  # words only a question uses for it (어디 살아 → 살 is in alone)
+    asks: frozenset[str] = field(default=frozenset())  # words only a question uses for it
 
-    def stated_by(self, tokens: set[str]) -> bool:
-        return bool(tokens & self.alone) or (bool(tokens & self.objects) and bool(tokens & self.verbs))
+    @property
+    def cues(self) -> frozenset[str]:
+        return self.alone | self.objects | self.verbs
+
+    def stated_by(self, words: set[str]) -> bool:
+        return bool(words & self.alone) or (bool(words & self.objects) and bool(words & self.verbs))
 
     def asked_by(self, tokens: set[str]) -> bool:
-        return bool(tokens & (self.alone | self.objects | self.asks))
+        return bool(tokens & (self.alone | self.objects | self.verbs | self.asks))
 
 
 def _words(text: str) -> frozenset[str]:
-    """Cue words as the index has them: each word through the tokenizer (stems, morphemes)."""
+    """Cue words as the index has them (a verb given as "살다" is its stem 살, an English word its
+    stem): each word through the tokenizer."""
     out: set[str] = set()
     for word in text.split():
         out.update(tokenize(word))
@@ -49,31 +63,34 @@ def _words(text: str) -> frozenset[str]:
 
 _TABLE = (
     # name, alone, objects, verbs, asks
-    ("home", "살 이사 거주 자취 입주 이주 전세 월세 하숙 기숙사 live lives lived living moved relocated reside",
-     "집 아파트 원룸 투룸 오피스텔 빌라 동네 house apartment flat place neighborhood",
-     "구하 계약 옮기 rent bought", ""),
-    ("work", "입사 퇴사 이직 취직 취업 재직 근무 직장 직업 백수 프리랜서 job employed unemployed hired freelance "
-     "career", "회사 직장 스타트업 사무실 가게 company office startup firm bakery store",
-     "다니 일하 옮기 그만두 들어가 work works worked join joined quit left started",
-     "일 work"),
+    ("home", "살다 이사 거주 자취 입주 이주 전세 월세 하숙 기숙사 live lives lived living moved relocated reside",
+     "집 아파트 원룸 투룸 오피스텔 빌라 동네 house apartment flat neighborhood",
+     "구하다 계약 옮기다 rent bought", "사다"),  # Kiwi reads the 사는 of "지금 사는 곳" as 사다
+    ("work", "입사 퇴사 이직 취직 취업 재직 근무 직장 직업 백수 프리랜서 정규직 계약직 job employed unemployed "
+     "hired freelance career", "회사 스타트업 사무실 연구소 가게 company office startup firm studio store",
+     "다니다 일하다 옮기다 그만두다 들어가다 work works worked working join joined quit left started", "일"),
     ("school", "입학 졸업 휴학 복학 전학 재학 대학원 유학 학년 graduated enrolled semester major",
-     "학교 대학 대학교 학원 school university college",
-     "다니 들어가 그만두 attend attends study studies", ""),
-    ("partner", "사귀 연애 헤어지 이별 결혼 이혼 약혼 재혼 dating married divorced engaged single broke breakup",
-     "남자친구 여자친구 남친 여친 애인 남편 아내 boyfriend girlfriend partner husband wife fiance",
-     "만나 사귀 헤어지 see seeing", "사귀 연애 dating"),
-    ("pet", "입양 반려 adopted", "고양이 강아지 반려견 반려묘 햄스터 앵무새 cat dog puppy kitten pet",
-     "키우 기르 데려오 입양 have has got adopted", ""),
-    ("smoking", "담배 흡연 금연 전자담배 smoke smoking smoker cigarettes vape", "", "", ""),
-    ("drinking", "금주 음주 sober", "술 alcohol drinking", "끊 줄이 quit stopped", ""),
+     "학교 대학 대학교 학원 school university college", "다니다 들어가다 그만두다 attend attends study studies",
+     ""),
+    ("partner", "사귀다 연애 헤어지다 이별 결혼 이혼 약혼 재혼 동거 파혼 dating married divorced engaged single "
+     "broke breakup separated separating", "남자친구 여자친구 남친 여친 애인 남편 아내 boyfriend girlfriend "
+     "partner husband wife fiance", "만나다 사귀다 헤어지다 see seeing", "사람"),
+    ("pet", "입양 adopted", "고양이 강아지 반려견 반려묘 햄스터 앵무새 동물 cat dog puppy kitten pet",
+     "키우다 기르다 데려오다 입양 got adopted", ""),
+    ("smoking", "담배 흡연 금연 전자담배 smoke smoking smoker cigarettes vape vaping", "", "", ""),
+    ("drinking", "금주 음주 sober", "술 소주 맥주 와인 alcohol drinking beer wine", "마시다 끊다 줄이다 quit stopped",
+     ""),
     ("phone", "", "폰 휴대폰 핸드폰 스마트폰 아이폰 갤럭시 phone iphone galaxy pixel smartphone",
-     "쓰 사 바꾸 구입 장만 use uses bought switched got upgraded", ""),
-    ("car", "", "차 자동차 중고차 전기차 car tesla", "사 타 몰 바꾸 팔 bought drive drives sold leased", ""),
+     "쓰다 사다 바꾸다 구입 장만 use uses using bought switched got upgraded", ""),
+    ("car", "", "차 자동차 중고차 전기차 car tesla", "사다 타다 몰다 바꾸다 팔다 bought drive drives sold leased",
+     ""),
     ("diet", "채식 비건 식단 다이어트 vegan vegetarian keto diet", "", "", ""),
-    ("exercise", "", "헬스 요가 필라테스 수영 러닝 클라이밍 테니스 골프 복싱 크로스핏 gym yoga pilates swimming "
-     "climbing tennis golf boxing running",
-     "다니 시작 등록 배우 그만두 끊 joined started quit taking", ""),
+    ("exercise", "", "운동 헬스 요가 필라테스 수영 러닝 클라이밍 테니스 골프 복싱 크로스핏 gym yoga pilates "
+     "swimming climbing tennis golf boxing running", "다니다 시작 등록 배우다 그만두다 끊다 joined started quit "
+     "taking", ""),
 )
+# Having a thing or giving it up: with a thing the question names, a habit of its own.
+_HABIT_VERBS = "마시다 먹다 피우다 끊다 줄이다 대신 바꾸다 drink drinks eat eats quit stopped switched instead"
 
 
 @lru_cache(maxsize=1)
@@ -83,16 +100,69 @@ def aspects() -> tuple[Aspect, ...]:
                  for name, alone, objects, verbs, asks in _TABLE)
 
 
-def asked(tokens: Iterable[str]) -> list[Aspect]:
-    """The aspects a question names ("요즘 어디 살아?" → home)."""
-    have = set(tokens)
-    return [a for a in aspects() if a.asked_by(have)]
+@lru_cache(maxsize=1)
+def _verb_stems() -> frozenset[str]:
+    """Korean cues given as verbs ("살다"): read only as verbs, never as a noun of the same letters
+    (살 in "살살", "살이 빠졌다")."""
+    table = " ".join(" ".join(row[1:]) for row in _TABLE) + " " + _HABIT_VERBS
+    return frozenset(t for w in table.split() if w.endswith("다") for t in tokenize(w))
 
 
-def aspect_of(tokens: Iterable[str], wanted: Iterable[Aspect]) -> Aspect | None:
-    """The first of `wanted` that a memory's words state."""
+@lru_cache(maxsize=1)
+def _habit_verbs() -> frozenset[str]:
+    return _words(_HABIT_VERBS)
+
+
+# Words of time and amount a question has that are no thing one has ("하루에 몇 잔", "these days").
+_NOT_THINGS = "요즘 요새 지금 하루 매일 오늘 이제 아직 현재 최근 번 잔 개 얼마 정도 still now day days today lately much many"
+
+
+def asked(text: str, tokens: Iterable[str]) -> list[Aspect]:
+    """The aspects a question names ("요즘 어디 살아?" → home), and a habit for each thing it names
+    with a verb of having it ("요즘도 커피 마셔?" → the coffee habit)."""
     have = set(tokens)
-    return next((a for a in wanted if a.stated_by(have)), None)
+    found = [a for a in aspects() if a.asked_by(have)]
+    if have & _habit_verbs():
+        named = set().union(*(a.cues for a in aspects())) | _habit_verbs() | _words(_NOT_THINGS)
+        things = {f for f, t in morphemes(text) if t in ("NNG", "NNP")} if morphemes(text) else have
+        found += [Aspect(f"habit:{t}", frozenset(), frozenset({t}), _habit_verbs())
+                  for t in sorted((things & have) - named)]
+    return found
+
+
+def stated_words(text: str, tokens: Iterable[str]) -> set[str]:
+    """The words a memory states: for Korean, each morpheme as what it is (a verb's stem, a whole
+    noun) unless it is reported or wished; other text, its search tokens."""
+    morphs = morphemes(text)
+    if not morphs:
+        return set(tokens)
+    out = {t for t in tokens if not any("\uac00" <= c <= "\ud7a3" for c in t)}  # English words in it
+    for i, (form, tag) in enumerate(morphs):
+        kind = tag.split("-")[0]
+        if kind in _NOUN_TAGS and form in _verb_stems():
+            continue
+        if kind in _VERB_TAGS or kind in _NOUN_TAGS:
+            after = morphs[i + 1:i + 5]
+            if any(t == "ETM" and f in _REPORTED for f, t in after) or _wished(after):
+                continue
+            out.add(morphs[i - 1][0] if kind in ("XSV", "XSA") and i else form)  # 입양+하 → 입양
+    return out
+
+
+def _wished(after: list[tuple[str, str]]) -> bool:
+    """"입양하고 싶다", "이사할까 고민": a wish or a plan, not a state."""
+    forms = [f for f, _ in after]
+    return "싶" in forms or "고민" in forms
+
+
+def aspect_of(text: str, tokens: Iterable[str], wanted: Iterable[Aspect]) -> Aspect | None:
+    """The first of `wanted` that a memory states."""
+    tokens = set(tokens)
+    wanted = [a for a in wanted if tokens & a.cues]  # cheap first: most memories name none
+    if not wanted:
+        return None
+    words = stated_words(text, tokens)
+    return next((a for a in wanted if a.stated_by(words)), None)
 
 
 def newest_first(results: list[dict], member: dict[str, str]) -> list[dict]:
@@ -105,14 +175,12 @@ def newest_first(results: list[dict], member: dict[str, str]) -> list[dict]:
         name = member.get(r["id"])
         if name is not None:
             groups.setdefault(name, []).append(at)
-    out = list(results)
+    out: list[dict | None] = list(results)
     top: list[dict] = []
     for name, places in groups.items():  # in the order of each state's best ranked version
-        if len(places) < 2:
-            continue
         ordered = sorted((results[p] for p in places), key=lambda r: r["created_at"], reverse=True)
         for rank, r in enumerate(ordered):
-            r["explain"]["state"] = {"aspect": name, "newest": rank == 0}
+            r["explain"]["state"] = {"aspect": name, "newest": rank == 0, "versions": len(ordered)}
         top.append(ordered[0])
         for p, r in zip(places, [None, *ordered[1:]], strict=True):
             out[p] = r
