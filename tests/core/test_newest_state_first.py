@@ -108,3 +108,14 @@ def test_the_answer_context_shows_the_change_as_a_change(journal):
     line = next(x for x in text.splitlines() if "마포구" in x)
     assert "분당으로 이사했다" in line and line.index("분당") < line.index("마포구")  # oldest → newest, one line
     assert "2025-10-12" in line and "2026-06-20" in line
+
+
+@pytest.mark.parametrize("question,user,answer", [
+    ("처음 살던 곳은 어디였지?", "ko", "부산 해운대에 산다"),
+    ("분당 오기 전에 어디 살았지?", "ko", "대전으로 이사해서 혼자 산다"),
+    ("Where did I live before Brooklyn?", "en", "Moved to Jersey City"),
+    ("What was my first job?", "en", "I work at a bakery in Astoria"),
+])
+def test_a_question_about_an_earlier_version_gets_that_version_first(journal, question, user, answer):
+    mem, _, _ = journal
+    assert _texts(mem, question, user, limit=3)[0] == answer

@@ -16,12 +16,12 @@ from sqlmodel import Session, col, select
 
 from memoir_desktop.core import temporal
 from memoir_desktop.core.models import Memory
-from memoir_desktop.core.search import states
 from memoir_desktop.core.search.floor import Floor, dense_only_cut, floor_for, has_content, keep_dense
 from memoir_desktop.core.search.fusion import fuse, rank_score
 from memoir_desktop.core.search.query import Query
 from memoir_desktop.core.search.reference import reference_scores
 from memoir_desktop.core.search.rerank import POOL, Weights, language, rerank, weights_for
+from memoir_desktop.core.search.state_order import order_states
 from memoir_desktop.core.store import MemoryStore, memory_dict
 
 log = logging.getLogger(__name__)
@@ -30,9 +30,6 @@ log = logging.getLogger(__name__)
 # "지난달에 뭐 했지" lists last month first, gentle enough that "요즘 커피 뭐 마셔?" still
 # finds the coffee memory recorded before the last 30 days ahead of unrelated recent ones.
 TIME_FACTOR = 2.0
-# A state's words in more memories than this (a huge journal): no search for newer versions beyond
-# what the first stage found, which would cost more than the search itself.
-_STATE_SCAN = 2000
 
 
 class FactSearch:
@@ -120,49 +117,8 @@ class FactSearch:
         if second_stage and len(out) > 1:
             vecs = self.store.vectors.vectors(self.store.collection(user_id), [d["id"] for d in out])
             out = rerank(q, out, vecs, vec, second_stage)
-        if q.asks_now:
-            out = self._newest_state_first(user_id, q, out, bm, filters)
+        out = order_states(self.engine, bm, user_id, q, out, lambda m: _passes(m, filters))
         return out[:limit]
-
-    def _newest_state_first(self, user_id: str, q: Query, out: list[dict], bm, filters: dict | None) -> list[dict]:
-        """A question about now: of the versions of a state it asks about (where the user lives,
-        works…, search/states.py), the newest takes the place of the best ranked one. A newer version
-        the first stage did not reach is brought in: it may share no word with the question
-        ("서울 마포구로 이사했다" for "요즘 어디 살아?")."""
-        wanted = states.asked(q.text, q.tokens)
-        if not wanted or not out:
-            return out
-        member = {}
-        tokens_of = bm.tokens_of(d["id"] for d in out)
-        for d in out:
-            aspect = states.aspect_of(d["memory"], tokens_of[d["id"]], wanted)
-            if aspect is not None:
-                member[d["id"]] = aspect.name
-        if not member:
-            return out  # none of what was found states it: the question is about something else
-        newest = max(d["created_at"] for d in out if d["id"] in member)
-        shown = {d["id"] for d in out}
-        for aspect in {a for a in wanted if a.name in member.values()}:
-            found = bm.docs_with(aspect.alone)
-            if aspect.objects:
-                found |= bm.docs_with(aspect.objects) & bm.docs_with(aspect.verbs)
-            found -= shown
-            if not found or len(found) > _STATE_SCAN:
-                continue
-            for m in self._newest_of(user_id, found, newest, filters):
-                if states.aspect_of(m.text, bm.tokens_of([m.id])[m.id], [aspect]) is aspect:
-                    out.append(memory_dict(m, score=0.0, explain={"state": {"aspect": aspect.name}}))
-                    member[m.id] = aspect.name
-                    shown.add(m.id)
-        return states.newest_first(out, member)
-
-    def _newest_of(self, user_id: str, ids: set[str], after: str, filters: dict | None) -> list[Memory]:
-        with Session(self.engine) as s:
-            rows = s.exec(select(Memory).where(
-                col(Memory.id).in_(list(ids)), col(Memory.user_id) == user_id, col(Memory.state) == "active",
-                col(Memory.created_at) > datetime.fromisoformat(after))
-                .order_by(col(Memory.created_at).desc()).limit(3)).all()
-        return [m for m in rows if _passes(m, filters)]
 
     def _in_span(self, user_id: str, lo: datetime, hi: datetime, limit: int) -> list[str]:
         """Memories recorded in the span, or about it. Two indexed queries: one OR across

@@ -21,6 +21,7 @@ Measured by `python -m memoir_desktop.eval.trust_retrieval` (its part 3).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -40,13 +41,15 @@ class Aspect:
     objects: frozenset[str] = frozenset()
     verbs: frozenset[str] = frozenset()
     asks: frozenset[str] = field(default=frozenset())  # words only a question uses for it
+    phrase: re.Pattern | None = None  # English word groups that state it ("work at", "moved in with")
 
     @property
     def cues(self) -> frozenset[str]:
         return self.alone | self.objects | self.verbs
 
-    def stated_by(self, words: set[str]) -> bool:
-        return bool(words & self.alone) or (bool(words & self.objects) and bool(words & self.verbs))
+    def stated_by(self, words: set[str], text: str = "") -> bool:
+        return (bool(words & self.alone) or (bool(words & self.objects) and bool(words & self.verbs))
+                or bool(self.phrase and self.phrase.search(text)))
 
     def asked_by(self, tokens: set[str]) -> bool:
         return bool(tokens & (self.alone | self.objects | self.verbs | self.asks))
@@ -57,7 +60,7 @@ def _words(text: str) -> frozenset[str]:
     stem): each word through the tokenizer."""
     out: set[str] = set()
     for word in text.split():
-        out.update(tokenize(word))
+        out.update(tokenize(word)[:1])  # the word itself, not the parts of a compound (계약직 ≠ 계약)
     return frozenset(out)
 
 
@@ -93,10 +96,18 @@ _TABLE = (
 _HABIT_VERBS = "마시다 먹다 피우다 끊다 줄이다 대신 바꾸다 drink drinks eat eats quit stopped switched instead"
 
 
+_PHRASES = {
+    "home": r"\blive[sd]?\s+(?:in|at|with|on)\b|\bmov(?:e|ed|ing)\s+(?:to|into|in|back|out)\b",
+    "work": r"\bwork(?:s|ed|ing)?\s+(?:at|as|for|in)\b|\bjob\s+(?:at|as)\b|\bhired\s+(?:at|by|as)\b",
+    "partner": r"\bbroke\s+up\b|\bmoved\s+in\s+with\b|\bsplit\s+up\b",
+}
+
+
 @lru_cache(maxsize=1)
 def aspects() -> tuple[Aspect, ...]:
     # Built on first use: the tokenizer (Kiwi) loads then, not at import.
-    return tuple(Aspect(name, _words(alone), _words(objects), _words(verbs), _words(asks))
+    return tuple(Aspect(name, _words(alone), _words(objects), _words(verbs), _words(asks),
+                        re.compile(_PHRASES[name], re.I) if name in _PHRASES else None)
                  for name, alone, objects, verbs, asks in _TABLE)
 
 
@@ -158,18 +169,18 @@ def _wished(after: list[tuple[str, str]]) -> bool:
 def aspect_of(text: str, tokens: Iterable[str], wanted: Iterable[Aspect]) -> Aspect | None:
     """The first of `wanted` that a memory states."""
     tokens = set(tokens)
-    wanted = [a for a in wanted if tokens & a.cues]  # cheap first: most memories name none
+    wanted = [a for a in wanted if tokens & a.cues or (a.phrase and a.phrase.search(text))]  # cheap first
     if not wanted:
         return None
     words = stated_words(text, tokens)
-    return next((a for a in wanted if a.stated_by(words)), None)
+    return next((a for a in wanted if a.stated_by(words, text)), None)
 
 
-def newest_first(results: list[dict], member: dict[str, str]) -> list[dict]:
-    """The question names the state: its newest version comes first (the answer to a question about
-    now), its older versions keep the places its versions had, newest first below it. With
-    several states named, their newest come first in the order their best versions were ranked.
-    `member`: memory id -> aspect name."""
+def answer_first(results: list[dict], member: dict[str, str], pick) -> list[dict]:
+    """Each named state's answering version first (`pick` chooses it from the versions, oldest to
+    newest), its other versions in the places its versions had, newest first. With several states
+    named, their answers come in the order their best versions were ranked. `member`: memory id ->
+    aspect name."""
     groups: dict[str, list[int]] = {}
     for at, r in enumerate(results):
         name = member.get(r["id"])
@@ -178,10 +189,13 @@ def newest_first(results: list[dict], member: dict[str, str]) -> list[dict]:
     out: list[dict | None] = list(results)
     top: list[dict] = []
     for name, places in groups.items():  # in the order of each state's best ranked version
-        ordered = sorted((results[p] for p in places), key=lambda r: r["created_at"], reverse=True)
-        for rank, r in enumerate(ordered):
-            r["explain"]["state"] = {"aspect": name, "newest": rank == 0, "versions": len(ordered)}
-        top.append(ordered[0])
-        for p, r in zip(places, [None, *ordered[1:]], strict=True):
+        versions = sorted((results[p] for p in places), key=lambda r: r["created_at"])
+        answer = pick(versions)
+        for r in versions:
+            r["explain"]["state"] = {"aspect": name, "answer": r is answer, "newest": r is versions[-1],
+                                     "versions": len(versions)}
+        top.append(answer)
+        rest = [r for r in reversed(versions) if r is not answer]
+        for p, r in zip(places, [None, *rest], strict=True):
             out[p] = r
     return top + [r for r in out if r is not None]

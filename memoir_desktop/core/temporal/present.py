@@ -14,7 +14,7 @@ _KO_NOW = re.compile(r"요즘|요새|지금|아직|현재|이제는|이제|근�
 _EN_NOW = re.compile(r"\b(?:now|these\s+days|nowadays|still|currently|current|lately|at\s+the\s+moment|anymore"
                      r"|present|today)\b", re.I)
 # Korean past tense (었/았/였/했 + endings), "used to" forms, and words that point back in time.
-_KO_PAST = re.compile(r"[었았였했됐갔왔봤샀났줬썼]|던|예전|옛날|전에|작년|재작년|지난|그때|당시|처음")
+_KO_PAST = re.compile(r"[었았였했됐갔왔봤샀났줬썼]|던|예전|옛날|전에|전엔|이전|(?:^|\s)전\s|작년|재작년|지난|그때|당시|처음")
 _EN_PAST = re.compile(r"\b(?:did|was|were|had|used\s+to|ago|last|before|previous(?:ly)?|earlier|first|once|"
                       r"when\s+did|\w+ed)\b", re.I)
 _KO_QUESTION = re.compile(r"\?|(?:니|냐|지|까|야|어|아|나|래|데|죠|요|가)\s*[?.!~]*\s*$")
@@ -33,3 +33,21 @@ def asks_about_now(text: str) -> bool:
     if _EN_NOW.search(t):
         return True
     return bool(_EN_QUESTION.search(t)) and not _EN_PAST.search(t)
+
+
+_KO_FIRST = re.compile(r"처음|첫\s?|맨\s?먼저")
+_EN_FIRST = re.compile(r"\b(?:first|originally|at\s+the\s+start)\b", re.I)
+_KO_BEFORE = re.compile(r"전에|전엔|전까지|이전|예전|옛날|(?:^|\s)전\s")
+_EN_BEFORE = re.compile(r"\b(?:before|previous(?:ly)?|used\s+to|prior|former|ex-?)\b", re.I)
+
+
+def asks_about_before(text: str) -> str | None:
+    """A question about an earlier version of something: "first" (처음 살던 곳, my first car) or
+    "before" (아이폰 쓰기 전엔, before Denver, 예전에, 전 여친); None otherwise."""
+    t = (text or "").strip()
+    if _KO_FIRST.search(t) or _EN_FIRST.search(t):
+        return "first"
+    if _KO_BEFORE.search(t) or _EN_BEFORE.search(t):
+        return "before"
+    return None
+

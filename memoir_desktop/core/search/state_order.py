@@ -1,0 +1,83 @@
+"""Ordering the versions of a state a question names (search/states.py) by what it asks:
+- about now ("요즘 어디 살아?"): the newest version first;
+- about the first one ("처음 살던 곳은?", "my first car"): the oldest first;
+- about the one before ("아이폰 쓰기 전엔 무슨 폰이었지?", "Where did I live before Denver?"): the
+  version just before the one the question names (or, naming none, before the newest) first.
+The other versions keep the places the versions had, below. A version the first stage did not
+reach is brought in (it may share no word with the question: "서울 마포구로 이사했다" for
+"요즘 어디 살아?"). Anything else is left as the first stage ranked it.
+"""
+
+from __future__ import annotations
+
+from sqlmodel import Session, col, select
+
+from memoir_desktop.core.models import Memory
+from memoir_desktop.core.search import states
+from memoir_desktop.core.search.query import Query
+from memoir_desktop.core.store import memory_dict
+from memoir_desktop.core.temporal.present import asks_about_before
+
+# A state's words in more memories than this (a huge journal): no search for versions beyond what
+# the first stage found, which would cost more than the search itself.
+SCAN = 2000
+BROUGHT_IN = 5  # versions brought in per state
+
+
+def order_states(engine, bm, user_id: str, q: Query, out: list[dict], passes) -> list[dict]:
+    mode = "now" if q.asks_now else asks_about_before(q.text)
+    wanted = states.asked(q.text, q.tokens) if mode and out else []
+    if not wanted:
+        return out
+    member: dict[str, str] = {}
+    tokens_of = bm.tokens_of(d["id"] for d in out)
+    for d in out:
+        aspect = states.aspect_of(d["memory"], tokens_of[d["id"]], wanted)
+        if aspect is not None:
+            member[d["id"]] = aspect.name
+    if not member:
+        return out  # none of what was found states it: the question is about something else
+    shown = {d["id"] for d in out}
+    for aspect in {a for a in wanted if a.name in member.values()}:
+        found = bm.docs_with(aspect.alone)
+        if aspect.objects:
+            found |= bm.docs_with(aspect.objects) & bm.docs_with(aspect.verbs)
+        found -= shown
+        if not found or len(found) > SCAN:
+            continue
+        for m in _versions(engine, user_id, found, newest=mode != "first"):
+            if passes(m) and states.aspect_of(m.text, bm.tokens_of([m.id])[m.id], [aspect]) is aspect:
+                out.append(memory_dict(m, score=0.0, explain={"state": {"aspect": aspect.name}}))
+                member[m.id] = aspect.name
+                shown.add(m.id)
+    pick = {"now": _newest, "first": _oldest, "before": lambda vs: _before(vs, set(q.tokens), bm)}[mode]
+    return states.answer_first(out, member, pick)
+
+
+def _versions(engine, user_id: str, ids: set[str], *, newest: bool) -> list[Memory]:
+    order = col(Memory.created_at).desc() if newest else col(Memory.created_at).asc()
+    with Session(engine) as s:
+        return list(s.exec(select(Memory).where(
+            col(Memory.id).in_(list(ids)), col(Memory.user_id) == user_id, col(Memory.state) == "active")
+            .order_by(order).limit(BROUGHT_IN)).all())
+
+
+def _newest(versions: list[dict]) -> dict:
+    return versions[-1]
+
+
+def _oldest(versions: list[dict]) -> dict:
+    return versions[0]
+
+
+def _before(versions: list[dict], asked: set[str], bm) -> dict:
+    """The version before the one the question names by a word of its own ("Denver", "아이폰"),
+    or before the newest."""
+    named = None
+    tokens = bm.tokens_of(v["id"] for v in versions)
+    cues = set().union(*(a.cues for a in states.aspects()))
+    for at, v in enumerate(versions):
+        if (tokens[v["id"]] & asked) - cues:
+            named = at
+    at = (len(versions) - 1 if named is None else named) - 1
+    return versions[max(at, 0)]
