@@ -20,6 +20,7 @@ from memoir_desktop.ui.file_dialogs import (
     ExportDialog,
     ImportDialog,
     RestoreBackupDialog,
+    _reason,
     backup_time,
     when_text,
 )
@@ -108,7 +109,9 @@ class MainWindow(QMainWindow):
         self.today_action.setIcon(icon("today"))
         self.import_action = self._action(self.tr("&Import…"), None, self.import_file)
         self.export_action = self._action(self.tr("&Export…"), "Ctrl+Shift+E", self.export)
-        self.export_encrypted_action = self._action(self.tr("Export e&ncrypted…"), None, self.export_encrypted)
+        # `triggered(bool)` would land in `path` (and skip the file chooser): the menu passes nothing.
+        self.export_encrypted_action = self._action(self.tr("Export e&ncrypted…"), None,
+                                                    lambda _checked=False: self.export_encrypted())
         self.encrypt_action = self._action(self.tr("Encrypt this &journal…"), None, self.encrypt_requested.emit)
         self.encrypt_action.setVisible(not self.backend.encrypted)
         self.lock_action = self._action(self.tr("&Lock now"), "Ctrl+L", self.lock_now)
@@ -229,7 +232,8 @@ class MainWindow(QMainWindow):
         self.backend.export_json(
             path, lambda _counts: self.status.show_busy(False, self.tr("Encrypted export written: {name}")
                                                         .format(name=Path(path).name)),
-            lambda exc: self.status.show_busy(False, self.tr("The export failed: {error}").format(error=exc)),
+            lambda exc: self.status.show_busy(False, self.tr("The export failed: {error}").format(
+                error=_reason(exc))),
             passphrase=passphrase)
 
     def _index_progress(self, done: int, total: int) -> None:

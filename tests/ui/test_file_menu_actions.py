@@ -1,0 +1,99 @@
+"""The File and Help menus driven as a diarist drives them: through their menu actions (whose
+`triggered(bool)` must not reach the slot as an argument), the real dialogs, and a desktop that may
+have no file manager to open."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QFileDialog, QMenu
+
+from memoir_desktop.core import Memoir
+from memoir_desktop.ui.file_dialogs import ExportDialog
+from tests.fakes.fake_llm import tool
+
+
+def menu_action(window, text: str):
+    """The action of the window's menus whose text (without its & mnemonic) is `text`."""
+    wanted = window.tr(text).replace("&", "")
+    for menu in window.menuBar().findChildren(QMenu):
+        for action in menu.actions():
+            if action.text().replace("&", "") == wanted:
+                return action
+    raise AssertionError(f"no menu action {text!r}")
+
+
+def answer_passphrase(passphrase: str) -> None:
+    """Fill in and accept the passphrase dialog that is about to block in exec()."""
+    def answer() -> None:
+        from memoir_desktop.ui.privacy import PassphraseDialog
+
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, PassphraseDialog):
+            QTimer.singleShot(20, answer)
+            return
+        dialog.field.setText(passphrase)
+        dialog.confirm.setText(passphrase)
+        dialog.accept()
+
+    QTimer.singleShot(0, answer)
+
+
+def imported_contents(tmp_path, path, passphrase: str | None = None) -> set[str]:
+    fresh = Memoir.open(tmp_path / "fresh", llm_base_url=None)
+    try:
+        out = fresh.import_file(path, passphrase=passphrase)
+        assert out["kind"] == "memoir"
+        return {e["content"] for e in fresh.entries()}
+    finally:
+        fresh.close()
+
+
+WRITTEN = {"첫날: 바다를 보았다", "둘째 날: 산에 올랐다"}
+
+
+def write_two_days(mem, fake_llm):
+    fake_llm.on("save_facts", lambda req: tool({"facts": []}))
+    mem.journal("첫날: 바다를 보았다", timestamp=datetime(2026, 3, 1, 9))
+    mem.journal("둘째 날: 산에 올랐다", timestamp=datetime(2026, 3, 2, 9))
+
+
+# -- export -------------------------------------------------------------------------------------------
+
+
+def test_file_export_encrypted_menu_asks_where_and_writes_a_file_that_imports_back(
+        window, mem, fake_llm, qtbot, tmp_path, monkeypatch):
+    write_two_days(mem, fake_llm)
+    target = tmp_path / "out" / "journal.memoir"
+    target.parent.mkdir()
+    asked = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        lambda *args, **kwargs: (asked.append(args), (str(target), ""))[1])
+    answer_passphrase("sea and mountains")
+
+    menu_action(window, "Export e&ncrypted…").trigger()
+
+    assert asked, "no file chooser was opened"
+    qtbot.waitUntil(lambda: target.exists() and target.stat().st_size > 0, timeout=15_000)
+    qtbot.waitUntil(lambda: target.name in window.status.currentMessage(), timeout=15_000)
+    assert imported_contents(tmp_path, target, "sea and mountains") == WRITTEN
+
+
+def test_file_export_menu_opens_the_dialog_and_its_file_imports_back(window, mem, fake_llm, qtbot, tmp_path,
+                                                                     monkeypatch):
+    write_two_days(mem, fake_llm)
+    target = tmp_path / "out" / "backup.json"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kwargs: (str(target), ""))
+
+    menu_action(window, "&Export…").trigger()
+
+    dialog = window.file_dialog
+    assert isinstance(dialog, ExportDialog) and dialog.isVisible()
+    qtbot.mouseClick(dialog.choose_button, Qt.LeftButton)
+    assert dialog.path_edit.text() == str(target)
+    qtbot.mouseClick(dialog.export_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: bool(dialog.written), timeout=15_000)
+    assert dialog.written == [str(target)]
+    assert imported_contents(tmp_path, target) == WRITTEN
+    dialog.close()
