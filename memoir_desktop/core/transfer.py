@@ -21,6 +21,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from memoir_desktop.core import crypto
+from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.graph_store import GraphEdge, GraphNode
 from memoir_desktop.core.models import Entry, EntryHistory, History, Memory, MemorySource, Summary, now, pk
 from memoir_desktop.core.private_files import write_private
@@ -162,12 +163,14 @@ def is_memoir_export(path) -> bool:
 
 
 def import_journal(engine, data: dict) -> tuple[dict, set[str]]:
-    """Merge `data` (from `read_export`); returns (counts, users whose graph changed)."""
+    """Merge `data` (from `read_export`); returns (counts, users whose graph changed). The counts
+    carry `changes` (the entries and memories brought in), so every screen shows them at once."""
     counts: dict[str, Any] = {"entries": 0, "memories": 0, "history": 0, "summaries": 0, "graph_nodes": 0, "graph_edges": 0}
     skipped_graphs: set[str] = set()
     graph_users: set[str] = set()
     with Session(engine) as s:
         entry_map: dict[int | None, int | None] = {}  # exported id -> new id (None stays None)
+        new_entries: list[int] = []
         for e in data.get("entries", []):
             created = _dt(e["created_at"])
             # The same entry imported again (same user, role, time and text) is the same entry.
@@ -185,6 +188,7 @@ def import_journal(engine, data: dict) -> tuple[dict, set[str]]:
             s.add(row)
             s.flush()
             entry_map[e["id"]] = pk(row)
+            new_entries.append(pk(row))
             counts["entries"] += 1
         imported = {old: new for old, new in entry_map.items() if new is not None}
         for h in data.get("entry_history", []):
@@ -267,4 +271,5 @@ def import_journal(engine, data: dict) -> tuple[dict, set[str]]:
         s.commit()
     if skipped_graphs:
         counts["graph_skipped_users"] = sorted(skipped_graphs)
+    counts["changes"] = Changes.of(entries=new_entries, memories=new_ids, graph=bool(graph_users)).to_dict()
     return counts, graph_users

@@ -4,7 +4,7 @@ have no file manager to open."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu
@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMenu
 from memoir_desktop.core import Memoir
 from memoir_desktop.ui.file_dialogs import ExportDialog
 from tests.fakes.fake_llm import tool
+from tests.ui.test_search_and_files import dayone_entries, dayone_zip
 
 
 def menu_action(window, text: str):
@@ -96,4 +97,80 @@ def test_file_export_menu_opens_the_dialog_and_its_file_imports_back(window, mem
     qtbot.waitUntil(lambda: bool(dialog.written), timeout=15_000)
     assert dialog.written == [str(target)]
     assert imported_contents(tmp_path, target) == WRITTEN
+    dialog.close()
+
+
+# -- import -------------------------------------------------------------------------------------------
+
+
+def backup_with_memories(tmp_path):
+    """A memoir backup made in another journal: two entries on two days, two memories."""
+    other = Memoir.open(tmp_path / "other", llm_base_url=None)
+    try:
+        other.journal("첫날: 바다를 보았다", timestamp=datetime(2025, 7, 1, 9))
+        other.journal("둘째 날: 산에 올랐다", timestamp=datetime(2025, 7, 2, 9))
+        other.add("바다를 좋아한다", infer=False)
+        other.add("등산을 즐긴다", infer=False)
+        path = tmp_path / "backup.json"
+        other.export(path)
+        return path
+    finally:
+        other.close()
+
+
+def import_through_the_dialog(window, qtbot, path):
+    dialog = window.import_file()
+    dialog.path_edit.setText(str(path))
+    qtbot.mouseClick(dialog.import_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: dialog.outcome is not None or bool(dialog.error_text), timeout=15_000)
+    assert dialog.outcome is not None, dialog.error_text
+    return dialog
+
+
+def test_a_memoir_backup_import_shows_its_memories_and_its_days_at_once(window, backend, qtbot, tmp_path):
+    window.tabs.setCurrentWidget(window.memories)  # the Memories page was shown before the import
+    qtbot.waitUntil(lambda: backend.idle, timeout=10_000)
+    assert window.memories.memories == []
+    path = backup_with_memories(tmp_path)
+
+    dialog = import_through_the_dialog(window, qtbot, path)
+
+    assert dialog.outcome["kind"] == "memoir" and dialog.outcome["memories"] == 2
+    qtbot.waitUntil(lambda: {date(2025, 7, 1), date(2025, 7, 2)} <= set(window.journal.navigator._days),
+                    timeout=10_000)
+    qtbot.waitUntil(lambda: len(window.memories.memories) == 2, timeout=10_000)
+    assert window.memories.tr("%n remembered", None, 2) in window.memories.count_label.text()
+    dialog.close()
+
+
+def test_a_memoir_backup_import_reaches_a_memories_page_shown_later(window, backend, qtbot, tmp_path):
+    window.tabs.setCurrentWidget(window.memories)
+    qtbot.waitUntil(lambda: backend.idle, timeout=10_000)
+    window.tabs.setCurrentWidget(window.journal)  # the page was loaded, then hidden
+    dialog = import_through_the_dialog(window, qtbot, backup_with_memories(tmp_path))
+    dialog.close()
+    window.tabs.setCurrentWidget(window.memories)
+    qtbot.waitUntil(lambda: len(window.memories.memories) == 2, timeout=10_000)
+
+
+def test_a_dayone_import_puts_its_days_in_the_day_list(window, backend, qtbot, tmp_path):
+    path = dayone_zip(tmp_path / "dayone.zip", dayone_entries(3))
+    dialog = import_through_the_dialog(window, qtbot, path)
+    assert dialog.outcome["kind"] == "dayone" and dialog.outcome["entries"] == 3
+    qtbot.waitUntil(lambda: {date(2023, 5, d) for d in (1, 2, 3)} <= set(window.journal.navigator._days),
+                    timeout=10_000)
+    dialog.close()
+
+
+def test_the_memories_made_from_a_dayone_import_reach_the_memories_page(window, backend, fake_llm, qtbot,
+                                                                        tmp_path):
+    fake_llm.on("save_facts", lambda req: tool({"facts": ["바닷가를 걷는 것을 좋아한다"]}))
+    window.tabs.setCurrentWidget(window.memories)
+    qtbot.waitUntil(lambda: backend.idle, timeout=10_000)
+    dialog = import_through_the_dialog(window, qtbot, dayone_zip(tmp_path / "dayone.zip", dayone_entries(2)))
+    panel = window.batch_panels[0]
+    qtbot.waitUntil(lambda: panel.state == "done", timeout=30_000)
+    qtbot.waitUntil(lambda: len(window.memories.memories) >= 1, timeout=10_000)
+    count = len([m for m in window.memories.memories if m.get("state", "active") == "active"])
+    assert window.memories.tr("%n remembered", None, count) in window.memories.count_label.text()
     dialog.close()
