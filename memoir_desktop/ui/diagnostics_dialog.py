@@ -60,7 +60,12 @@ class DiagnosticsDialog(QDialog):
         self._build_plots()
 
         self.refresh = RefreshWhenShown(self, self._load, REFRESH_DELAY_MS)
-        backend.job_finished.connect(self.refresh.changed)
+        # A method of the dialog, not of its helper: Qt drops the connection when the dialog is
+        # deleted (on close), so a job finishing later never calls into a deleted dialog.
+        backend.job_finished.connect(self._job_finished)
+
+    def _job_finished(self, _job: dict) -> None:
+        self.refresh.changed()
 
     def _stage_name(self, stage: str) -> str:
         return {"extraction": self.tr("Extraction"), "update": self.tr("Update"), "search": self.tr("Search"),
