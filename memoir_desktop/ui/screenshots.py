@@ -10,6 +10,7 @@ Privacy page: what leaves this computer).
 from __future__ import annotations
 
 import logging
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -21,6 +22,7 @@ log = logging.getLogger(__name__)
 
 WINDOW_SIZE = (1280, 820)
 SETTLE_TIMEOUT_S = 60.0
+EXIT_NO_KEY = 2  # the journal's key cannot be kept or opened (no keyring, no usable passphrase)
 
 
 def _settle(app: QApplication, backend, timeout: float = SETTLE_TIMEOUT_S, drain: bool = False) -> None:
@@ -44,15 +46,37 @@ def _save(widget: QWidget, path: Path) -> None:
     print(path)
 
 
+def _key_problem(exc: Exception) -> str:
+    """One sentence for the terminal: what the journal's key needs to open the screenshots' journal."""
+    from memoir_desktop.core import crypto
+
+    code = getattr(exc, "code", "")
+    if code == "no_keyring":
+        return (f"memoir-desktop --screenshot needs a passphrase for its journal, since no system keyring "
+                f"is available here: set {crypto.ENV_PASSPHRASE} to one of {crypto.MIN_PASSPHRASE} or more "
+                f"characters, or run it where a keyring is available.")
+    if code == "too_short":
+        return (f"{crypto.ENV_PASSPHRASE} is too short: a passphrase needs at least {crypto.MIN_PASSPHRASE} "
+                f"characters.")
+    return (f"The journal for the screenshots could not be opened: {exc} Set {crypto.ENV_PASSPHRASE} to its "
+            f"passphrase or recovery key.")
+
+
 def take_screenshots(app: QApplication, out_dir: Path, home: Path | None = None) -> int:
-    from memoir_desktop.core import Memoir, lexical
+    from memoir_desktop.core import Memoir, crypto, lexical
     from memoir_desktop.ui.async_memoir import AsyncMemoir
     from memoir_desktop.ui.demo import seed_demo
     from memoir_desktop.ui.main_window import MainWindow
 
     out_dir.mkdir(parents=True, exist_ok=True)
     scratch = tempfile.TemporaryDirectory(prefix="memoir-shots-")
-    mem = Memoir.open(home or Path(scratch.name) / "home")
+    try:
+        mem = Memoir.open(home or Path(scratch.name) / "home")
+    except crypto.KeyError_ as exc:
+        # Headless, nobody can be asked for a passphrase: say what is needed, not a traceback.
+        print(_key_problem(exc), file=sys.stderr)
+        scratch.cleanup()
+        return EXIT_NO_KEY
     lexical.warm_up()
     focus = seed_demo(mem) if not mem.days() else None
     backend = AsyncMemoir(mem)
