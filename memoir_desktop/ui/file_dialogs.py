@@ -15,6 +15,7 @@ from pathlib import Path
 from PySide6.QtCore import QLocale, QStandardPaths, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
+    QApplication,
     QButtonGroup,
     QDialog,
     QFileDialog,
@@ -67,8 +68,31 @@ def _set_error(label: QLabel, error: bool) -> None:
     label.style().polish(label)
 
 
-def show_in_folder(path: Path) -> None:
-    QDesktopServices.openUrl(QUrl.fromLocalFile(str(path if path.is_dir() else path.parent)))
+class WhereItIsBox(QMessageBox):
+    """Where a file or folder is, for a desktop where no folder window opens (no file manager, or none
+    memoir can reach): the place can be selected, and Copy puts it on the clipboard."""
+
+    def __init__(self, text: str, place: Path, parent=None):
+        super().__init__(QMessageBox.Information, "", text, QMessageBox.Ok, parent)
+        self.setWindowTitle(self.tr("Where to find it"))
+        self.place = str(place)
+        self.setInformativeText(self.place)
+        self.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.copy_button = self.addButton(self.tr("Copy the location"), QMessageBox.ActionRole)
+        self.copy_button.clicked.connect(lambda: QApplication.clipboard().setText(self.place))
+        self.setDefaultButton(QMessageBox.Ok)
+        self.setAttribute(Qt.WA_DeleteOnClose)
+
+
+def show_in_folder(path: Path, parent, text: str, place: Path | None = None) -> WhereItIsBox | None:
+    """Open the folder of `path` (or `path` itself, a folder) in a folder window. Where none opens,
+    a box says `text` and where it is (`place`, else `path`); the box is returned."""
+    folder = path if path.is_dir() else path.parent
+    if QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder))):
+        return None
+    box = WhereItIsBox(text, place or path, parent)
+    box.open()
+    return box
 
 
 # -- export -------------------------------------------------------------------------------------------
@@ -152,7 +176,8 @@ class ExportDialog(QDialog):
 
         buttons = QHBoxLayout()
         self.show_button = QPushButton(self.tr("Show in folder"))
-        self.show_button.clicked.connect(lambda: show_in_folder(Path(self.written[0])) if self.written else None)
+        self.show_button.clicked.connect(self.show_folder)
+        self.where_box: WhereItIsBox | None = None
         self.show_button.hide()
         buttons.addWidget(self.show_button)
         buttons.addStretch(1)
@@ -224,6 +249,21 @@ class ExportDialog(QDialog):
             self.backend.export_json(str(target), lambda _counts: self._done([str(target)]), self._failed)
         else:
             self.backend.export_text(str(target), self.fmt, self.by_day, i18n.current(), self._done, self._failed)
+
+    def show_folder(self) -> WhereItIsBox | None:
+        if not self.written:
+            return None
+        first = Path(self.written[0])
+        if self.by_day:
+            text = self.tr("memoir could not open a folder window on this computer. Your export is "
+                           "in this folder:")
+            place = first.parent
+        else:
+            text = self.tr("memoir could not open a folder window on this computer. Your export is "
+                           "saved here:")
+            place = first
+        self.where_box = show_in_folder(first, self, text, place)
+        return self.where_box
 
     def _busy(self, busy: bool) -> None:
         self.bar.setVisible(busy)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QKeySequence
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QMainWindow, QMessageBox, QTabWidget
 
 from memoir_desktop.ui import i18n
@@ -22,6 +22,7 @@ from memoir_desktop.ui.file_dialogs import (
     RestoreBackupDialog,
     _reason,
     backup_time,
+    show_in_folder,
     when_text,
 )
 from memoir_desktop.ui.graph.graph_page import GraphPage
@@ -306,8 +307,12 @@ class MainWindow(QMainWindow):
                                 15_000)
         return box
 
-    def open_data_folder(self) -> None:
-        QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.backend.home)))
+    def open_data_folder(self) -> QMessageBox | None:
+        box = show_in_folder(Path(self.backend.home), self, self.tr(
+            "memoir could not open a folder window on this computer. Your journal is kept in this folder:"))
+        if box is not None:
+            self.last_message_box = box
+        return box
 
     def _open_dialog(self, dialog):
         dialog.setAttribute(Qt.WA_DeleteOnClose)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import date, datetime
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QFileDialog, QMenu
+from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox
 
 from memoir_desktop.core import Memoir
 from memoir_desktop.ui.file_dialogs import ExportDialog
@@ -174,3 +174,64 @@ def test_the_memories_made_from_a_dayone_import_reach_the_memories_page(window, 
     count = len([m for m in window.memories.memories if m.get("state", "active") == "active"])
     assert window.memories.tr("%n remembered", None, count) in window.memories.count_label.text()
     dialog.close()
+
+
+# -- a desktop without a file window ----------------------------------------------------------------------
+
+
+def no_file_window(monkeypatch, opened: list | None = None, works: bool = False):
+    """QDesktopServices.openUrl as on a desktop with no file manager (it answers False)."""
+    from PySide6.QtGui import QDesktopServices
+
+    def open_url(url):
+        if opened is not None:
+            opened.append(url.toLocalFile())
+        return works
+
+    monkeypatch.setattr(QDesktopServices, "openUrl", staticmethod(open_url))
+
+
+def the_box_says(box, place) -> None:
+    assert isinstance(box, QMessageBox) and box.isVisible()
+    assert str(place) in box.text() + "\n" + box.informativeText()
+    assert box.textInteractionFlags() & Qt.TextSelectableByMouse
+    for word in ("Error", "URL", "QDesktop", "openUrl"):
+        assert word not in box.text() + box.informativeText()
+
+
+def test_show_in_folder_says_where_the_export_is_when_no_file_window_opens(window, mem, fake_llm, qtbot,
+                                                                           tmp_path, monkeypatch):
+    write_two_days(mem, fake_llm)
+    opened: list[str] = []
+    no_file_window(monkeypatch, opened)
+    dialog = window.export()
+    target = tmp_path / "out" / "backup.json"
+    dialog.path_edit.setText(str(target))
+    qtbot.mouseClick(dialog.export_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: dialog.show_button.isVisible(), timeout=15_000)
+
+    qtbot.mouseClick(dialog.show_button, Qt.LeftButton)
+
+    assert opened == [str(target.parent)]  # it tried the file window first
+    box = dialog.where_box
+    the_box_says(box, target)
+    qtbot.mouseClick(box.copy_button, Qt.LeftButton)
+    assert QApplication.clipboard().text() == str(target)
+    dialog.close()
+
+
+def test_open_data_folder_says_where_the_journal_is_when_no_file_window_opens(window, backend, qtbot,
+                                                                              monkeypatch):
+    opened: list[str] = []
+    no_file_window(monkeypatch, opened)
+    menu_action(window, "Open &data folder").trigger()
+    assert opened == [str(backend.home)]
+    the_box_says(window.last_message_box, backend.home)
+    window.last_message_box.close()
+
+
+def test_where_a_file_window_opens_nothing_more_is_said(window, backend, qtbot, monkeypatch):
+    no_file_window(monkeypatch, works=True)
+    window.last_message_box = None
+    menu_action(window, "Open &data folder").trigger()
+    assert window.last_message_box is None
