@@ -319,11 +319,13 @@ class Journal:
                 floor = floor_for(embedder.name)
                 refs = lambda: reference_scores(embedder, vec)  # noqa: E731 - asked for lazily
                 if keep_dense(floor, knows_a_word=bm.knows(q.terms), best=hits[0][1] if hits else None,
-                              stats=stats, reference=refs):
+                              stats=stats, reference=refs, text=q.text):
                     cut = dense_only_cut(floor, stats, refs)
                     matched = {i for i, _ in ranked["lexical"]}
+                    # A line with no word in it ("^^;;", "ㅎ") is near everything by meaning: listed by words only.
+                    worded = {i for i, toks in bm.tokens_of(str(i) for i, _ in hits).items() if toks}
                     ranked["dense"] = [(int(i), sc) for i, sc in hits
-                                       if cut is None or int(i) in matched or sc >= cut]
+                                       if int(i) in matched or ((cut is None or sc >= cut) and str(i) in worded)]
             except Exception as exc:  # the lexical side still answers
                 log.warning("dense entry search unavailable: %s", exc.__class__.__name__)
         fused = fuse(ranked)

@@ -430,9 +430,10 @@ def tokenize(text: str) -> list[str]:
     return tokenize_many([text])[0]
 
 
-def morphemes(text: str) -> list[tuple[str, str]]:
+def morphemes(text: str, *, ids: bool = False) -> list[tuple]:
     """Kiwi's (form, tag) for each morpheme of a short Hangul text, compounds whole ("결혼식" is
-    not "결혼"); [] without Kiwi or Hangul. For reading what a sentence states (search/states.py)."""
+    not "결혼"), with Kiwi's morpheme id as a third item when `ids`; [] without Kiwi or Hangul. For
+    reading what a sentence states (search/states.py) and whether its words exist (words.py)."""
     prepared = _prepare(text)
     if not _HANGUL_SYLLABLE.search(prepared):
         return []
@@ -441,8 +442,8 @@ def morphemes(text: str) -> list[tuple[str, str]]:
         if kiwi is None:
             return []
         try:
-            return [(m.form, m.tag) for m in kiwi.tokenize(prepared[:MAX_ANALYSED_CHARS],
-                                                           match_options=_kiwi_match_options())]
+            found = kiwi.tokenize(prepared[:MAX_ANALYSED_CHARS], match_options=_kiwi_match_options())
+            return [(m.form, m.tag, m.id) if ids else (m.form, m.tag) for m in found]
         except Exception:  # what Kiwi chokes on states nothing
             return []
 

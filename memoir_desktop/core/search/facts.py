@@ -16,7 +16,16 @@ from sqlmodel import Session, col, select
 
 from memoir_desktop.core import temporal
 from memoir_desktop.core.models import Memory
-from memoir_desktop.core.search.floor import Floor, dense_only_cut, floor_for, has_content, keep_dense
+from memoir_desktop.core.search.floor import (
+    Floor,
+    dense_only_cut,
+    floor_for,
+    has_content,
+    in_query_language,
+    keep_dense,
+    own_language,
+    stats_of,
+)
 from memoir_desktop.core.search.fusion import fuse, rank_score
 from memoir_desktop.core.search.query import Query
 from memoir_desktop.core.search.reference import reference_scores
@@ -61,8 +70,18 @@ class FactSearch:
                 if floor is True:
                     floor = floor_for(self.store.embedder.name) if listing else None
                 refs = lambda: reference_scores(self.store.embedder, vec)  # noqa: E731 - asked for lazily
-                if keep_dense(floor or None, knows_a_word=bm.knows(q.terms), best=hits[0][1] if hits else None,
-                              stats=stats, reference=refs):
+                judged = hits
+                if floor:
+                    # A line with no word in it ("^^;;", "ㅎ", "😴") is near everything by meaning: it
+                    # neither decides what is listed nor is listed but by its words.
+                    worded = {i for i, toks in bm.tokens_of(str(h[0]) for h in hits).items() if toks}
+                    judged = in_query_language([h for h in hits if str(h[0]) in worded], q.text, refs,
+                                               _korean_of(bm))
+                    if stats.n <= len(hits):  # every item is a hit: judged as the query's language reads them
+                        stats, refs = stats_of([h[1] for h in judged], stats), own_language(refs, q.text)
+                if keep_dense(floor or None, knows_a_word=bm.knows(q.terms),
+                              best=max((h[1] for h in judged), default=None), stats=stats, reference=refs,
+                              text=q.text):
                     ranked["dense"] = hits
                     cut = dense_only_cut(floor or None, stats, refs) if listing else None
             except Exception as exc:  # a failing source is skipped, not fatal
@@ -70,7 +89,8 @@ class FactSearch:
         ranked["lexical"] = bm.search(q.terms, depth, weights=q.term_weights)
         if cut is not None and "dense" in ranked:  # what the words found stays, whatever its similarity
             matched = {str(i) for i, _ in ranked["lexical"]}
-            ranked["dense"] = [h for h in ranked["dense"] if h[1] >= cut or str(h[0]) in matched]
+            passed = {str(h[0]) for h in judged if h[1] >= cut}
+            ranked["dense"] = [h for h in ranked["dense"] if str(h[0]) in passed or str(h[0]) in matched]
         hits = {str(i): [s, sig] for i, s, sig in fuse(ranked)}
         bounds = q.span_bounds
         if bounds and q.span:
@@ -159,6 +179,14 @@ class FactSearch:
                 if wanted is None or have is None or wanted & have:
                     out.append((mid, rule))
         return out
+
+
+def _korean_of(bm):
+    """Whether each memory is Korean, from its indexed words (no row read)."""
+    def korean(ids: list) -> dict:
+        return {i: any("\uac00" <= c <= "\ud7a3" for t in toks for c in t[:1])
+                for i, toks in bm.tokens_of(str(i) for i in ids).items()}
+    return korean
 
 
 def _passes(m: Memory, filters: dict | None) -> bool:

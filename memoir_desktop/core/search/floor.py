@@ -13,15 +13,27 @@ made-up word scores as high against a diary as a real paraphrase does. What tell
   (search/reference.py) and must stand `small_z` out of both together, or, for a model not
   calibrated that way, reach the absolute similarity `small_store`.
 Calibrated per model by `python -m memoir_desktop.eval.relevance_floor` (numbers in its docstring).
+
+It decides only what the search field lists (search() and the companion's context rank, never cut).
+Three more rules there, measured by `python -m memoir_desktop.eval.trust_retrieval`:
+- a query that is not mostly words of a language (lexical/words.py: "xyzzy", "4821", "dolor sit
+  amet") and shares none with the journal lists nothing, whatever its similarities;
+- a line with no word ("^^", "ㅎ", "😴") is near everything by meaning: it neither decides nor is
+  listed by meaning;
+- a hit in the other language is judged as the query's language would score it
+  (`in_query_language`), and where every item is a hit the store's spread is taken from those scores
+  and the everyday sentences of the query's own language (`stats_of`, `own_language`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
+from memoir_desktop.core.lexical.words import says_something
 from memoir_desktop.core.mirror import SimilarityStats
 
 
@@ -71,11 +83,14 @@ def floor_for(model: str) -> Floor | None:
 
 
 def keep_dense(floor: Floor | None, *, knows_a_word: bool, best: float | None, stats: SimilarityStats,
-               reference: Callable[[], np.ndarray] | None = None) -> bool:
+               reference: Callable[[], np.ndarray] | None = None, text: str | None = None) -> bool:
     """Whether a query's dense hits are worth showing at all. `reference`: the query's scores
-    against the reference sentences, asked for only when the store is small."""
+    against the reference sentences, asked for only when the store is small; `text`: the query,
+    which lists nothing when it has no word of any language (lexical/words.py)."""
     if floor is None or knows_a_word or best is None:
         return True
+    if text is not None and not says_something(text):
+        return False
     if stats.n < floor.min_store:
         if floor.small_z is not None and reference is not None:
             return best >= floor.minimum and stats.pooled(reference()).z(best) >= floor.small_z
@@ -102,3 +117,42 @@ def dense_only_cut(floor: Floor | None, stats: SimilarityStats,
 def has_content(tokens: list[str], span, recurrence) -> bool:
     """Something a query could match on: a word, a time, a recurring time."""
     return bool(tokens) or span is not None or recurrence is not None
+
+
+def in_query_language(hits: list, query: str, reference: Callable[[], np.ndarray], korean_of) -> list:
+    """`hits` (id, similarity, …) with each hit in the other language than the query raised by how
+    much lower the query scores against everyday sentences of that language than of its own: the
+    model's cross-lingual scores sit lower (an English question about "새우 알레르기가 있다"
+    scores like an unrelated English sentence), and the floor's rules are calibrated on one language.
+    `korean_of(ids)` -> {id: whether the memory is Korean}. Only for deciding what to list."""
+    from memoir_desktop.core.search.reference import korean_mask
+
+    if not hits:
+        return hits
+    q_korean = bool(_HANGUL.search(query))
+    korean = korean_of([h[0] for h in hits])
+    if all(korean.get(h[0], q_korean) == q_korean for h in hits):
+        return hits
+    scores, mask = reference(), korean_mask()
+    own, other = (mask, ~mask) if q_korean else (~mask, mask)
+    shift = max(0.0, float(scores[own].mean() - scores[other].mean()))
+    return [(h[0], h[1] + shift, *h[2:]) if korean.get(h[0], q_korean) != q_korean else h for h in hits]
+
+
+_HANGUL = re.compile(r"[\uac00-\ud7a3]")
+
+
+def own_language(reference: Callable[[], np.ndarray], query: str) -> Callable[[], np.ndarray]:
+    """The query's scores against the everyday sentences of its own language only."""
+    from memoir_desktop.core.search.reference import korean_mask
+
+    korean = bool(_HANGUL.search(query))
+    return lambda: reference()[korean_mask() == korean]
+
+
+def stats_of(scores: list[float], fallback: SimilarityStats) -> SimilarityStats:
+    if not scores:
+        return fallback
+    a = np.asarray(scores, dtype=np.float64)
+    return SimilarityStats(len(a), float(a.mean()), float(a.std()))
+

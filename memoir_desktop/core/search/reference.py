@@ -45,3 +45,9 @@ def reference_scores(embedder, vector: np.ndarray) -> np.ndarray:
             _cache[embedder.name] = mat
     v = np.asarray(vector, dtype=np.float32)
     return mat @ (v / max(float(np.linalg.norm(v)), 1e-12))
+
+
+def korean_mask() -> np.ndarray:
+    """Which of SENTENCES are Korean (per-language comparisons, search/floor.py)."""
+    return np.array([any("\uac00" <= c <= "\ud7a3" for c in t) for t in SENTENCES])
+
