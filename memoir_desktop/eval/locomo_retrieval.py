@@ -52,7 +52,9 @@ from memoir_desktop.eval.stats import percentile
 
 CATEGORIES = (1, 2, 3, 4)
 KS = (1, 5, 10)
-RETRIEVERS = ("memoir hybrid", "BM25", "dense")
+# "memoir field": what the search field lists (the relevance floor on); "memoir hybrid" is search(),
+# which ranks and never cuts: their difference per category is what the floor costs.
+RETRIEVERS = ("memoir hybrid", "memoir field", "BM25", "dense")
 TOP_K = 10
 REFERENCE = {"BM25": 50.7, "dense all-MiniLM-L6-v2": 55.9, "ceiling": 75.5}  # README, all@10 %
 
@@ -224,7 +226,7 @@ def run(data: str | Path, *, limit_questions: int | None = None, embed_model: st
 def _run_variant(mem, selected, dated: bool, count_tokens, peer=None) -> dict:
     retrievers = (*RETRIEVERS, *(("mem0",) if peer is not None else ()))
     tallies: dict[str, dict[int, Tally]] = {r: defaultdict(Tally) for r in (*retrievers, "ceiling")}
-    lat: dict[str, list[float]] = {r: [] for r in retrievers}
+    lat: dict[str, list[float]] = {r: [] for r in retrievers if r != "memoir field"}
     ingest = {"memoir hybrid": 0.0, **({"mem0": 0.0} if peer is not None else {})}  # seconds in add calls
     ctx_tokens: list[int] = []
     n_items = 0
@@ -280,6 +282,9 @@ def _run_variant(mem, selected, dated: bool, count_tokens, peer=None) -> dict:
             lat["memoir hybrid"].append((time.perf_counter() - t) * 1000)
             tallies["memoir hybrid"][cat].add(ev, [dia_of.get(h["id"], []) for h in hits])
             ctx_tokens.append(count_tokens("\n".join(f"- {h['memory']}" for h in hits)))
+
+            listed = mem.find(q.question, user_id=user_id, limit=TOP_K, now=now)["memories"]
+            tallies["memoir field"][cat].add(ev, [dia_of.get(h["id"], []) for h in listed])
 
             t = time.perf_counter()
             dense = mem.store.vectors.search(collection, mem.embedder.embed_query(q.question), TOP_K)
@@ -367,6 +372,9 @@ def render(results: dict) -> str:
             (f"- context tokens per query (10 memory lines): mean {ct.get('mean', 0):.0f}, "
              f"p50 {ct.get('p50', 0):.0f}, max {ct.get('max', 0)}"),
             f"- overall all@10 ratio memoir / BM25: {res['ratio_all10_memoir_bm25']:.2f} (target ≥ 1.25)",
+            "- the floor's cost, memoir field minus memoir hybrid (all@10, points): " + ", ".join(
+                f"{_cat_label(c).split(' (')[0]} {row['memoir field']['all@10'] - row['memoir hybrid']['all@10']:+.1f}"
+                for c, row in res["categories"].items()),
         ]
         if "mem0" in lat:
             ing = res.get("ingest_per_s") or {}
