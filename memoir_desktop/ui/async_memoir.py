@@ -211,11 +211,14 @@ class AsyncMemoir(QObject):
 
     # -- files: import, export, backups ------------------------------------------------------------
 
-    def import_file(self, path: str, on_done: Callback = None, on_error: Callback = None) -> None:
+    def import_file(self, path: str, on_done: Callback = None, on_error: Callback = None,
+                    passphrase: str | None = None) -> None:
         """Read a memoir or Day One export; `import_progress(done, total)` while it is read. The
-        memories of a Day One import are then made in the background (batch_progress)."""
+        memories of a Day One import are then made in the background (batch_progress). An encrypted
+        export needs its passphrase (a wrong one fails with crypto.WrongPassphrase, nothing changed)."""
         def work() -> dict:
-            return self.mem.import_file(path, progress=lambda d, t: self.import_progress.emit(d, t))
+            return self.mem.import_file(path, progress=lambda d, t: self.import_progress.emit(d, t),
+                                        passphrase=passphrase)
 
         def done(result: dict) -> None:
             self.writer.poke()

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QFrame,
     QGroupBox,
     QHBoxLayout,
+    QInputDialog,
     QLabel,
     QLayout,
     QLineEdit,
@@ -35,6 +36,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from memoir_desktop.core import crypto, transfer
 from memoir_desktop.core.inputs import InvalidInput
 from memoir_desktop.ui import i18n
 from memoir_desktop.ui.formatting import long_date, short_time
@@ -323,8 +325,9 @@ class ImportDialog(QDialog):
         self.setMinimumWidth(520)
         layout = QVBoxLayout(self)
         layout.setSizeConstraint(QLayout.SetMinimumSize)  # grows with the wrapped sentences it shows
-        layout.addWidget(_muted(self.tr("Bring in entries from a memoir backup (.json) or from a Day One "
-                                        "export (the .zip or .json file Day One makes).")))
+        layout.addWidget(_muted(self.tr("Bring in entries from a memoir backup (.json), an encrypted export "
+                                        "(.memoir) or a Day One export (the .zip or .json file Day One "
+                                        "makes).")))
         self.path_edit = QLineEdit()
         self.path_edit.setAccessibleName(self.tr("File to import"))
         self.path_edit.setPlaceholderText(self.tr("Choose a file…"))
@@ -359,7 +362,7 @@ class ImportDialog(QDialog):
     def choose(self) -> None:
         chosen, _ = QFileDialog.getOpenFileName(
             self, self.tr("Import"), str(documents_folder()),
-            self.tr("memoir backup or Day One export (*.json *.zip)"))
+            self.tr("memoir backup, encrypted export or Day One export (*.json *.memoir *.zip)"))
         if chosen:
             self.path_edit.setText(chosen)
 
@@ -368,8 +371,13 @@ class ImportDialog(QDialog):
         if not path:
             self._error(self.tr("Choose a file to import first."))
             return
-        self._running = True
         self.name = Path(path).name
+        passphrase = None
+        if transfer.is_encrypted_export(path):
+            passphrase = self.ask_passphrase()
+            if not passphrase:
+                return
+        self._running = True
         self.import_button.setEnabled(False)
         self.choose_button.setEnabled(False)
         self.path_edit.setEnabled(False)
@@ -379,7 +387,21 @@ class ImportDialog(QDialog):
         self.bar.setRange(0, 0)  # busy until the reader knows how many entries there are
         self.bar.show()
         self.adjustSize()
-        self.backend.import_file(path, self._done, self._failed)
+        self.backend.import_file(path, self._done, self._failed, passphrase=passphrase)
+
+    def ask_passphrase(self) -> str | None:
+        """The passphrase of an encrypted export (chosen when it was exported); None when declined."""
+        question = QInputDialog(self)
+        question.setWindowTitle(self.tr("Encrypted export"))
+        question.setLabelText(self.tr("‘{name}’ is locked with a passphrase. Enter the one you chose when you "
+                                      "exported it.").format(name=self.name))
+        question.setTextEchoMode(QLineEdit.Password)
+        question.setOkButtonText(self.tr("Import"))
+        question.setCancelButtonText(self.tr("Cancel"))
+        try:
+            return question.textValue() if question.exec() == QInputDialog.Accepted else None
+        finally:
+            question.deleteLater()
 
     def _progress(self, done: int, total: int) -> None:
         if not self._running:
@@ -436,7 +458,9 @@ class ImportDialog(QDialog):
         self.path_edit.setEnabled(True)
         self.step.hide()
         self.bar.hide()
-        if isinstance(exc, InvalidInput):
+        if isinstance(exc, crypto.WrongPassphrase):
+            text = self.tr("That passphrase does not open ‘{name}’; try again.").format(name=self.name)
+        elif isinstance(exc, InvalidInput):
             text = self.tr("‘{name}’ could not be imported: it is not a memoir backup or a Day One export, "
                            "or it is damaged.").format(name=self.name)
         elif isinstance(exc, OSError):
