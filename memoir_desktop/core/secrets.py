@@ -59,8 +59,7 @@ def set_api_key(key: str | None) -> KeyStorage:
         _session_key = key
         return KeyStorage(
             "session",
-            "No system keyring is available, so the key is kept for this session only. "
-            f"To keep it across restarts, set the {ENV_KEY} environment variable.",
+            "This computer has no keychain, so the key is kept only until memoir closes.",
         )
 
 

@@ -87,6 +87,7 @@ class MainWindow(QMainWindow):
         self.reminders.reminded.connect(lambda text: self.status.showMessage(text, 60_000))
 
         self.journal.open_settings.connect(self.open_settings)
+        self.memories.open_settings.connect(self.open_settings)
         self.memories.open_source.connect(self.open_source)
         self.search.open_entry.connect(self.open_entry)
         self.search.open_memory.connect(self.open_memory)
@@ -336,12 +337,8 @@ class MainWindow(QMainWindow):
     def _settings_saved(self, settings, key_message: str | None) -> None:
         self.status.set_llm(None, self.backend.llm_configured, settings.llm_model)
         apply_theme(QApplication.instance(), settings.theme)
-        if key_message:
-            box = QMessageBox(QMessageBox.Warning, self.tr("API key kept for this session only"),
-                              key_message, QMessageBox.Ok, self)
-            box.setAttribute(Qt.WA_DeleteOnClose)
-            self.last_message_box = box
-            box.open()
+        # A key kept for this session only was said beside the key field in Settings (no keychain):
+        # a box here opened behind the first-connection one and named an environment variable.
         self.journal.refresh_banner()
         self.lock_action.setVisible(self.backend.encrypted and self.backend.has_passphrase)
         if self.backend.llm_configured and not settings.llm_disclosure_seen:

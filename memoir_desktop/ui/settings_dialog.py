@@ -122,12 +122,21 @@ class SettingsDialog(QDialog):
         self.api_key = QLineEdit()
         self.api_key.setEchoMode(QLineEdit.Password)
         self.api_key.setAccessibleName(self.tr("API key"))
-        self.api_key.setPlaceholderText(self.tr("Paste an API key (stored in the system keyring)"))
+        keychain = crypto.keyring_available()
+        self.api_key.setPlaceholderText(self.tr("Paste an API key (stored in the system keyring)") if keychain
+                                        else self.tr("Paste an API key"))
         key_row.addWidget(self.api_key, 1)
         self.remove_key = QCheckBox(self.tr("Remove saved key"))
         self.remove_key.setVisible(False)
         key_row.addWidget(self.remove_key)
         form.addRow(self.tr("API key"), key_row)
+        # Said here, once, before Save: no box after it (it opened behind the first-connection one).
+        self.key_session_note = QLabel(self.tr("This computer has no keychain, so memoir keeps the key only "
+                                               "until you close it, and asks for it again next time."))
+        self.key_session_note.setObjectName("muted")
+        self.key_session_note.setWordWrap(True)
+        self.key_session_note.setVisible(not keychain)
+        form.addRow("", self.key_session_note)
         test_row = QHBoxLayout()
         self.test_button = QPushButton(self.tr("Test connection"))
         self.test_button.clicked.connect(self.test_connection)

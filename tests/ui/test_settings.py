@@ -3,10 +3,10 @@
 import json
 
 import keyring
-from PySide6.QtWidgets import QMessageBox
+import pytest
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from memoir_desktop.core import secrets
-from memoir_desktop.core.secrets import KeyStorage
 
 SECRET = "sk-test-DO-NOT-LEAK-4242"
 
@@ -46,16 +46,57 @@ def test_settings_save_key_in_keyring_and_nowhere_under_the_data_dir(window, bac
                     timeout=10_000)
 
 
-def test_session_only_key_is_announced(window, qtbot, monkeypatch):
-    message = "No system keyring is available, so the key is kept for this session only."
-    monkeypatch.setattr(secrets, "set_api_key", lambda key: KeyStorage("session", message))
+@pytest.fixture
+def no_keychain():
+    """This computer has no keyring at all: keyring's own `fail` backend (NoKeyringError on every
+    call), as on the new user's machine; the in-memory one comes back after the test."""
+    from keyring.backends import fail
+
+    from tests.fakes.memory_keyring import MemoryKeyring
+
+    keyring.set_keyring(fail.Keyring())
+    assert not secrets.keyring_available()
+    yield
+    keyring.set_keyring(MemoryKeyring())
+
+
+def _words_on_screen(widget) -> str:
+    from PySide6.QtWidgets import QLabel, QLineEdit
+
+    texts = [label.text() for label in widget.findChildren(QLabel) if label.isVisibleTo(widget)]
+    texts += [edit.placeholderText() for edit in widget.findChildren(QLineEdit)]
+    return "\n".join(texts)
+
+
+def test_without_a_keychain_the_key_is_said_once_to_last_this_session(window, qtbot, no_keychain):
+    """The welcome card said the key "is kept in your system keyring" right after the app said there
+    was none; saving a key then opened a second box, behind the first, naming an environment variable."""
+    from memoir_desktop.ui.journal.welcome_panel import WelcomePanel
+
+    session_only = window.tr("This computer has no keychain, so memoir keeps the key only until you close it, "
+                             "and asks for it again next time.")
+    welcome = WelcomePanel(llm_configured=False)
+    qtbot.addWidget(welcome)
+    said = _words_on_screen(welcome)
+    assert "키체인에 보관됩니다" not in said and "keyring" not in said.lower()
+    assert "키체인이 없어서" in said and "MEMOIR_" not in said
+
     dialog = window.open_settings()
+    qtbot.waitExposed(dialog)
+    dialog.pages.setCurrentIndex(0)
+    assert dialog.key_session_note.isVisible() and dialog.key_session_note.text() == session_only
+    said = _words_on_screen(dialog)
+    assert "MEMOIR_" not in said and "키체인에 보관" not in said
     dialog.api_key.setText(SECRET)
     with qtbot.waitSignal(dialog.accepted, timeout=10_000):
         dialog.accept()
-    box = window.last_message_box
-    assert isinstance(box, QMessageBox) and box.isVisible() and box.text() == message
-    box.close()
+    assert secrets.get_api_key() == SECRET  # in use for this session
+    boxes = [w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible()]
+    # One box only: what the newly connected companion is sent; nothing about the key, no variable names.
+    assert [b.windowTitle() for b in boxes] == [window.tr("What your AI companion is sent")]
+    assert all("MEMOIR_" not in b.text() + b.informativeText() for b in boxes)
+    for b in boxes:
+        b.close()
 
 
 def test_settings_never_persist_environment_overrides(window, mem, qtbot, monkeypatch):

@@ -9,6 +9,8 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
+from memoir_desktop.core.secrets import keyring_available
+
 
 def no_companion_text() -> str:
     return QCoreApplication.translate(
@@ -37,9 +39,16 @@ class WelcomePanel(QFrame):
             missing = QLabel(no_companion_text())
             missing.setWordWrap(True)
             layout.addWidget(missing)
+            # Where the key goes is said as it is: without a keychain, only until memoir closes.
             how = QLabel(self.tr(
                 "<b>Connect an AI companion</b> (optional):<ul>"
                 "<li><b>OpenAI</b>: paste an API key in Settings. It is kept in your system keyring.</li>"
+                "<li><b>Ollama</b> (free, runs locally): install Ollama, run <code>ollama pull qwen2.5</code>, "
+                "then choose the Ollama preset in Settings (http://localhost:11434/v1).</li></ul>")
+                if keyring_available() else self.tr(
+                "<b>Connect an AI companion</b> (optional):<ul>"
+                "<li><b>OpenAI</b>: paste an API key in Settings. This computer has no keychain, so memoir "
+                "keeps the key only until you close it, and asks for it again next time.</li>"
                 "<li><b>Ollama</b> (free, runs locally): install Ollama, run <code>ollama pull qwen2.5</code>, "
                 "then choose the Ollama preset in Settings (http://localhost:11434/v1).</li></ul>"))
             how.setTextFormat(Qt.RichText)
