@@ -245,6 +245,16 @@ class SettingsDialog(QDialog):
         self.lock_at_start = QCheckBox(self.tr("Ask for the passphrase when memoir starts"))
         self.lock_at_start.setEnabled(has_passphrase)
         form.addRow(self.lock_at_start)
+        # Where no keyring holds the journal's key, every start asks, whatever the setting: the box
+        # shows that (checked, not to be unchecked) and says why. The setting itself is kept as it was.
+        self._asks_every_start = has_passphrase and not getattr(self.backend, "keyring_keeps_key", True)
+        self.lock_at_start_reason = QLabel(
+            self.tr("This computer has no keychain, so memoir asks every time.") if not crypto.keyring_available()
+            else self.tr("This computer's keychain does not hold the journal's key, so memoir asks every time."))
+        self.lock_at_start_reason.setObjectName("muted")
+        self.lock_at_start_reason.setWordWrap(True)
+        self.lock_at_start_reason.setVisible(self._asks_every_start)
+        form.addRow(self.lock_at_start_reason)
         self.lock_idle = QSpinBox()
         self.lock_idle.setRange(0, 240)
         self.lock_idle.setSpecialValueText(self.tr("never"))
@@ -293,7 +303,7 @@ class SettingsDialog(QDialog):
 
         def done(_result=None) -> None:
             self.passphrase_button.setText(self.tr("Change the passphrase…"))
-            self.lock_at_start.setEnabled(True)
+            self.lock_at_start.setEnabled(not self._asks_every_start)
             self.lock_idle.setEnabled(True)
             self.privacy_message.setText(self.tr("Passphrase saved. The journal's data was not re-encrypted."))
 
@@ -370,7 +380,9 @@ class SettingsDialog(QDialog):
         self.reminder_time.setTime(QTime(at.hour, at.minute))
         self.reminder_time.setEnabled(s.reminder_enabled)
         self.start_in_tray.setChecked(s.start_in_tray)
-        self.lock_at_start.setChecked(s.lock_at_start and self.lock_at_start.isEnabled())
+        self.lock_at_start.setChecked(s.lock_at_start and self.lock_at_start.isEnabled() or self._asks_every_start)
+        if self._asks_every_start:
+            self.lock_at_start.setEnabled(False)
         self.lock_idle.setValue(s.lock_idle_minutes if self.lock_idle.isEnabled() else 0)
         self._show_what_is_sent()
         self.provider.currentIndexChanged.connect(self._show_what_is_sent)
@@ -460,7 +472,7 @@ class SettingsDialog(QDialog):
         s.reminder_enabled = self.reminder_enabled.isChecked()
         s.reminder_time = self.reminder_time.time().toString("HH:mm")
         s.start_in_tray = self.start_in_tray.isChecked()
-        s.lock_at_start = self.lock_at_start.isChecked()
+        s.lock_at_start = self.original.lock_at_start if self._asks_every_start else self.lock_at_start.isChecked()
         s.lock_idle_minutes = self.lock_idle.value()
         return s
 

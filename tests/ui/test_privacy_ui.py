@@ -269,3 +269,37 @@ def test_the_recovery_key_saved_to_a_file_is_the_owners_alone(tmp_path, qtbot, m
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "no" / "k.txt"), ""))
     dialog.save()
     assert warned and "저장하지 못했어요" in warned[0] and dialog.field.text() == key
+
+
+def test_where_no_keyring_keeps_the_key_settings_show_that_every_start_asks(tmp_path, qtbot, monkeypatch):
+    """Settings → Privacy showed "Ask for the passphrase when memoir starts" unchecked on a computer
+    without a keyring, where every start asks."""
+    from memoir_desktop.ui.async_memoir import AsyncMemoir
+    from memoir_desktop.ui.settings_dialog import SettingsDialog
+
+    monkeypatch.setattr(crypto, "keyring_available", lambda: False)
+    os.environ.pop(crypto.ENV_PASSPHRASE, None)
+    mem = Memoir.open(tmp_path / "home", passphrase=PASS)
+    backend = AsyncMemoir(mem)
+    try:
+        assert mem.has_passphrase and not mem.keyring_keeps_key and not mem.settings.lock_at_start
+        dialog = SettingsDialog(mem.settings, backend)
+        qtbot.addWidget(dialog)
+        assert dialog.lock_at_start.isChecked() and not dialog.lock_at_start.isEnabled()
+        assert not dialog.lock_at_start_reason.isHidden()
+        assert dialog.lock_at_start_reason.text() == dialog.tr(
+            "This computer has no keychain, so memoir asks every time.")
+        assert "키체인이 없어서" in dialog.lock_at_start_reason.text()
+        # What is shown is what happens; the setting the user chose is not rewritten by it.
+        assert dialog.settings().lock_at_start is False
+        dialog.reject()
+    finally:
+        backend.shutdown(10_000)
+        mem.close()
+
+
+def test_where_the_keyring_keeps_the_key_the_start_lock_is_a_choice(window, qtbot):
+    dialog = window.open_settings()
+    assert dialog.lock_at_start_reason.isHidden()
+    assert not dialog.lock_at_start.isChecked()
+    dialog.reject()
