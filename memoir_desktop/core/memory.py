@@ -670,11 +670,13 @@ class Memoir:
     # -- mem0-style API ---------------------------------------------------------------
 
     def add(self, messages, *, user_id: str = "me", metadata: dict | None = None, infer: bool = True,
-            timestamp=None, memory_type: str | None = None) -> dict:
+            timestamp=None, memory_type: str | None = None, entry_id: int | None = None) -> dict:
+        """`entry_id` (with infer=False): the entry the user's own memory comes from ("Remember
+        this"), so it follows that entry to the trash or into privacy like the AI's memories."""
         msgs = _as_messages(messages)
         when = parse_time(timestamp)
         if not infer:
-            return self._add_verbatim(msgs, user_id, metadata, when)
+            return self._add_verbatim(msgs, user_id, metadata, when, entry_id)
         if memory_type == "procedural":
             return self._add_procedural(msgs, user_id, metadata, when)
         with Session(self.engine) as s:
@@ -693,14 +695,18 @@ class Memoir:
         return {"results": done["result"]["results"], "relations": done["result"].get("relations", []),
                 "pending_confirmation": done["result"].get("pending_confirmation", [])}
 
-    def _add_verbatim(self, msgs, user_id, metadata, when) -> dict:
+    def _add_verbatim(self, msgs, user_id, metadata, when, entry_id: int | None = None) -> dict:
         change = Change()
         results = []
         with self._write_lock, Session(self.engine) as s:
+            if entry_id is not None:
+                e = s.get(Entry, entry_id)
+                if e is None or e.user_id != user_id:
+                    raise NotFound(entry_id)
             for m in msgs:
                 # Verbatim: the text is kept as given; only its time fields are read from it.
                 row = self.store.stage_add(s, change, user_id=user_id, text=m["content"], actor="user",
-                                           created_at=when, about=fact_span(m["content"], when),
+                                           created_at=when, entry_id=entry_id, about=fact_span(m["content"], when),
                                            recurrence=temporal.recurring.rule_of(m["content"]), meta=metadata,
                                            category=categories.categorize(
                                                m["content"], about=fact_span(m["content"], when), recorded=when,
@@ -708,7 +714,7 @@ class Memoir:
                 results.append({"id": row.id, "memory": row.text, "event": "ADD"})
             s.commit()
         self.store.apply_index(user_id, change)
-        return {"results": results}
+        return {"results": results, "changes": Changes.of(memories=[r["id"] for r in results]).to_dict()}
 
     def _add_procedural(self, msgs, user_id, metadata, when) -> dict:
         text = self.llm.complete("extraction", [{"role": "system", "content": prompts.PROCEDURAL_SYSTEM},

@@ -367,6 +367,12 @@ class AsyncMemoir(QObject):
     def history(self, memory_id: str, on_done: Callable[[list[dict]], None], on_error: Callback = None) -> None:
         self.reads.submit(lambda: self.mem.history(memory_id), on_done, on_error)
 
+    def add_memory(self, text: str, on_done: Callback = None, on_error: Callback = None, *, when=None,
+                   entry_id: int | None = None) -> None:
+        """The user's own memory (typed by hand, or "Remember this" on an entry, then linked to it):
+        saved at once, no LLM; marked as the user's, like an edit."""
+        self._write(lambda: self.mem.add(text, infer=False, timestamp=when, entry_id=entry_id), on_done, on_error)
+
     def update(self, memory_id: str, text: str, on_done: Callback = None, on_error: Callback = None) -> None:
         self._write(lambda: self.mem.update(memory_id, text), on_done, on_error)
 

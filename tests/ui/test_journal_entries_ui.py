@@ -82,7 +82,7 @@ def test_edit_in_place_rereads_the_memories(mem, backend, qtbot, fake_llm, tmp_p
     journal = window.journal
     qtbot.waitUntil(lambda: _bubble(journal, entry_id) is not None, timeout=10_000)
     bubble = _bubble(journal, entry_id)
-    assert set(_actions(bubble)) == {"copy", "edit", "move", "ask", "private", "history", "trash"}
+    assert set(_actions(bubble)) == {"copy", "remember", "edit", "move", "ask", "private", "history", "trash"}
     assert bubble.menu_button.isVisibleTo(bubble) and bubble.menu_button.focusPolicy() & Qt.TabFocus
 
     # Esc cancels: nothing changes.

@@ -318,8 +318,26 @@ class JournalPage(QWidget):
 
     def _entry_action(self, name: str, bubble: MessageBubble) -> None:
         {"move": self.move_entry, "trash": self.trash_entry, "history": self.entry_history,
-         "ask": self.ask_about, "private": lambda b: self.set_private(b, True),
+         "ask": self.ask_about, "remember": self.remember, "private": lambda b: self.set_private(b, True),
          "share": lambda b: self.set_private(b, False)}[name](bubble)
+
+    def remember(self, bubble: MessageBubble) -> None:
+        """Keep the words selected in an entry (or the whole entry) as the user's own memory, linked
+        to the entry: it follows the entry to the trash or into privacy. No AI needed."""
+        text = bubble.remember_text or bubble.text.strip()
+        if not text or bubble.entry_id is None:
+            return
+
+        def done(result: dict) -> None:
+            ids = [r["id"] for r in result.get("results") or []]
+            short = text if len(text) <= 60 else text[:57] + "…"
+            self.bar.show_message(self.tr("Remembered: “{text}”").format(text=short), self.tr("Undo"),
+                                  lambda: [self.backend.forget(mid) for mid in ids])
+
+        def failed(exc: BaseException) -> None:
+            self.bar.show_message(self.tr("Could not remember this: {error}").format(error=exc))
+
+        self.backend.add_memory(text, done, failed, when=bubble.when, entry_id=bubble.entry_id)
 
     def set_private(self, bubble: MessageBubble, private: bool) -> None:
         self.set_entry_private(bubble.entry_id, private)

@@ -3,7 +3,8 @@
 The user's words are shown exactly as typed (plain text: no HTML, no Markdown, line breaks kept).
 The companion's reply is a safe Markdown subset (viewmodels/markdown.py) that loads and links
 nothing. An entry of the user's has a menu (right click, or the "⋯" button, reachable with Tab):
-copy, edit in place, change its date, ask the companion, history, move to trash. The bubble
+copy, remember this (the words selected in it, or the whole entry), edit in place, change its
+date, ask the companion, history, move to trash. The bubble
 edits itself in place; everything else it asks of the page through `action_requested`.
 """
 
@@ -53,7 +54,7 @@ class EntryEditor(QPlainTextEdit):
 
 
 class MessageBubble(QFrame):
-    action_requested = Signal(str)  # "move", "trash", "history", "ask" (the page does these)
+    action_requested = Signal(str)  # "move", "trash", "history", "ask", "remember" (the page does these)
     edit_submitted = Signal(str)  # the new text of an edit (the page saves it, then finish_edit)
 
     def __init__(self, role: str, text: str, when: datetime | None, entry_id: int | None = None,
@@ -67,6 +68,7 @@ class MessageBubble(QFrame):
         self.has_reply = role != "user"  # an entry saved without a reply can ask for one later
         self.editing = False
         self.editor: EntryEditor | None = None
+        self.remember_text = ""  # what "Remember this" keeps: the selection when the menu opened, or all
         self._rich = role != "user"
         self.setObjectName("userBubble" if role == "user" else "assistantBubble")
         self.setSizePolicy(QSizePolicy.Maximum, QSizePolicy.Preferred)
@@ -233,6 +235,10 @@ class MessageBubble(QFrame):
         self._add(menu, "copy", self.tr("Copy"))
         if self.role != "user" or self.entry_id is None or self.editing:
             return
+        # Read now: the selection is what the user pointed at when opening the menu.
+        self.remember_text = self.body.selectedText().strip() or self.text.strip()
+        self._add(menu, "remember", self.tr("Remember this") if self.body.hasSelectedText()
+                  else self.tr("Remember this entry"))
         self._add(menu, "edit", self.tr("Edit"))
         self._add(menu, "move", self.tr("Change date and time…"))
         if not self.has_reply and not self.entry.get("private"):  # a private entry is never sent

@@ -1,9 +1,9 @@
-"""`MemoryCardList`: the Memories tab. Search and filter memory cards; edit, forget, restore,
-see history; answer the AI's held proposals."""
+"""`MemoryCardList`: the Memories tab. Search and filter memory cards; add one by hand, edit,
+forget, restore, see history; answer the AI's held proposals."""
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 from PySide6.QtCore import QDate, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memoir_desktop.ui.memories.add_dialog import AddMemoryDialog
 from memoir_desktop.ui.memories.edit_dialog import EditMemoryDialog
 from memoir_desktop.ui.memories.history_dialog import HistoryDialog
 from memoir_desktop.ui.memories.memory_card import MemoryCard
@@ -33,6 +34,7 @@ RENDER_DELAY_MS = 80
 
 class MemoryCardList(QWidget):
     open_source = Signal(dict)  # a memory whose source entry should be shown in the journal
+    open_settings = Signal()  # "Connect…" under the empty page without an AI
 
     def __init__(self, backend, parent=None):
         super().__init__(parent)
@@ -133,6 +135,10 @@ class MemoryCardList(QWidget):
         self.count_label = QLabel()
         self.count_label.setObjectName("muted")
         bar.addWidget(self.count_label)
+        self.add_button = QPushButton(self.tr("Add a memory…"))
+        self.add_button.setToolTip(self.tr("Write a memory yourself; no AI needed"))
+        self.add_button.clicked.connect(lambda: self.add())
+        bar.addWidget(self.add_button)
         return bar
 
     def current_filter(self) -> MemoryFilter:
@@ -288,6 +294,18 @@ class MemoryCardList(QWidget):
         self.render()
 
     # -- actions ----------------------------------------------------------------------------------
+
+    def add(self, text: str = "") -> AddMemoryDialog:
+        """Write a memory by hand: saved as the user's own (no AI needed); Forget removes it again."""
+        def save(text: str, day: date | None, ok, err) -> None:
+            when = datetime(day.year, day.month, day.day, 12) if day is not None else None
+            self.backend.add_memory(text, ok, err, when=when)
+
+        dialog = AddMemoryDialog(save, text, parent=self)
+        dialog.setAttribute(Qt.WA_DeleteOnClose)
+        self.last_dialog = dialog
+        dialog.open()
+        return dialog
 
     def edit(self, memory: dict) -> EditMemoryDialog:
         dialog = EditMemoryDialog(
