@@ -1,5 +1,5 @@
 """Without an AI, the memory half still works: a memory added by hand on the Memories page, or
-kept from an entry with "Remember this"."""
+kept from an entry with "Remember this"; the empty page says how memories are made."""
 
 from datetime import date
 
@@ -94,3 +94,15 @@ def test_remember_this_keeps_the_selected_words_linked_to_the_entry(bare_window,
     journal.restore_entry(entry_id)
     qtbot.waitUntil(lambda: len(bare_mem.get_all()["results"]) == 2, timeout=10_000)
 
+
+def test_empty_memories_page_without_an_ai_says_how_memories_are_made(bare_window, qtbot):
+    page = bare_window.memories
+    bare_window.tabs.setCurrentWidget(page)
+    qtbot.waitUntil(lambda: page.empty_label.isVisible() and bool(page.empty_label.text()), timeout=10_000)
+    text = page.empty_label.text()
+    assert "AI" in text and "설정" in text and "직접" in text
+    assert "나타나" not in text  # no promise that memories appear as you write
+    assert page.empty_add_button.isVisible() and page.connect_button.isVisible()
+    page.open_settings.disconnect()  # the window's Settings dialog is tested elsewhere
+    with qtbot.waitSignal(page.open_settings, timeout=2_000):
+        page.connect_button.click()

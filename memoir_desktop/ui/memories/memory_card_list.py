@@ -74,6 +74,20 @@ class MemoryCardList(QWidget):
         self.empty_label.setAlignment(Qt.AlignCenter)
         self.empty_label.setWordWrap(True)
         self._cards_layout.addWidget(self.empty_label)
+        self.empty_actions = QWidget()
+        empty_row = QHBoxLayout(self.empty_actions)
+        empty_row.setContentsMargins(0, 0, 0, 0)
+        empty_row.addStretch(1)
+        self.empty_add_button = QPushButton(self.tr("Add a memory…"))
+        self.empty_add_button.clicked.connect(lambda: self.add())
+        empty_row.addWidget(self.empty_add_button)
+        self.connect_button = QPushButton(self.tr("Connect…"))
+        self.connect_button.setAccessibleName(self.tr("Open settings to connect an AI companion"))
+        self.connect_button.clicked.connect(self.open_settings)
+        empty_row.addWidget(self.connect_button)
+        empty_row.addStretch(1)
+        self.empty_actions.hide()
+        self._cards_layout.addWidget(self.empty_actions)
         self.more_button = QPushButton(self.tr("Show more"))
         self.more_button.clicked.connect(self._show_more)
         self._cards_layout.addWidget(self.more_button)
@@ -255,7 +269,7 @@ class MemoryCardList(QWidget):
                 if card is not None:
                     card.deleteLater()
                 card = self._card_of[memory["id"]] = self._make_card(memory)
-            self._cards_layout.insertWidget(1 + i, card)
+            self._cards_layout.insertWidget(2 + i, card)
             self.cards.append(card)
         self.more_button.setVisible(len(matches) > len(self.shown))
         active = sum(1 for m in self.memories if m.get("state") == "active")
@@ -267,9 +281,12 @@ class MemoryCardList(QWidget):
             QTimer.singleShot(0, lambda: self.scroll.ensureWidgetVisible(reveal))  # once laid out
         if matches:
             self.empty_label.hide()
+            self.empty_actions.hide()
         else:
             self.empty_label.setText(self._empty_text(f))
             self.empty_label.show()
+            self.empty_actions.setVisible(not self.memories)
+            self.connect_button.setVisible(not self.backend.llm_configured)
 
     def _make_card(self, memory: dict) -> MemoryCard:
         self.cards_built += 1
@@ -283,8 +300,11 @@ class MemoryCardList(QWidget):
 
     def _empty_text(self, f: MemoryFilter) -> str:
         if not self.memories:
+            if not self.backend.llm_configured:
+                return self.tr("No memories yet. Memories are made from your entries by an AI companion, once "
+                               "one is connected (Settings). Meanwhile you can add a memory yourself.")
             return self.tr("No memories yet. Write in the journal: memories appear here as the AI "
-                           "organizes your entries.")
+                           "organizes your entries. You can also add a memory yourself.")
         if f.text.strip():
             return self.tr("No memory matches “{query}”.").format(query=f.text.strip())
         return self.tr("No memory matches these filters.")
