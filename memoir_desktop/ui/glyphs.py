@@ -24,4 +24,9 @@ def hold() -> str:
     return "⏸" if has_emoji_font() else "‖"
 
 
+def lock() -> str:
+    """Marks a private entry (beside the word, so the mark reads without the glyph too)."""
+    return "🔒" if has_emoji_font() else ""
+
+
 OP_SYMBOLS = {"ADD": "＋", "UPDATE": "↻", "DELETE": "✕", "NOOP": "·", "RESTORE": "↺", "CONSOLIDATE": "⇉"}

@@ -2,13 +2,12 @@
 
 import pytest
 from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QLabel
 
 from memoir_desktop.ui.journal.message_bubble import NoticeLine
-from memoir_desktop.ui.journal.welcome_panel import WelcomePanel
+from memoir_desktop.ui.journal.welcome_panel import NoLLMBanner, WelcomePanel, no_companion_text
 from memoir_desktop.ui.single_instance import SingleInstance
 from tests.ui.conftest import make_window
-
-CALM = "AI 동반자와 연결되어 있지 않아요. 일기는 저장되었고, 연결되면 기억으로 정리돼요."
 
 
 @pytest.fixture
@@ -30,9 +29,13 @@ def test_without_llm_sending_saves_the_entry_and_says_so_calmly(bare_mem, qtbot,
         journal = window.journal
         assert isinstance(journal.chat._top.itemAt(0).widget(), WelcomePanel)  # first run explains LLM setup
         journal.send("오늘은 비가 와서 집에서 책을 읽었다")
-        qtbot.waitUntil(lambda: bool(journal.chat.findChildren(NoticeLine)), timeout=10_000)
-        notices = [n.text() for n in journal.chat.findChildren(NoticeLine)]
-        assert notices == [CALM]
+        qtbot.waitUntil(lambda: not journal._pending and any(b.entry_id for b in journal.chat.bubbles),
+                        timeout=10_000)  # the companion's turn is over (no AI: no reply)
+        # One calm line, the banner at the top of the day; no notice repeats it under the entry.
+        banners = journal.chat.findChildren(NoLLMBanner)
+        assert len(banners) == 1
+        assert [label.text() for label in banners[0].findChildren(QLabel)] == [no_companion_text()]
+        assert not journal.chat.findChildren(NoticeLine)
         assert [e["content"] for e in bare_mem.entries()] == ["오늘은 비가 와서 집에서 책을 읽었다"]
         assert len(bare_mem.jobs("pending")) == 1
         qtbot.waitUntil(lambda: window.status.pending_count == 1, timeout=10_000)

@@ -75,6 +75,7 @@ class ChatView(QScrollArea):
         self._log_of_entry: dict[int, MemoryOpsLog] = {}
         self._unclaimed: dict[int, MemoryOpsLog] = {}  # a saved entry's log, before its job is known
         self.day = None
+        self.llm_missing = False  # no AI connected: the banner says so once, no strip per entry
         self._early_jobs: dict[int, dict] = {}
         self.generation = 0  # bumped whenever the page is redrawn (pending handles go stale)
         # Keep the newest message in view when content grows.
@@ -162,10 +163,14 @@ class ChatView(QScrollArea):
         return True
 
     def finish_saving(self, pending: PendingExchange, entry_id: int, when: datetime | None,
-                      waiting_for_llm: bool) -> bool:
-        """A saved-only entry: its memory log waits for the job that organizes it."""
+                      waiting_for_llm: bool, private: bool = False) -> bool:
+        """A saved-only entry: its memory log waits for the job that organizes it. A private entry
+        has no such job (it is never sent): it gets its "Private" mark and no log."""
         if not self.confirm_saved(pending, entry_id, when):
             return False
+        if private:
+            pending.user.set_entry({**pending.user.entry, "private": True})
+            return True
         log = self._new_log(None, after=pending.user)
         if waiting_for_llm:
             log.show_pending(waiting_for_llm=True)
@@ -307,6 +312,12 @@ class ChatView(QScrollArea):
                 return log
         return None
 
+    def set_llm_missing(self, missing: bool) -> None:
+        self.llm_missing = missing
+        for log in set(self.ops_logs.values()) | set(self._unclaimed.values()):
+            if shiboken6.isValid(log):
+                log.set_quiet(missing)
+
     def mark_waiting_for_llm(self) -> None:
         for log in set(self.ops_logs.values()) | set(self._unclaimed.values()):
             if shiboken6.isValid(log) and log.state == "pending":
@@ -362,6 +373,7 @@ class ChatView(QScrollArea):
 
     def _add_ops_log(self, job_ids: list[int]) -> MemoryOpsLog:
         log = MemoryOpsLog(job_ids[0])
+        log.quiet_while_waiting = self.llm_missing
         log.retry_requested.connect(self.retry_job)
         for job_id in job_ids:
             self.ops_logs[job_id] = log
@@ -370,6 +382,7 @@ class ChatView(QScrollArea):
 
     def _new_log(self, job_id: int | None, after: QWidget) -> MemoryOpsLog:
         log = MemoryOpsLog(job_id)
+        log.quiet_while_waiting = self.llm_missing
         log.retry_requested.connect(self.retry_job)
         if job_id is not None:
             self.ops_logs[job_id] = log

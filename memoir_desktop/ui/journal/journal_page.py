@@ -123,6 +123,7 @@ class JournalPage(QWidget):
     def _day_loaded(self, generation: int, view: DayView) -> None:
         if generation != self._generation:
             return  # the user moved on to another day meanwhile
+        self.chat.set_llm_missing(not self.backend.llm_configured)
         self.chat.show_day(view, today=view.day == date.today())
         self.composer.write_after(view.latest)
         self._empty = view.empty
@@ -136,6 +137,7 @@ class JournalPage(QWidget):
         """One message about a missing companion (the welcome panel on an empty today, else the
         banner), then the reflection cards: a new letter, follow-ups, On This Day."""
         configured = self.backend.llm_configured
+        self.chat.set_llm_missing(not configured)
         top: QWidget | None = None
         if self._empty and self.day == date.today():
             panel = WelcomePanel(configured)
@@ -266,14 +268,14 @@ class JournalPage(QWidget):
         when = self._start_writing()
         pending = self.chat.begin_saving(text, when)
         pending.day = self.day
-        self.backend.save_entry(text, lambda entry_id: self._saved(pending, entry_id),
-                                lambda exc: self._failed(pending, exc), timestamp=when,
-                                private=self.composer.is_private())
+        private = self.composer.is_private()
+        self.backend.save_entry(text, lambda entry_id: self._saved(pending, entry_id, private),
+                                lambda exc: self._failed(pending, exc), timestamp=when, private=private)
 
-    def _saved(self, pending: PendingExchange, entry_id: int) -> None:
+    def _saved(self, pending: PendingExchange, entry_id: int, private: bool = False) -> None:
         self._answered_followup(entry_id)
         waiting = not self.backend.llm_configured or self._llm_reachable is False
-        if not self.chat.finish_saving(pending, entry_id, pending.when, waiting):
+        if not self.chat.finish_saving(pending, entry_id, pending.when, waiting, private=private):
             self._redraw_if_shown(pending.day)
 
     def _answered(self, pending: PendingExchange, out: dict) -> None:
@@ -285,7 +287,7 @@ class JournalPage(QWidget):
         if unusable:
             notice = self.tr("The AI's answer could not be used. Your entry is saved, and will still "
                              "become memories.")
-        elif error:
+        elif error and self.backend.llm_configured:  # none connected: the banner says it, once
             notice = self.tr("Not connected to your AI companion. Your entry is saved, and will become "
                              "memories once it connects.")
         self._say_left_out(out)

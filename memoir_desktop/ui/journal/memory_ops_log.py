@@ -25,6 +25,11 @@ class MemoryOpsLog(QFrame):
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(10, 6, 10, 6)
         self._layout.setSpacing(2)
+        # No AI connected: the page's banner says once that entries wait for one, so each entry's
+        # "waiting" strip stays out of sight until its memories are made (the chat view sets this).
+        self.quiet_while_waiting = False
+        self.waiting = False
+        self._quieted = False
         self.title = QLabel()
         self.title.setObjectName("opsTitle")
         self._layout.addWidget(self.title)
@@ -49,13 +54,31 @@ class MemoryOpsLog(QFrame):
     def show_pending(self, waiting_for_llm: bool) -> None:
         self._clear()
         self.state = "pending"
+        self.waiting = waiting_for_llm
         self._title(self.tr("waiting for the AI to connect") if waiting_for_llm else self.tr("organizing…"))
+        self.set_quiet(self.quiet_while_waiting)
+
+    def set_quiet(self, quiet: bool) -> None:
+        self.quiet_while_waiting = quiet
+        if quiet and self.state == "pending" and self.waiting:
+            self._quieted = True
+            self.hide()
+        else:
+            self._reveal()
+
+    def _reveal(self) -> None:
+        # Only what set_quiet hid is shown again (a widget shown without a parent becomes a window).
+        if self._quieted:
+            self._quieted = False
+            self.show()
 
     def show_rereading(self) -> None:
         """The entry was edited or moved: its memories are being read again (a reconcile job)."""
         self._clear()
         self.state = "pending"
+        self.waiting = False
         self._title(self.tr("re-reading your memories…"))
+        self.set_quiet(self.quiet_while_waiting)
 
     def show_result(self, job: dict) -> None:
         """`job` is one `process_jobs` result (or a stored job): {id, state, result | error}."""
@@ -68,6 +91,8 @@ class MemoryOpsLog(QFrame):
             return
         self._clear()
         self.state = "done"
+        self.waiting = False
+        self._reveal()
         self._title()
         result = job.get("result") or {}
         ops = result.get("results") or []
@@ -119,6 +144,8 @@ class MemoryOpsLog(QFrame):
     def _show_failed(self, error: str) -> None:
         self._clear()
         self.state = "failed"
+        self.waiting = False
+        self._reveal()
         self._title(self.tr("could not be organized"))
         row = QHBoxLayout()
         reason = QLabel(self.tr("The AI's reply could not be used. Your entry is safe."))

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from memoir_desktop.ui.formatting import date_time, parse, short_time
+from memoir_desktop.ui.glyphs import lock
 from memoir_desktop.viewmodels.markdown import to_safe_html
 
 EDITOR_MIN_HEIGHT = 72
@@ -99,7 +100,7 @@ class MessageBubble(QFrame):
         self.edited_label = QLabel(self.tr("edited"))
         self.edited_label.setObjectName("timestamp")
         self.edited_label.hide()
-        self.private_label = QLabel(self.tr("private"))
+        self.private_label = QLabel(" ".join(filter(None, (lock(), self.tr("Private")))))
         self.private_label.setObjectName("timestamp")
         self.private_label.setToolTip(self.tr("A private entry: never sent to the AI; found by search on this "
                                               "computer."))
