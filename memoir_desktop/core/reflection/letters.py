@@ -19,6 +19,7 @@ from sqlmodel import Session, col, select
 
 from memoir_desktop.core import prompts
 from memoir_desktop.core.lexical import tokenize_many
+from memoir_desktop.core.lexical.tokens import morphemes
 from memoir_desktop.core.models import Entry, History, Memory
 from memoir_desktop.core.reflection import language_of
 
@@ -30,7 +31,22 @@ _EN_STOP = frozenset("""this that with have from they them then than were what w
 should about after again also been before being both each into just like more most much only other over same some
 such their there these those very will your yours today tonight really think thought still going went made make
 because didn doesn don't i'm it's felt feel""".split())
+# Words a diarist would not call a theme: time words, generic nouns, verb-ish and filler words.
+_EN_GENERIC = frozenset("""day days week weeks weekend month months year years today tonight tomorrow yesterday
+morning evening night time times hour hours minute minutes moment while lately recently finally actually really
+pretty quite maybe probably always never ever every even well okay sure thing things something anything everything
+nothing stuff kind sort lot lots bit little good great nice fine better best bad worse first last next another
+back around away still here there start started starting starts begin began began learn learning learned learnt
+want wanted need needed try tried trying know knew said told tell take took come came coming doing done does
+getting gets going goes keep kept feeling feels felt think thinking seem seemed look looked looking make making
+made give gave find found work worked call called used using plan planned again once many much most some
+easily happily busily""".split())
+# The same for Korean nouns (Kiwi NNG): when, how much, "thought", "start" — not what the days were about.
+_KO_GENERIC = frozenset("""오늘 어제 내일 모레 이번 지난 다음 요즘 최근 하루 종일 오전 오후 아침 저녁 밤 주말 평일
+시간 시작 생각 정도 진짜 정말 처음 마지막 느낌 기분 이야기 얘기 사람 자신 우리 때문 동안 이후 이전 하나 부분 다시
+계속 거의 조금 많이 일상 오랜만 매일 매주 이날 그날 요일""".split())
 _HANGUL = re.compile(r"^[\uac00-\ud7a3]{2,}$")
+_HANGUL_ANY = re.compile("[\uac00-\ud7a3]")
 
 
 @dataclass(frozen=True)
@@ -156,15 +172,46 @@ def gather(s: Session, user_id: str, period: Period) -> Material:
 
 
 def themes(texts: list[str], limit: int = THEMES) -> list[str]:
-    """The words most entries come back to: Korean nouns and stems of two or more syllables
-    (Kiwi), English words of four or more letters; counted once per entry."""
+    """The topics most entries come back to, counted once per entry, in order of how many entries
+    name them (ties: the one named first): Korean nouns of two or more syllables as Kiwi reads them
+    (a noun made a verb, "시작했다", is a doing, not a thing) and English content words of four or
+    more letters, less time words, generic nouns and verb-ish filler ("month, learning, started").
+    Empty when nothing is worth showing."""
     counts: Counter[str] = Counter()
+    first: dict[str, int] = {}
     for text, tokens in zip(texts, tokenize_many(texts)):
-        words = {t for t in tokens if _HANGUL.match(t) and _standalone(t, text)}
-        words |= {w.lower() for w in _WORD.findall(text) if w.lower() not in _EN_STOP}
+        words = _korean_topics(text, tokens)
+        words += [w.lower() for w in _WORD.findall(text)]
+        words = [w for w in dict.fromkeys(words) if _english_topic(w) or _HANGUL.match(w)]
+        for w in words:
+            first.setdefault(w, len(first))
         counts.update(words)
-    ranked = [w for w, n in counts.most_common() if n >= 2 or len(texts) <= 2]
-    return ranked[:limit]
+    ranked = sorted(counts, key=lambda w: (-counts[w], first[w]))
+    return [w for w in ranked if counts[w] >= 2 or len(texts) <= 2][:limit]
+
+
+def _korean_topics(text: str, tokens: list[str]) -> list[str]:
+    """Kiwi's common and proper nouns of two or more syllables that stand as nouns in `text` (not
+    "시작" of "시작했다"), less the generic ones; without Kiwi, the tokens that stand by themselves."""
+    if not _HANGUL_ANY.search(text):
+        return []
+    morphs = morphemes(text)
+    if not morphs:
+        return [t for t in tokens if _HANGUL.match(t) and t not in _KO_GENERIC and _standalone(t, text)]
+    out = []
+    for i, (form, tag) in enumerate(morphs):
+        nxt = morphs[i + 1][1] if i + 1 < len(morphs) else ""
+        if tag in ("NNG", "NNP") and _HANGUL.match(form) and form not in _KO_GENERIC and nxt not in ("XSV", "XSA"):
+            out.append(form)
+    return out
+
+
+def _english_topic(word: str) -> bool:
+    if not word.isascii() or word in _EN_STOP or word in _EN_GENERIC:
+        return False
+    # Past forms and adverbs are doings and manners, not topics ("walked", "slowly"); "family" stays.
+    return not ((word.endswith("ed") and not word.endswith("eed") and len(word) > 4)
+                or (word.endswith("ly") and not word.endswith("ily")))
 
 
 _PARTICLES = ("이", "가", "은", "는", "을", "를", "에", "와", "과", "랑", "도", "의", "로", "으", "만", "까", "부",
