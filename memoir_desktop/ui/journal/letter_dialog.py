@@ -4,7 +4,15 @@ AI companion is connected, say). The letter is also on its last day's page, like
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPushButton, QTextBrowser, QVBoxLayout
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QTextBrowser,
+    QVBoxLayout,
+)
 
 from memoir_desktop.viewmodels.markdown import to_safe_html
 
@@ -25,6 +33,14 @@ class LetterDialog(QDialog):
         font.setPointSizeF(font.pointSizeF() + 1)
         self.body.setFont(font)
         layout.addWidget(self.body, 1)
+        # Shown while the letter is being written again (an AI takes seconds to answer).
+        self.busy = QProgressBar()
+        self.busy.setRange(0, 0)
+        self.busy.setTextVisible(False)
+        self.busy.setMaximumHeight(6)
+        self.busy.setAccessibleName(self.tr("Writing the letter again"))
+        self.busy.hide()
+        layout.addWidget(self.busy)
         self.note = QLabel()
         self.note.setObjectName("muted")
         self.note.setWordWrap(True)
@@ -44,19 +60,34 @@ class LetterDialog(QDialog):
         self.body.setHtml(to_safe_html(letter["content"]))
 
     def write_again(self) -> None:
+        """Have the letter written again, saying what happens: working, done, or why it stays as it is."""
+        if not self.backend.llm_configured:
+            # Without an AI the letter is the period's summary, and it would come out the same.
+            self.note.setText(self.tr("The letter is kept as it is: no AI companion is connected, and without one "
+                                      "it would be the same summary of the period again. Connect one in Settings, "
+                                      "then write it again."))
+            return
         self.again_button.setEnabled(False)
+        self.busy.show()
         self.note.setText(self.tr("Writing the letter again…"))
+        self._before = self.letter.get("content")
+        self.backend.regenerate_letter(self.letter["id"], self._written_again, self._not_written_again)
 
-        def done(entry: dict) -> None:
-            self.again_button.setEnabled(True)
-            self.note.setText("")
-            self.show_letter(entry)
+    def _written_again(self, entry: dict) -> None:
+        self.busy.hide()
+        self.again_button.setEnabled(True)
+        self.show_letter(entry)
+        if entry.get("content") == self._before:
+            self.note.setText(self.tr("The letter was written again and reads the same as before."))
+        else:
+            self.note.setText(self.tr("The letter was written again. The earlier text stays in the letter's "
+                                      "history."))
 
-        def failed(exc: BaseException) -> None:
-            self.again_button.setEnabled(True)
-            self.note.setText(self.tr("The letter could not be written again: {error}").format(error=exc))
-
-        self.backend.regenerate_letter(self.letter["id"], done, failed)
+    def _not_written_again(self, exc: BaseException) -> None:
+        self.busy.hide()
+        self.again_button.setEnabled(True)
+        self.note.setText(self.tr("The letter could not be written again, so it is kept as it is ({error}).")
+                          .format(error=exc))
 
 
 def open_letter(parent, backend, letter: dict) -> LetterDialog:
