@@ -45,7 +45,7 @@ class DiagnosticsDialog(QDialog):
 
         self.table = QTableWidget(0, 5)
         self.table.setHorizontalHeaderLabels([self.tr("Stage"), self.tr("Samples"), self.tr("p50 (ms)"),
-                                              self.tr("p95 (ms)"), self.tr("Tokens")])
+                                              self.tr("p95 (ms)"), self.tr("AI usage")])
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
@@ -54,7 +54,7 @@ class DiagnosticsDialog(QDialog):
         layout.addWidget(self.table)
 
         self.charts = pg.GraphicsLayoutWidget()
-        self.charts.setAccessibleName(self.tr("Latency and token charts"))
+        self.charts.setAccessibleName(self.tr("Speed and AI usage charts"))
         layout.addWidget(self.charts, 1)
         self.plots: dict[str, pg.PlotItem] = {}
         self._build_plots()
@@ -76,7 +76,7 @@ class DiagnosticsDialog(QDialog):
         fg = self.palette().color(QPalette.WindowText)
         self.charts.setBackground(self.palette().color(QPalette.Base))
         titles = [(s, self.tr("{stage} latency (ms)").format(stage=self._stage_name(s))) for s in CHART_STAGES]
-        titles.append(("tokens", self.tr("Tokens per turn")))
+        titles.append(("tokens", self.tr("AI usage per entry")))
         for i, (key, title) in enumerate(titles):
             plot = self.charts.addPlot(row=i // 3, col=i % 3, title=title,
                                        axisItems={"bottom": pg.DateAxisItem()})
@@ -153,6 +153,6 @@ class DiagnosticsDialog(QDialog):
             self.summary.setText(self.tr("No measurements yet. They appear as you write and the AI answers."))
         else:
             average = sum(counts) / turns if turns else 0
-            self.summary.setText(self.tr("{samples} measurements · {turns} organized turns · "
-                                         "{tokens:,.0f} tokens per turn on average")
+            self.summary.setText(self.tr("{samples} measurements · {turns} entries organized · "
+                                         "AI usage {tokens:,.0f} per entry on average")
                                  .format(samples=data.samples, turns=turns, tokens=average))

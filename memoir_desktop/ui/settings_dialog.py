@@ -8,6 +8,7 @@ The API key goes to the system keyring through `AsyncMemoir.apply_settings`, nev
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt, QTime
@@ -169,16 +170,16 @@ class SettingsDialog(QDialog):
         form = QFormLayout(box)
         self.summary_interval = QSpinBox()
         self.summary_interval.setRange(1, 100)
-        self.summary_interval.setSuffix(self.tr(" turns"))
+        self.summary_interval.setSuffix(self.tr(" entries"))
         self.summary_interval.setAccessibleName(self.tr("Summary interval"))
         form.addRow(self.tr("Refresh the summary every"), self.summary_interval)
         self.graph_enabled = QCheckBox(self.tr("Build graph memory (people, places, things)"))
         form.addRow(self.tr("Graph memory"), self.graph_enabled)
         self.max_invalidations = QSpinBox()
         self.max_invalidations.setRange(0, 50)
-        self.max_invalidations.setAccessibleName(self.tr("Maximum memories the AI may forget per turn"))
+        self.max_invalidations.setAccessibleName(self.tr("Maximum memories the AI may forget per entry"))
         self.max_invalidations.setToolTip(self.tr("Beyond this many, the AI's changes wait for your OK."))
-        form.addRow(self.tr("AI may forget at most (per turn)"), self.max_invalidations)
+        form.addRow(self.tr("AI may forget at most (per entry)"), self.max_invalidations)
         self.mood_tracking = QCheckBox(self.tr("Note my mood when memories are made"))
         form.addRow("", self.mood_tracking)
         return box
@@ -503,9 +504,25 @@ class SettingsDialog(QDialog):
 
         def failed(exc: BaseException) -> None:
             self.test_button.setEnabled(True)
-            self.test_result.setText(self.tr("✗ Could not connect: {error}").format(error=exc))
+            self.test_result.setText(self.tr("✗ Could not connect: {error}").format(error=self._connection_reason(exc)))
 
         self.backend.test_connection(s.llm_base_url, s.llm_model, key, ok, failed)
+
+    def _connection_reason(self, exc: BaseException) -> str:
+        """Why the Test button's connection failed, in words: the core's message names the SDK's
+        exception class (APIConnectionError, AuthenticationError (HTTP 401)…), which is for the log."""
+        text = str(exc)
+        if re.search(r"HTTP 40[13]\b|API key", text):
+            return self.tr("the server refused the API key")
+        if "HTTP 404" in text:
+            return self.tr("the server does not know this model or address")
+        if "no API key and no server URL" in text:
+            return self.tr("enter an API key or a server address first")
+        if "Timeout" in text:
+            return self.tr("the server took too long to answer")
+        if not text or re.search(r"[A-Za-z]+(?:Error|Exception)\b", text):
+            return self.tr("no server answered at this address. Check the address, and that the server is running")
+        return text
 
     def accept(self) -> None:
         settings = self.settings()

@@ -7,6 +7,7 @@ behind the progress window, rather than on the first search with the main window
 
 from __future__ import annotations
 
+import logging
 import threading
 from pathlib import Path
 
@@ -15,6 +16,8 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QV
 
 from memoir_desktop.ui.resources import icon
 from memoir_desktop.ui.tasks import TaskRunner
+
+log = logging.getLogger(__name__)
 
 
 class StartupWindow(QWidget):
@@ -84,7 +87,10 @@ class MemoirOpener(QObject):
             creating = not crypto.is_encrypted(self.home) and not (self.home / "memoir.db").exists()
             self.locked.emit(exc.code, creating)
             return
-        self.failed.emit(f"{exc.__class__.__name__}: {exc}")
+        log.error("the journal could not be opened: %s", exc.__class__.__name__)
+        from memoir_desktop.ui.file_dialogs import _reason
+
+        self.failed.emit(_reason(exc))
 
     def skip_download(self) -> None:
         self._skip.set()
@@ -116,7 +122,7 @@ class MemoirOpener(QObject):
         self.progress.emit(self.tr("Opening the journal…"), 0, 0)
         mem = Memoir.open(self.home, reconcile=False, passphrase=self.passphrase)
         if mem.resumed_jobs:
-            self.progress.emit(self.tr("Resuming %n unfinished background job(s)…", None, mem.resumed_jobs), 0, 0)
+            self.progress.emit(self.tr("Finishing %n entry(s) left half-organized…", None, mem.resumed_jobs), 0, 0)
         self.progress.emit(self.tr("Loading the search model (first run can take a while)…"), 0, 0)
 
         def indexing(done: int, total: int) -> None:

@@ -33,7 +33,7 @@ def test_the_reading_model_is_downloaded_chosen_saved_and_used(window, backend, 
         qtbot.waitUntil(lambda: bool(group._offer), timeout=10_000)
         assert group.value() == "builtin" and group.reading.download.isVisibleTo(group)
         assert not group.choice.model().item(1).isEnabled()  # nothing to choose before the download
-        assert "토큰" in group.choice.itemText(2) or "tokens" in group.choice.itemText(2)  # its cost is shown
+        assert "AI 사용량 약" in group.choice.itemText(2)  # its cost is shown
         seen = []
         backend.model_progress.connect(lambda key, done, total: seen.append((done, total)))
         group.reading.download.click()

@@ -16,6 +16,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from memoir_desktop.core.inputs import InvalidInput
+from memoir_desktop.ui.file_dialogs import _reason
 from memoir_desktop.ui.formatting import long_date, parse
 from memoir_desktop.ui.journal.chat_view import ChatView, PendingExchange
 from memoir_desktop.ui.journal.composer import Composer
@@ -469,14 +470,18 @@ class JournalPage(QWidget):
 
         def done(out: dict) -> None:
             notice = None
-            if not out.get("reply"):
+            if not out.get("reply") and (out.get("error_kind") == "not_configured"
+                                         or not self.backend.llm_configured):
+                notice = self.tr("No AI companion is connected, so there is no one to ask yet. Connect one in "
+                                 "Settings, then ask again from the entry's menu.")
+            elif not out.get("reply"):
                 notice = self.tr("Your companion couldn't answer just now. You can ask again later from the "
                                  "entry's menu.")
             self.chat.finish_ask(pending, out, notice)
             self._say_left_out(out)
 
         def failed(exc: BaseException) -> None:
-            self.chat.finish_ask(pending, {"reply": None}, self.tr("Could not ask: {error}").format(error=exc))
+            self.chat.finish_ask(pending, {"reply": None}, self.tr("Could not ask: {error}").format(error=_reason(exc)))
 
         self.backend.ask_about(bubble.entry_id, done, failed)
 

@@ -31,7 +31,7 @@ class WelcomePanel(QFrame):
         layout.addWidget(title)
         intro = QLabel(self.tr(
             "Write about your day below. Everything stays on this computer. An AI companion answers "
-            "with what it remembers, and turns each conversation into memories you can review, edit "
+            "with what it remembers, and makes memories of each conversation that you can review, edit "
             "or forget in the Memories tab."))
         intro.setWordWrap(True)
         layout.addWidget(intro)
