@@ -143,3 +143,15 @@ def test_a_failed_connection_test_names_no_exception_class(window, qtbot):
     assert not re.search(r"[A-Za-z]+(?:Error|Exception)\b", shown), shown
     assert "서버" in shown, shown
     dialog.reject()
+
+
+def test_the_protected_badge_says_what_it_means(qtbot):
+    from PySide6.QtWidgets import QLabel
+
+    from memoir_desktop.ui.memories.memory_card import MemoryCard
+
+    card = MemoryCard({"id": "m1", "memory": "고양이를 키운다", "state": "active", "user_edited": True,
+                       "created_at": "2026-03-01T10:00:00", "updated_at": "2026-03-01T10:00:00"})
+    qtbot.addWidget(card)
+    badge = next(b for b in card.findChildren(QLabel) if b.text() == "보호됨")
+    assert "직접 쓰거나 고친" in badge.toolTip() and "합치지 않습니다" in badge.toolTip()

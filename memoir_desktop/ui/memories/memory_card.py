@@ -37,7 +37,9 @@ class MemoryCard(QFrame):
             top.addWidget(self._badge(self.tr("Forgotten"), "badgeForgotten"), 0, Qt.AlignTop)
         if memory.get("user_edited"):
             badge = self._badge(self.tr("Protected"), "badge")
-            badge.setToolTip(self.tr("You wrote or edited this memory, so the AI asks before changing it."))
+            badge.setToolTip(self.tr("You wrote or edited this memory, so memoir will not change it or merge it "
+                                     "with others on its own: the AI asks you first."))
+            badge.setAccessibleDescription(badge.toolTip())
             top.addWidget(badge, 0, Qt.AlignTop)
         if memory.get("memory_type") == "procedural":
             top.addWidget(self._badge(self.tr("Procedure"), "badge"), 0, Qt.AlignTop)
