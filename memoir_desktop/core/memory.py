@@ -1056,7 +1056,15 @@ class Memoir:
         if e["kind"] != "letter":
             raise InvalidInput("only a letter can be written again")
         with Session(self.engine) as s:
-            text = self._letter_text(letters.gather(s, e["user_id"], letters.Period.from_key(e["source_ref"])))
+            material = letters.gather(s, e["user_id"], letters.Period.from_key(e["source_ref"]))
+        # Asked for by the user: an AI that fails keeps the letter as it is (raised, for the dialog to
+        # say so) instead of writing the digest over a letter the AI wrote.
+        if not self.llm.configured:
+            return self.journal_.edit(entry_id, letters.digest(material))
+        try:
+            text = letters.compose(self.llm, material)
+        except ValueError as exc:  # an empty letter: nothing to write over the one there is
+            raise LLMBadReply(str(exc)) from exc
         return self.journal_.edit(entry_id, text)
 
     def letters(self, *, user_id: str = "me") -> list[dict]:

@@ -357,3 +357,18 @@ def test_an_entry_deleted_forever_takes_the_letters_that_retell_it(offline):
         texts = [r[0] for r in conn.exec_driver_sql("SELECT content FROM entry")]
         old = [r[0] for r in conn.exec_driver_sql("SELECT old_content FROM entry_history")]
     assert not any("프로젝트" in (t or "") for t in texts + old)
+
+
+def test_writing_a_letter_again_when_the_ai_fails_keeps_the_letter(mem, fake_llm):
+    """Asked for by the user, "Write it again" with an AI that fails must not put the digest over
+    the letter the AI wrote: it says so and keeps it."""
+    from memoir_desktop.core.llm import LLMError
+
+    _moving_week(mem, fake_llm)
+    fake_llm.on_text(lambda req: "AI가 쓴 편지" if "reflection letter" in req["messages"][0]["content"] else "응")
+    week = next(e for e in mem.make_letters(now=datetime(2026, 3, 9, 8, 0))
+                if e["source_ref"] == "letter:week:2026-03-02")
+    fake_llm.fail_next(500, times=20)
+    with pytest.raises(LLMError):
+        mem.regenerate_letter(week["id"])
+    assert mem.entry(week["id"])["content"] == week["content"] and mem.entry_history(week["id"]) == []
