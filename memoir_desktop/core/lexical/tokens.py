@@ -59,6 +59,7 @@ import threading
 import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -442,7 +443,8 @@ def morphemes(text: str, *, ids: bool = False) -> list[tuple]:
         if kiwi is None:
             return []
         try:
-            found = kiwi.tokenize(prepared[:MAX_ANALYSED_CHARS], match_options=_kiwi_match_options())
+            # One text in, one list of tokens out (kiwipiepy's signature also covers lists of texts).
+            found: Any = kiwi.tokenize(prepared[:MAX_ANALYSED_CHARS], match_options=_kiwi_match_options())
             return [(m.form, m.tag, m.id) if ids else (m.form, m.tag) for m in found]
         except Exception:  # what Kiwi chokes on states nothing
             return []

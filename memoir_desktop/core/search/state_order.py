@@ -27,7 +27,7 @@ BROUGHT_IN = 5  # versions brought in per state
 def order_states(engine, bm, user_id: str, q: Query, out: list[dict], passes) -> list[dict]:
     mode = "now" if q.asks_now else asks_about_before(q.text)
     wanted = states.asked(q.text, q.tokens) if mode and out else []
-    if not wanted:
+    if not mode or not wanted:
         return out
     member: dict[str, str] = {}
     tokens_of = bm.tokens_of(d["id"] for d in out)
