@@ -88,6 +88,7 @@ class MainWindow(QMainWindow):
 
         self.journal.open_settings.connect(self.open_settings)
         self.memories.open_settings.connect(self.open_settings)
+        self.graph.open_settings.connect(self.open_settings)
         self.memories.open_source.connect(self.open_source)
         self.search.open_entry.connect(self.open_entry)
         self.search.open_memory.connect(self.open_memory)
@@ -340,6 +341,7 @@ class MainWindow(QMainWindow):
         # A key kept for this session only was said beside the key field in Settings (no keychain):
         # a box here opened behind the first-connection one and named an environment variable.
         self.journal.refresh_banner()
+        self.graph.settings_changed()
         self.lock_action.setVisible(self.backend.encrypted and self.backend.has_passphrase)
         if self.backend.llm_configured and not settings.llm_disclosure_seen:
             self._say_what_is_sent(settings)

@@ -49,6 +49,37 @@ def operations(req):
     return tool({"operations": ops})
 
 
+# What the graph reads from each demo fact (keyword in the text → entities, relations): the README's
+# graph picture is the app's own drawing of what these replies build, not a mock-up.
+GRAPH = {
+    "리드": ([("회사", "organization"), ("새 프로젝트", "event"), ("팀장님", "person")],
+             [("나", "다닌다", "회사"), ("나", "이끈다", "새 프로젝트"), ("팀장님", "지명했다", "나"),
+              ("새 프로젝트", "진행된다", "회사")]),
+    "한강": ([("한강", "place"), ("러닝", "activity")],
+             [("나", "한다", "러닝"), ("러닝", "장소", "한강")]),
+    "지수": ([("지수", "person"), ("가족", "person"), ("대학교", "organization")],
+             [("지수", "동생", "나"), ("지수", "다닌다", "대학교"), ("나", "저녁을 먹었다", "가족")]),
+    "디카페인": ([("디카페인 커피", "food"), ("잠", "activity")],
+              [("나", "마신다", "디카페인 커피"), ("디카페인 커피", "좋게 한다", "잠")]),
+    "모카": ([("모카", "pet")], [("나", "키운다", "모카"), ("모카", "깨운다", "나")]),
+}
+
+
+def _graph_of(req) -> list:
+    text = req["messages"][-1]["content"].split("Text:", 1)[-1].split("Entities:", 1)[0]
+    return [g for key, g in GRAPH.items() if key in text]
+
+
+def entities(req):
+    found = [e for ents, _rels in _graph_of(req) for e in ents]
+    return tool({"entities": [{"name": "나", "type": "person"}] + [{"name": n, "type": t} for n, t in found]})
+
+
+def relations(req):
+    return tool({"relations": [{"source": s, "relation": r, "destination": d}
+                               for _ents, rels in _graph_of(req) for s, r, d in rels]})
+
+
 LETTER = ("이번 주에는 한강을 따라 걷고 달린 날이 많았어요. 바람이 차가워졌다고 적은 날에도 밖으로 나갔죠.\n\n"
           "회사에서는 프로젝트 일정이 당겨져 야근한 날이 있었지만, 팀 분위기가 좋다고 쓴 걸 보면 버틸 힘이 "
           "남아 있었던 것 같아요. 지수의 이사를 돕기로 한 주말도 있었고요.\n\n"
@@ -68,6 +99,8 @@ def main(out_dir: str) -> int:
     llm = FakeLLM()
     llm.on("save_facts", extract)
     llm.on("memory_operations", operations)
+    llm.on("extract_entities", entities)
+    llm.on("extract_relations", relations)
     llm.on_text(text)
     os.environ["MEMOIR_LLM_BASE_URL"] = llm.url
     os.environ["MEMOIR_LLM_MODEL"] = "demo-model"

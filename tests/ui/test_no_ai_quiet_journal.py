@@ -5,6 +5,7 @@ its "Private" mark instead."""
 from datetime import date
 
 import pytest
+from PySide6.QtCore import Qt
 
 from memoir_desktop.ui.async_memoir import AsyncMemoir
 from memoir_desktop.ui.journal.memory_ops_log import MemoryOpsLog
@@ -75,3 +76,25 @@ def test_a_private_entry_with_an_ai_has_no_organizing_strip(window, qtbot):
     bubble = next(b for b in journal.chat.bubbles if b.entry_id)
     assert bubble.private_label.isVisibleTo(bubble)
     assert not journal.chat.findChildren(MemoryOpsLog)
+
+
+def test_the_graph_without_an_ai_says_it_needs_one_and_offers_to_connect(bare_window, qtbot):
+    bare_window.tabs.setCurrentWidget(bare_window.graph)
+    graph = bare_window.graph
+    qtbot.waitUntil(lambda: graph._loaded_once, timeout=10_000)
+    assert graph.stack.currentIndex() == 0
+    assert "AI" in graph.message_title.text()
+    assert "나타납니다" not in graph.message_text.text()  # no promise that it fills as one writes
+    assert graph.connect_button.isVisibleTo(graph)
+    qtbot.mouseClick(graph.connect_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: getattr(bare_window, "settings_dialog", None) is not None
+                    and bare_window.settings_dialog.isVisible(), timeout=5_000)
+    bare_window.settings_dialog.reject()
+
+
+def test_the_empty_graph_with_an_ai_offers_no_connect_button(backend, qtbot, tmp_path):
+    window = make_window(backend, qtbot, tmp_path)
+    window.tabs.setCurrentWidget(window.graph)
+    qtbot.waitUntil(lambda: window.graph._loaded_once, timeout=10_000)
+    assert window.graph.stack.currentIndex() == 0
+    assert not window.graph.connect_button.isVisibleTo(window.graph)

@@ -91,6 +91,7 @@ class TypeLegend(QFrame):
 class GraphPage(QWidget):
     openEntryRequested = Signal(int)  # journal entry id behind a node or relation
     layoutSettled = Signal()  # the drawing came to rest (tests, screenshots)
+    open_settings = Signal()  # "Connect an AI…" under the empty graph of a journal without one
 
     def __init__(self, backend, user_id: str = "me", parent=None):
         """`backend`: the UI's `AsyncMemoir`; the graph reloads when a change touched it."""
@@ -147,6 +148,11 @@ class GraphPage(QWidget):
         for label in (self.message_title, self.message_text):
             label.setAlignment(Qt.AlignmentFlag.AlignCenter)
             col.addWidget(label)
+        self.connect_button = QPushButton(self.tr("Connect an AI…"))
+        self.connect_button.setAccessibleName(self.tr("Open settings to connect an AI companion"))
+        self.connect_button.clicked.connect(self.open_settings)
+        self.connect_button.hide()
+        col.addWidget(self.connect_button, 0, Qt.AlignmentFlag.AlignHCenter)
         col.addStretch(1)
         self.stack.addWidget(message)
 
@@ -228,9 +234,10 @@ class GraphPage(QWidget):
         row.addWidget(self.count_label)
         return row
 
-    def _show_message(self, title: str, text: str) -> None:
+    def _show_message(self, title: str, text: str, *, offer_connect: bool = False) -> None:
         self.message_title.setText(title)
         self.message_text.setText(text)
+        self.connect_button.setVisible(offer_connect)
         self.stack.setCurrentIndex(0)
 
     # -- loading -------------------------------------------------------------------------------
@@ -251,10 +258,19 @@ class GraphPage(QWidget):
             self.refresh()
         self.snapshot = snap
         self._loaded_once = True
+        if snap.empty and not self.backend.llm_configured:
+            # Without an AI nothing will ever be drawn here: say so, and how to change it, instead
+            # of promising that the graph grows as one writes.
+            self._show_message(self.tr("The graph needs an AI companion"), self.tr(
+                "An AI reads who and what your entries are about and how they connect, and draws it "
+                "here. Your journal, search and memories you add yourself work without one."),
+                offer_connect=True)
+            self.canvas.clear_graph()
+            return
         if snap.empty:
             self._show_message(self.tr("No graph yet"), self.tr(
-                "As you write, the people, places and things in your journal, and how they connect, "
-                "will appear here."))
+                "As your entries are read, the people, places and things in your journal, and how "
+                "they connect, will appear here."))
             self.canvas.clear_graph()
             return
         self.legend.set_types(snap.type_counts(), snap.types())
@@ -269,6 +285,12 @@ class GraphPage(QWidget):
             self._show_message(message, "")
         else:
             self.count_label.setText(message)
+
+    def settings_changed(self) -> None:
+        """An AI connected or disconnected: what an empty graph says changes with it."""
+        self._dirty = True
+        if self.isVisible():
+            self.refresh()
 
     def _on_changed(self, changes) -> None:
         if not changes.graph:
