@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 from memoir_desktop.core import crypto, transfer
 from memoir_desktop.core.inputs import InvalidInput
 from memoir_desktop.ui import i18n
+from memoir_desktop.ui.fit import grow_to_fit
 from memoir_desktop.ui.formatting import long_date, short_time
 
 POLL_MS = 1_000  # how often the memory building of an import is looked at
@@ -195,6 +196,10 @@ class ExportDialog(QDialog):
         self.format_group.idToggled.connect(lambda _id, on: on and self._kind_changed())
         self.per_day.toggled.connect(lambda _on: self._kind_changed())
         self._kind_changed()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        grow_to_fit(self)
 
     @property
     def fmt(self) -> str:

@@ -22,6 +22,7 @@ from memoir_desktop.core.crypto import MIN_PASSPHRASE
 from memoir_desktop.core.disclosure import Disclosure
 from memoir_desktop.core.private_files import write_private
 from memoir_desktop.ui.file_dialogs import _reason
+from memoir_desktop.ui.fit import grow_to_fit
 
 
 class PassphraseDialog(QDialog):
@@ -62,6 +63,7 @@ class PassphraseDialog(QDialog):
     def show_error(self, text: str) -> None:
         self.error.setText(text)
         self.error.show()
+        grow_to_fit(self)  # else the explanation above is squeezed to a line by the error's
 
     def accept(self) -> None:
         text = self.field.text()

@@ -58,6 +58,7 @@ class SettingsDialog(QDialog):
         # Pages, not one column: six groups stacked were taller than a laptop screen, which put
         # Save out of reach.
         self.pages = QTabWidget()
+        self._scrolls: list[QScrollArea] = []
         # A model whose index is being prepared is shown as the choice: saving again keeps preparing it.
         self.search_group = SearchGroup(backend, settings.search_reranker,
                                         embed_model=settings.embed_model_next or settings.embed_model)
@@ -80,6 +81,7 @@ class SettingsDialog(QDialog):
             scroll.setFrameShape(QFrame.NoFrame)
             scroll.setWidget(page)
             self.pages.addTab(scroll, title)
+            self._scrolls.append(scroll)
         layout.addWidget(self.pages)
         self.error = QLabel()
         self.error.setObjectName("opDelete")
@@ -91,7 +93,21 @@ class SettingsDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
         layout.addWidget(self.buttons)
         self._load(settings)
+        self._fit_pages()
         backend.api_key_present(self._key_present)
+
+    def _fit_pages(self) -> None:
+        """Open at a size that shows every page whole. A scroll area asks for little room, so the
+        dialog opened at 560×375 with its sentences cut off and a sideways scrollbar."""
+        bar = self.style().pixelMetric(self.style().PixelMetric.PM_ScrollBarExtent)
+        for scroll in self._scrolls:
+            # As wide as the widest page needs (no sideways scrolling); a vertical bar may come.
+            scroll.setMinimumWidth(scroll.widget().minimumSizeHint().width() + bar)
+        tallest = max(scroll.widget().sizeHint().height() for scroll in self._scrolls)
+        hint = self.sizeHint()
+        grow = max(0, tallest - min(scroll.viewport().sizeHint().height() for scroll in self._scrolls))
+        screen = self.screen().availableGeometry().height() if self.screen() else 768
+        self.resize(max(hint.width(), 640), min(hint.height() + grow, 700, int(screen * 0.9)))
 
     # -- building ----------------------------------------------------------------------------
 

@@ -13,6 +13,21 @@ CELL, GAP, LEFT, TOP, BOTTOM = 16, 3, 34, 20, 28
 SHADES = ("#e4e8ee", "#b7d3f2", "#78aee6", "#3b82d0", "#1f5fa8")  # 0, 1, 2, 3, 4+ entries
 
 
+
+def month_labels(first: date, weeks: int, today: date) -> list[tuple[int, int]]:
+    """(column, month) for each month the calendar shows: the first column, then the column that
+    holds the month's 1st. Labelling by a column's Monday left out the current month until its
+    first Monday (on 3 December the calendar ended at "Nov")."""
+    out = [(0, first.month)]
+    for week in range(weeks):
+        for weekday in range(7):
+            d = first + timedelta(weeks=week, days=weekday)
+            if d.day == 1 and d <= today and week > 0:
+                out.append((week, d.month))
+    if len(out) > 1 and out[1][0] == 1:
+        out.pop(0)  # two labels side by side would print over each other
+    return out
+
 class WritingCalendar(QWidget):
     def __init__(self, weeks: int = 26, parent=None):
         super().__init__(parent)
@@ -55,14 +70,16 @@ class WritingCalendar(QWidget):
                           (4, locale.dayName(5, QLocale.ShortFormat))):
             p.drawText(QRectF(0, TOP + row * (CELL + GAP) - 2, LEFT - 6, CELL + 4),
                        Qt.AlignRight | Qt.AlignVCenter, name)
-        last_month = None
+        labels = dict(month_labels(self.first, self.weeks, self.today))
         for week in range(self.weeks):
             monday = self.first + timedelta(weeks=week)
-            if monday.month != last_month:
-                last_month = monday.month
+            if week in labels:
                 p.setPen(fg)
-                p.drawText(QRectF(LEFT + week * (CELL + GAP), 0, 60, TOP - 2), Qt.AlignLeft | Qt.AlignBottom,
-                           locale.monthName(monday.month, QLocale.ShortFormat))
+                x = LEFT + week * (CELL + GAP)
+                # The newest column's label would run past the edge: end it there instead.
+                rect = QRectF(x, 0, 60, TOP - 2) if x + 60 <= self.width() else QRectF(self.width() - 60, 0, 60, TOP - 2)
+                align = Qt.AlignLeft if x + 60 <= self.width() else Qt.AlignRight
+                p.drawText(rect, align | Qt.AlignBottom, locale.monthName(labels[week], QLocale.ShortFormat))
             for weekday in range(7):
                 d = monday + timedelta(days=weekday)
                 if d > self.today:

@@ -1,0 +1,90 @@
+"""Every dialog, opened at the size it opens at, in English and in Korean: no word cut off, nothing
+outside the window, no sideways scrolling — also after an error line appears."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+from PySide6.QtCore import Qt
+
+from memoir_desktop.ui import i18n
+from tests.ui.layout_check import clipped
+
+
+@pytest.fixture(params=["en", "ko"])
+def language(request, qapp):
+    i18n.install(request.param)
+    yield request.param
+    i18n.install("ko")  # the UI tests' language
+
+
+def _memory(mem) -> dict:
+    added = mem.add("동생 지수는 대학교 3학년이다", user_id="me", infer=False)
+    mid = added["results"][0]["id"]
+    mem.update(mid, "동생 지수는 대학교 4학년이 되었다")
+    return mem.get(mid)
+
+
+def _dialogs(window, mem):
+    """(name, a function that opens the dialog the way the app does and returns it)."""
+    from memoir_desktop.ui.diagnostics_dialog import DiagnosticsDialog
+    from memoir_desktop.ui.journal.entry_dialogs import (
+        EntryHistoryDialog,
+        MoveEntryDialog,
+        PurgeConfirmDialog,
+    )
+    from memoir_desktop.ui.journal.letter_dialog import LetterDialog
+    from memoir_desktop.ui.memories.add_dialog import AddMemoryDialog
+    from memoir_desktop.ui.memories.edit_dialog import EditMemoryDialog
+    from memoir_desktop.ui.memories.history_dialog import HistoryDialog
+    from memoir_desktop.ui.privacy import PassphraseDialog, RecoveryKeyDialog
+
+    entry = {"id": 1, "content": "오늘은 한강에서 지수와 자전거를 탔다. 바람이 차가웠다.",
+             "timestamp": "2026-03-02T21:00:00", "edits": []}
+    letter = {"id": 2, "content": "**한 주의 편지**\n\n" + "이번 주에는 한강을 따라 걷고 달린 날이 많았어요. " * 6}
+    reason = window.tr("Enter the passphrase of your journal to open it. It is asked for at every start "
+                       "because this computer has no keychain to keep it in.")
+    return [
+        ("settings", window.open_settings),
+        ("export", window.export),
+        ("import", window.import_file),
+        ("restore backup", window.restore_backup),
+        ("diagnostics", lambda: DiagnosticsDialog(window.backend, window)),
+        ("passphrase", lambda: PassphraseDialog(reason, parent=window)),
+        ("new passphrase", lambda: PassphraseDialog(reason, creating=True, parent=window)),
+        ("recovery key", lambda: RecoveryKeyDialog("ABCD-EFGH-IJKL-MNOP-QRST-UVWX-YZ23-4567", window)),
+        ("add memory", lambda: AddMemoryDialog(lambda *a: None, parent=window)),
+        ("edit memory", lambda: EditMemoryDialog(_memory(mem), parent=window)),
+        ("memory history", lambda: HistoryDialog(_memory(mem), window)),
+        ("move entry", lambda: MoveEntryDialog(datetime(2026, 3, 2, 21, 0), window)),
+        ("entry history", lambda: EntryHistoryDialog(entry, window)),
+        ("purge entry", lambda: PurgeConfirmDialog({"text": entry["content"], "memories": ["동생 지수"]}, window)),
+        ("letter", lambda: LetterDialog(window.backend, letter, window)),
+    ]
+
+
+def _settle(qtbot, dialog) -> None:
+    if not dialog.isVisible():
+        dialog.show()
+    qtbot.waitExposed(dialog)
+    qtbot.wait(50)  # layouts that grow after showing (a wrapped label's height) have grown
+
+
+def test_every_dialog_shows_all_its_words_at_its_default_size(window, mem, qtbot, language):
+    found = {}
+    for name, open_dialog in _dialogs(window, mem):
+        dialog = open_dialog()
+        if not dialog.testAttribute(Qt.WidgetAttribute.WA_DeleteOnClose):
+            qtbot.addWidget(dialog)
+        _settle(qtbot, dialog)
+        problems = clipped(dialog)
+        if hasattr(dialog, "show_error"):
+            # An error line appears under the explanation: neither may be cut.
+            dialog.show_error(dialog.tr("The passphrase is not right. Try again, or use your recovery key."))
+            qtbot.wait(50)
+            problems += [f"after an error: {p}" for p in clipped(dialog)]
+        if problems:
+            found[name] = problems
+        dialog.reject()
+    assert found == {}, "\n".join(f"{name} ({language}): {p}" for name, ps in found.items() for p in ps)
