@@ -55,6 +55,12 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("retry", help="retry a failed job")
     r.add_argument("id", type=int)
     sub.add_parser("process", help="run pending background jobs now")
+    td = sub.add_parser("tidy", help="list memories that say the same thing and merge them (numbered)")
+    what = td.add_mutually_exclusive_group()
+    what.add_argument("--apply", type=int, nargs="+", metavar="N", help="merge the listed proposals")
+    what.add_argument("--all", action="store_true", help="merge every proposal")
+    what.add_argument("--undo", metavar="ID", help="undo a merge: the merged memory's id")
+    td.add_argument("--include-edited", action="store_true", help="also merge memories you typed or edited")
     sub.add_parser("reindex", help="rebuild the vector index from the database")
     sub.add_parser("status", help="show data dir, LLM and embedding model state")
     mo = sub.add_parser("model", help="fetch the multilingual search model (or show where it is)")
@@ -230,6 +236,41 @@ def _process(mem, args) -> int:
     return code
 
 
+def _tidy(mem, args) -> int:
+    if args.undo:
+        try:
+            restored = mem.undo_consolidation(args.undo)
+        except ValueError:
+            print(f"memoir-cli: {args.undo} is not a merged memory; nothing was changed", file=sys.stderr)
+            return EXIT_USAGE
+        _print(args, {"restored": restored}, f"undone: {len(restored)} memories are back")
+        return EXIT_OK
+    proposals = mem.tidy_proposals(user_id=args.user, include_user_edited=args.include_edited)
+    if not (args.apply or args.all):
+        _print(args, [{"n": n, "members": [{"id": m.id, "memory": m.text} for m in p.members],
+                       "merged": p.merged_text, "why": p.why} for n, p in enumerate(proposals, 1)],
+               "\n".join(f"{n}. " + " + ".join(f"“{m.text}”" for m in p.members) + f"\n   → “{p.merged_text}”"
+                         for n, p in enumerate(proposals, 1)) or "(nothing to tidy)")
+        return EXIT_OK
+    wanted = range(1, len(proposals) + 1) if args.all else args.apply
+    bad = [n for n in wanted if not 1 <= n <= len(proposals)]
+    if bad:  # checked before any merge, so a typo merges nothing
+        print(f"memoir-cli: no proposal {', '.join(map(str, bad))} (there are {len(proposals)}; "
+              "run memoir-cli tidy to list them); nothing was merged", file=sys.stderr)
+        return EXIT_USAGE
+    done, code = [], EXIT_OK
+    for n in dict.fromkeys(wanted):
+        res = mem.apply_tidy(proposals[n - 1])
+        if res.refused:
+            print(f"memoir-cli: {n}: {res.refused}", file=sys.stderr)
+            code = EXIT_ERROR
+        else:
+            done.append({"n": n, "merged_id": res.merged_id})
+    _print(args, done, "\n".join(f"merged {d['n']} into {d['merged_id']} (undo: memoir-cli tidy --undo "
+                                  f"{d['merged_id']})" for d in done) or "(nothing merged)")
+    return code
+
+
 def _dispatch(mem, args) -> int:  # a flat command table reads best
     u = args.user
     if args.cmd == "journal":
@@ -290,6 +331,8 @@ def _dispatch(mem, args) -> int:  # a flat command table reads best
         return _process(mem, args)
     if args.cmd == "process":
         return _process(mem, args)
+    if args.cmd == "tidy":
+        return _tidy(mem, args)
     if args.cmd == "search-model":
         return _search_model(mem, args)
     if args.cmd == "reindex":

@@ -54,6 +54,7 @@ from memoir_desktop.core.llm.probe import ProbeCache
 from memoir_desktop.core.metrics import MetricsRecorder
 from memoir_desktop.core.models import Entry, EntryHistory, History, Job, Memory, Proposal, Summary, now, pk
 from memoir_desktop.core.pipeline import consolidate as consolidation
+from memoir_desktop.core.pipeline import tidy
 from memoir_desktop.core.pipeline.cascade import CascadeContext
 from memoir_desktop.core.pipeline.extraction import fact_span, shape_fact
 from memoir_desktop.core.pipeline.graph import GraphMemory
@@ -905,6 +906,18 @@ class Memoir:
             s.commit()
         self.store.apply_index(user_id, change)
         return restored
+
+    def tidy_proposals(self, *, user_id: str = "me", include_user_edited: bool = False) -> list[tidy.TidyProposal]:
+        """Merges of near-duplicate memories to show the user first (nothing changes; a read)."""
+        return tidy.propose(self.store, self.llm, user_id, threshold=self._tidy_threshold(), today=now(),
+                            include_user_edited=include_user_edited)
+
+    def apply_tidy(self, proposal: tidy.TidyProposal) -> tidy.TidyResult:
+        """Merge one accepted proposal (undo_consolidation undoes it); refused if a member changed."""
+        return tidy.apply(self.engine, self.store, self._write_lock, proposal)
+
+    def _tidy_threshold(self) -> float:
+        return self.settings.consolidation_threshold or self.embedder.related_threshold
 
     def _prepare_consolidation(self, job: Job) -> Prepared:
         threshold = self.settings.consolidation_threshold or self.embedder.related_threshold

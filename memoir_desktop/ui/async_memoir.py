@@ -389,6 +389,25 @@ class AsyncMemoir(QObject):
                          on_error: Callback = None) -> None:
         self._write(lambda: self.mem.resolve_proposal(proposal_id, accept), on_done, on_error)
 
+    def tidy_proposals(self, on_done: Callable[[list], None], on_error: Callback = None, *,
+                       include_user_edited: bool = False) -> None:
+        """Merges of memories that say the same thing (a read: the similar groups, maybe an AI call)."""
+        self.reads.submit(lambda: self.mem.tidy_proposals(include_user_edited=include_user_edited), on_done, on_error)
+
+    def apply_tidy(self, proposal, on_done: Callback = None, on_error: Callback = None) -> None:
+        def done(result) -> None:
+            self.changed.emit(result.changes)
+            call_if_alive(on_done, result)
+
+        self.writer.submit(lambda: self.mem.apply_tidy(proposal), done, on_error)
+
+    def undo_tidy(self, merged_id: str, on_done: Callback = None, on_error: Callback = None) -> None:
+        def done(restored: list[str]) -> None:
+            self.changed.emit(Changes.of(memories=[merged_id, *restored]))
+            call_if_alive(on_done, restored)
+
+        self.writer.submit(lambda: self.mem.undo_consolidation(merged_id), done, on_error)
+
     def _write(self, fn: Callable, on_done: Callback, on_error: Callback) -> None:
         def done(result) -> None:
             if isinstance(result, dict):

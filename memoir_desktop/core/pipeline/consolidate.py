@@ -27,12 +27,12 @@ MIN_GROUP, MAX_GROUP = 3, 8
 _NUMBERS = re.compile(r"\d+")
 
 
-def find_groups(store: MemoryStore, user_id: str, *, threshold: float, include_user_edited: bool = False
-                ) -> list[list[Memory]]:
+def find_groups(store: MemoryStore, user_id: str, *, threshold: float, include_user_edited: bool = False,
+                min_size: int = MIN_GROUP) -> list[list[Memory]]:
     """Connected groups of memories whose pairwise neighbour similarity >= threshold."""
     rows = [m for m in store.all(user_id) if m.memory_type == "semantic"
             and (include_user_edited or not m.user_edited) and not (m.meta or {}).get("consolidated_from")]
-    if len(rows) < MIN_GROUP:
+    if len(rows) < min_size:
         return []
     vecs = store.embed_texts([m.text for m in rows])
     sims = vecs @ vecs.T
@@ -52,7 +52,7 @@ def find_groups(store: MemoryStore, user_id: str, *, threshold: float, include_u
         groups.setdefault(find(i), []).append(i)
     out = []
     for idx in groups.values():
-        if len(idx) >= MIN_GROUP:
+        if len(idx) >= min_size:
             # Keep the most mutually similar members when a topic is larger than one merge.
             idx = sorted(idx, key=lambda i: -float(np.mean(sims[i, idx])))[:MAX_GROUP]
             out.append(sorted((rows[i] for i in idx), key=lambda m: m.created_at))

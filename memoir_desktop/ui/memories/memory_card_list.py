@@ -24,6 +24,8 @@ from memoir_desktop.ui.memories.edit_dialog import EditMemoryDialog
 from memoir_desktop.ui.memories.history_dialog import HistoryDialog
 from memoir_desktop.ui.memories.memory_card import MemoryCard
 from memoir_desktop.ui.memories.proposal_panel import ProposalPanel
+from memoir_desktop.ui.memories.tidy_dialog import TidyDialog
+from memoir_desktop.ui.memories.tidy_hint import TidyHint
 from memoir_desktop.ui.memories.undo_bar import UndoBar
 from memoir_desktop.viewmodels.memory_filters import MemoryFilter, apply_filter
 
@@ -60,6 +62,9 @@ class MemoryCardList(QWidget):
         self.undo_bar = UndoBar()
         self.undo_bar.undo.connect(self.restore)
         layout.addWidget(self.undo_bar)
+        self.tidy_hint = TidyHint()
+        self.tidy_hint.tidy.connect(lambda: self.tidy())
+        layout.addWidget(self.tidy_hint)
 
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
@@ -153,6 +158,10 @@ class MemoryCardList(QWidget):
         self.add_button.setToolTip(self.tr("Write a memory yourself; no AI needed"))
         self.add_button.clicked.connect(lambda: self.add())
         bar.addWidget(self.add_button)
+        self.tidy_button = QPushButton(self.tr("Tidy up similar memories…"))
+        self.tidy_button.setToolTip(self.tr("Merge memories that say the same thing, one by one, with Undo"))
+        self.tidy_button.clicked.connect(lambda: self.tidy())
+        bar.addWidget(self.tidy_button)
         return bar
 
     def current_filter(self) -> MemoryFilter:
@@ -215,6 +224,8 @@ class MemoryCardList(QWidget):
         self._dirty = False
         self.backend.memories(self._loaded)
         self.backend.proposals(self.proposals.set_proposals)
+        if self.tidy_hint.wants_check():  # once a session, in the background: never on every refresh
+            self.backend.tidy_proposals(self.tidy_hint.set_proposals, lambda _exc: None)
 
     def _loaded(self, memories: list[dict]) -> None:
         self.memories = memories
@@ -346,6 +357,14 @@ class MemoryCardList(QWidget):
         dialog.setAttribute(Qt.WA_DeleteOnClose)
         self.last_dialog = dialog
         self.backend.history(memory["id"], dialog.set_rows, lambda exc: dialog.show_error(str(exc)))
+        dialog.open()
+        return dialog
+
+    def tidy(self) -> TidyDialog:
+        self.tidy_hint.dismiss()
+        dialog = TidyDialog(self.backend, parent=self)
+        dialog.setAttribute(Qt.WA_DeleteOnClose)
+        self.last_dialog = dialog
         dialog.open()
         return dialog
 
