@@ -48,3 +48,29 @@ def test_similar_but_different_memories_need_the_llm_to_write_the_merge(mem, fak
     assert p.why == "similar" and p.merged_text == "I drink coffee with oat milk every morning at 7 am"
     mem.llm.client.configured = False  # without an LLM only duplicates are offered
     assert mem.tidy_proposals(include_user_edited=True) == []
+
+
+def test_without_an_ai_a_short_memory_inside_a_longer_different_one_is_not_a_duplicate():
+    from memoir_desktop.core.pipeline.tidy import near_exact
+
+    assert near_exact(["I drink coffee every morning", "i drink coffee every morning!"])
+    assert near_exact(["고양이 모카를 키운다", "고양이 모카를 키운다."])
+    assert not near_exact(["I like coffee", "I like coffee less and less now"])
+    assert not near_exact(["지수는 부산에 산다", "지수는 부산에 산다고 했지만 서울로 이사했다"])
+
+
+def test_a_memory_only_a_private_entry_supports_is_never_offered_for_a_merge(mem):
+    mem.settings.consolidation_threshold = 0.9
+    texts = ["I drink coffee every morning", "So I drink coffee every morning"]
+    mem.journal(texts[0])
+    later = mem.journal(texts[1])
+    mem.process_jobs()
+    assert _active(mem) == sorted(texts)
+    assert len(mem.tidy_proposals()) == 1  # made by the AI from two entries: offered
+    mem.set_entry_private(later, True)
+    assert mem.tidy_proposals() == []  # its memory went with the entry into privacy
+    # "Remember this" on a sentence of a private entry: the user's own memory, active, private-only.
+    secret = mem.journal("So I drink coffee every morning, alone", private=True)
+    mem.add("So I drink coffee every morning", infer=False, entry_id=secret)
+    assert "So I drink coffee every morning" in _active(mem)
+    assert mem.tidy_proposals(include_user_edited=True) == []  # merging would lose its private source

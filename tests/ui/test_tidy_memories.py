@@ -24,3 +24,33 @@ def test_tidy_button_lists_merges_merges_one_and_undoes_it(window, mem, qtbot):
     assert all(mem.get(i)["state"] == "invalid" for i in ids[:2])
     qtbot.mouseClick(row.undo_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: all(mem.get(i)["state"] == "active" for i in ids), timeout=10_000)
+
+
+def test_a_quiet_hint_appears_once_several_memories_repeat_and_stays_away_when_dismissed(window, mem, qtbot):
+    mem.settings.consolidation_threshold = 0.9
+    for text in ["I drink coffee every morning", "I walk the dog every evening", "I call my mother on Sundays"]:
+        mem.journal(text)
+        mem.journal("So " + text)  # what the AI made twice, from two entries
+    mem.process_jobs()
+    assert len(mem.tidy_proposals()) == 3
+    page = window.memories
+    window.tabs.setCurrentWidget(page)
+    qtbot.waitUntil(lambda: page.tidy_hint.isVisibleTo(page), timeout=15_000)
+    qtbot.mouseClick(page.tidy_hint.close_button, Qt.LeftButton)
+    assert not page.tidy_hint.isVisibleTo(page)
+    page.reload()
+    qtbot.wait(300)
+    assert not page.tidy_hint.isVisibleTo(page)
+
+
+def test_no_hint_for_one_or_two_repeats(window, mem, qtbot):
+    mem.settings.consolidation_threshold = 0.9
+    mem.journal("I drink coffee every morning")
+    mem.journal("So I drink coffee every morning")
+    mem.process_jobs()
+    assert len(mem.tidy_proposals()) == 1
+    page = window.memories
+    window.tabs.setCurrentWidget(page)
+    qtbot.waitUntil(lambda: len(page.cards) == 2, timeout=10_000)
+    qtbot.wait(500)  # the background check has answered
+    assert not page.tidy_hint.isVisibleTo(page)

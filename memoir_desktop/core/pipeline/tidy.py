@@ -59,10 +59,17 @@ def _norm(text: str) -> str:
     return _NOT_WORDS.sub(" ", text.casefold()).strip()
 
 
+# A shorter text inside a longer one is the same memory only when little was added: "I like coffee"
+# inside "I like coffee less and less now" says the opposite, and merging without an AI keeps the
+# longer wording, so the shorter one's fact would be gone.
+CONTAINED_MIN_RATIO = 0.8
+
+
 def near_exact(texts: list[str]) -> bool:
-    """The same words up to case and punctuation, or every text contained in the longest."""
+    """The same words up to case and punctuation, or each text inside the longest and nearly as long."""
     normed = sorted({_norm(t) for t in texts}, key=len)
-    return all(t in normed[-1] for t in normed)
+    longest = normed[-1]
+    return all(t in longest and len(t) >= CONTAINED_MIN_RATIO * len(longest) for t in normed)
 
 
 def propose(store: MemoryStore, llm, user_id: str, *, threshold: float, today: datetime,
