@@ -139,11 +139,6 @@ def held_at(recorded_at: datetime | None, expired_at: datetime | None, when: dat
     return (recorded_at is None or recorded_at <= when) and (expired_at is None or expired_at > when)
 
 
-def live_at(edge: GraphEdge, as_of: datetime) -> bool:
-    """Whether the journal held this edge as true at `as_of` (system time, not fact time)."""
-    return held_at(edge.recorded_at, edge.expired_at, as_of)
-
-
 def true_during(edge: GraphEdge, lo: datetime, hi: datetime) -> bool:
     """Whether the fact held at some time in [lo, hi] (fact time; recording time where unknown)."""
     start, end = edge.valid_from or edge.recorded_at, edge.valid_to or edge.expired_at

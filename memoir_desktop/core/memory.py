@@ -333,7 +333,8 @@ class Memoir:
     def reconcile(self, progress=None, force: bool = False) -> dict:
         """Bring the derived vector index in line with SQLite (rebuild if missing/stale/foreign)."""
         self.index_report = self.store.reconcile(progress=progress, force=force)
-        self.index_report["episodes"] = self.episodes.reconcile(force=force)
+        # The entries' index is the second pass a rebuild shows (10 years of entries take a while).
+        self.index_report["episodes"] = self.episodes.reconcile(progress=progress, force=force)
         return self.index_report
 
     def status(self) -> dict:

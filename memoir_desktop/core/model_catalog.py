@@ -295,8 +295,8 @@ def install_from(model: CatalogModel, source: Path) -> Path:
 def _check_loads(model: CatalogModel, staged: Path, source: Path) -> None:
     """Raise ModelUnavailable unless the staged files load as the model's kind (an installed model
     stays as it was)."""
+    from memoir_desktop.core.cross_encoder import CrossEncoder, CrossEncoderUnavailable
     from memoir_desktop.core.onnx_embedder import EmbedderUnavailable
-    from memoir_desktop.core.search.cross_encoder import CrossEncoder, CrossEncoderUnavailable
 
     try:
         if model.kind == "embedder":

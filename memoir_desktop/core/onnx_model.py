@@ -1,5 +1,5 @@
 """Opening a downloaded ONNX model folder (`model.onnx` + `tokenizer.json`) the way every one of
-memoir's runners needs it: the reranker (search/cross_encoder.py) and the larger embedder
+memoir's runners needs it: the reranker (cross_encoder.py) and the larger embedder
 (onnx_embedder.py).
 
 Each failure raises the caller's own error type with a sentence a user can read (incomplete, the

@@ -351,7 +351,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     _bench_environment()
     from memoir_desktop.core import model_catalog
-    from memoir_desktop.core.search.cross_encoder import MAX_TOKENS, THREADS, CrossEncoder
+    from memoir_desktop.core.cross_encoder import MAX_TOKENS, THREADS, CrossEncoder
 
     start_load = _loadavg()
     installed = model_catalog.installed(model_catalog.RERANKER)

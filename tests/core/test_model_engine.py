@@ -95,7 +95,7 @@ seen = []
 where = model_catalog.install(model_catalog.RERANKER, progress=lambda d, t: seen.append((d, t)))
 assert model_engine.importable()
 import onnxruntime
-from memoir_desktop.core.search.cross_encoder import CrossEncoder
+from memoir_desktop.core.cross_encoder import CrossEncoder
 print(onnxruntime.__file__)
 print(len(CrossEncoder(where).score("이 뽑은 거 어땠어?", ["사랑니를 뽑았다", "서울"])))
 print(seen[-1][0] == seen[-1][1], seen[-1][1])

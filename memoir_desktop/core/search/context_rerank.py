@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable
 
 from memoir_desktop.core import model_catalog
-from memoir_desktop.core.search.cross_encoder import CrossEncoder, CrossEncoderUnavailable
+from memoir_desktop.core.cross_encoder import CrossEncoder, CrossEncoderUnavailable
 from memoir_desktop.core.search.fusion import fuse
 
 log = logging.getLogger(__name__)

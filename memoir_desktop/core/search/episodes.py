@@ -108,14 +108,14 @@ class EpisodeIndex:
             for i in range(0, len(missing), 128):
                 self.index_into(self.collections, user_id, missing[i:i + 128])
                 self.lexical.update(user_id, "ent", add=[(str(e.id), e.content) for e in missing[i:i + 128]])
+                if progress:
+                    progress(min(i + 128, len(missing)), len(missing))
             # Edits whose new vector the app may not have stored before it was killed: indexed again.
             owed = set(pending.get(user_id, ())) - {str(e.id) for e in missing}
             again = [e for e in rows if str(e.id) in owed]
             if again:
                 self.index(user_id, again)
                 report["added"] += len(again)
-                if progress:
-                    progress(min(i + 128, len(missing)), len(missing))
             report["added"] += len(missing)
         clear_pending(self.engine, "ent", [i for ids in pending.values() for i in ids])
         return report

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from functools import lru_cache
 
 import numpy as np
 
@@ -19,22 +18,9 @@ from memoir_desktop.core.lexical import tokenize
 from memoir_desktop.core.lexical.synonyms import expand
 from memoir_desktop.core.temporal.present import asks_about_now
 
-# Words that say when, not what: the time logic reads them (spans, "now"); as words to match they
-# only tied a question to every memory that happens to say 요즘 or "now".
-_TIME_WORDS = ("요즘 요새 지금 현재 최근 근래 아직 아직도 이제 오늘 어제 그제 내일 모레 작년 올해 재작년 내년 "
-               "이번 지난 다음 저번 주말 평일 아침 저녁 밤 낮 새벽 매일 매주 매달 매년 "
-               "now nowadays today tonight yesterday tomorrow currently current lately recently still "
-               "week month year weekend morning evening night day these days last next ago")
-
-
 # How much a synonym counts against a word of the query: measured on the Korean paraphrase set's
 # fit split (eval/ko_retrieval.py --expansion-weight); the note on issue 18 has the table.
 EXPANSION_WEIGHT = 0.5
-
-
-@lru_cache(maxsize=1)
-def time_words() -> frozenset[str]:
-    return frozenset(tokenize(_TIME_WORDS))
 
 
 @dataclass
