@@ -6,12 +6,12 @@ close: a commit on the search thread would land in the search's p95. The buffer 
 
 from __future__ import annotations
 
-import math
 import threading
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import datetime
 
+import numpy as np
 from sqlmodel import Session, col, select
 
 from memoir_desktop.core.models import Metric, now
@@ -20,25 +20,10 @@ STAGES = ("extraction", "update", "summary", "search", "answer", "embedding", "g
 
 
 def percentile(values: Sequence[float], p: float) -> float:
-    """The ``p``-th percentile (``0 <= p <= 100``) with linear interpolation.
-
-    Matches ``numpy.percentile(values, p)`` with its default ``method="linear"`` (Hyndman & Fan
-    type 7): sort the values, take the fractional rank ``h = (n - 1) * p / 100`` and interpolate
-    between the neighbouring order statistics.  An empty input returns 0.0.
-    """
+    """The ``p``-th percentile (``0 <= p <= 100``, linear interpolation, numpy's default); 0.0 for none."""
     if not 0.0 <= p <= 100.0:
         raise ValueError(f"percentile must be in [0, 100], got {p}")
-    xs = sorted(float(v) for v in values)
-    n = len(xs)
-    if n == 0:
-        return 0.0
-    if n == 1:
-        return xs[0]
-    h = (n - 1) * (p / 100.0)
-    lo = math.floor(h)
-    hi = min(lo + 1, n - 1)
-    frac = h - lo
-    return xs[lo] + (xs[hi] - xs[lo]) * frac
+    return float(np.percentile(np.asarray(values, dtype=float), p)) if len(values) else 0.0
 
 
 class MetricsRecorder:

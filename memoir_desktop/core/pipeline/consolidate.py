@@ -13,6 +13,7 @@ import logging
 import re
 from datetime import datetime
 
+import networkx as nx
 import numpy as np
 from sqlmodel import Session
 
@@ -37,21 +38,12 @@ def find_groups(store: MemoryStore, user_id: str, *, threshold: float, include_u
     vecs = store.embed_texts([m.text for m in rows])
     sims = vecs @ vecs.T
     np.fill_diagonal(sims, -1.0)
-    parent = list(range(len(rows)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for i, j in zip(*np.nonzero(np.triu(sims >= threshold))):
-        parent[find(int(i))] = find(int(j))
-    groups: dict[int, list[int]] = {}
-    for i in range(len(rows)):
-        groups.setdefault(find(i), []).append(i)
+    linked = nx.Graph()
+    linked.add_nodes_from(range(len(rows)))
+    linked.add_edges_from((int(i), int(j)) for i, j in zip(*np.nonzero(np.triu(sims >= threshold))))
     out = []
-    for idx in groups.values():
+    for component in sorted(nx.connected_components(linked), key=min):  # in the order the memories came
+        idx = sorted(component)
         if len(idx) >= min_size:
             # Keep the most mutually similar members when a topic is larger than one merge.
             idx = sorted(idx, key=lambda i: -float(np.mean(sims[i, idx])))[:MAX_GROUP]
