@@ -88,9 +88,10 @@ class RecoveryKeyDialog(QDialog):
         self.key = key
         self.setWindowTitle(self.tr("Your recovery key"))
         layout = QVBoxLayout(self)
-        note = QLabel(self.tr("Your journal is encrypted. This recovery key opens it if the system keyring and "
-                              "the passphrase are lost (another computer, a reinstalled system). It is shown "
-                              "only now: print it or keep it somewhere safe, not beside the journal."))
+        # True with a keychain or without one: the key stands in for the passphrase, nothing else.
+        note = QLabel(self.tr("Your journal is encrypted. This recovery key opens it if the passphrase is "
+                              "forgotten or lost, on this computer or another. It is shown only now: print it "
+                              "or keep it somewhere safe, not beside the journal."))
         note.setWordWrap(True)
         layout.addWidget(note)
         self.field = QLineEdit(key)

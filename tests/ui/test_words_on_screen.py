@@ -155,3 +155,21 @@ def test_the_protected_badge_says_what_it_means(qtbot):
     qtbot.addWidget(card)
     badge = next(b for b in card.findChildren(QLabel) if b.text() == "보호됨")
     assert "직접 쓰거나 고친" in badge.toolTip() and "합치지 않습니다" in badge.toolTip()
+
+
+def test_the_recovery_key_says_what_it_replaces_without_naming_a_keyring(qtbot):
+    """It said "if the system keyring and the passphrase are lost" on computers with no keyring."""
+    from PySide6.QtWidgets import QLabel
+
+    from memoir_desktop.ui import i18n
+    from memoir_desktop.ui.privacy import RecoveryKeyDialog
+
+    for lang, passphrase, keyring in (("en", "passphrase", "keyring"), ("ko", "암호 문구", "키링")):
+        i18n.install(lang)
+        try:
+            dialog = RecoveryKeyDialog("ABCD-EFGH-IJKL-MNOP")
+            qtbot.addWidget(dialog)
+            note = " ".join(label.text() for label in dialog.findChildren(QLabel))
+            assert passphrase in note and keyring not in note.lower(), note
+        finally:
+            i18n.install("ko")
