@@ -35,6 +35,10 @@ class Settings:
     llm_model: str = "gpt-4o-mini"
     llm_timeout_s: float = 60.0
     llm_max_retries: int = 3
+    # The endpoint (scheme://host:port) the saved API key was saved for: the key goes to that server
+    # only, never to another one chosen later (an OpenAI key to a local or third-party server).
+    # Empty for a key saved before this was kept: it goes where the settings point, as it did.
+    llm_key_endpoint: str = ""
     embed_model: str = DEFAULT_EMBED_MODEL
     # A newly chosen embedding model whose search index is being built beside the one in use
     # (core/index_switch.py); it replaces embed_model once that index is complete.

@@ -221,7 +221,8 @@ class Memoir:
     def _make_llm(self) -> Gate:
         """Every feature holds the gate, never the client: each request is cleared there (core/llm/gate.py)."""
         st = self.settings
-        client = LLMClient(base_url=st.llm_base_url or None, api_key=secrets.get_api_key(), model=st.llm_model,
+        key = secrets.key_for(st.llm_base_url, st.llm_key_endpoint)
+        client = LLMClient(base_url=st.llm_base_url or None, api_key=key, model=st.llm_model,
                            timeout=st.llm_timeout_s, max_retries=st.llm_max_retries,
                            metric_sink=self.metrics.record, probe_cache=self.probe_cache)
         return Gate(client, PrivacyLens(self.engine))
@@ -379,7 +380,7 @@ class Memoir:
         """Try unsaved connection settings: the server's models and how it answers best (the probe
         result is remembered, so saving these settings needs no second probe).
         Raises LLMUnavailable with a sentence fit to show."""
-        key = api_key if api_key is not None else secrets.get_api_key()
+        key = api_key if api_key is not None else secrets.key_for(base_url, self.settings.llm_key_endpoint)
         client = LLMClient(base_url=base_url or None, api_key=key or None, model=model, timeout=15,
                            max_retries=0, probe_cache=self.probe_cache)
         if not client.configured:

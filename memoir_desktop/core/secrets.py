@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+from urllib.parse import urlsplit
 
 import keyring
 from keyring.errors import KeyringError, NoKeyringError, PasswordDeleteError
@@ -39,6 +40,27 @@ def get_api_key() -> str | None:
     except (NoKeyringError, KeyringError, RuntimeError) as exc:
         log.info("no keyring available (%s)", exc.__class__.__name__)
         return None
+
+
+OPENAI_DEFAULT = "https://api.openai.com/v1"
+
+
+def endpoint_of(base_url: str | None) -> str:
+    """scheme://host:port of an LLM base URL (the OpenAI default when empty): what a key is for."""
+    parts = urlsplit((base_url or "").strip() or OPENAI_DEFAULT)
+    host = (parts.hostname or "").lower()
+    port = f":{parts.port}" if parts.port else ""
+    return f"{parts.scheme.lower()}://{host}{port}"
+
+
+def key_for(base_url: str | None, saved_for: str) -> str | None:
+    """The key to send to `base_url`: the environment's always (the user set it for this run), the
+    saved one only to the endpoint it was saved for."""
+    if os.environ.get(ENV_KEY):
+        return os.environ[ENV_KEY]
+    if saved_for and saved_for != endpoint_of(base_url):
+        return None
+    return get_api_key()
 
 
 def set_api_key(key: str | None) -> KeyStorage:

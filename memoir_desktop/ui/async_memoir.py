@@ -477,14 +477,16 @@ class AsyncMemoir(QObject):
             for key, value in settings.to_dict().items():
                 if key != "version":
                     setattr(on_disk, key, value)
-            config.save_settings(home, on_disk)
             message = None
             if remove_key:
                 secrets.set_api_key(None)
+                on_disk.llm_key_endpoint = ""
             elif api_key:
                 stored = secrets.set_api_key(api_key)
+                on_disk.llm_key_endpoint = secrets.endpoint_of(on_disk.llm_base_url)
                 if stored.where == "session":
                     message = stored.message
+            config.save_settings(home, on_disk)
             running = config.load_settings(home)
             rebuild = self.mem.reconfigure(running, rebuild_now=False)
             return message, running, rebuild

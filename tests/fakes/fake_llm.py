@@ -227,6 +227,7 @@ class FakeLLM:
                 length = int(self.headers.get("content-length", 0))
                 req = json.loads(self.rfile.read(length) or b"{}")
                 req["_purpose"] = self.headers.get("x-memoir-purpose")  # what memoir said it was for
+                req["_authorization"] = self.headers.get("authorization")  # which key reached this server
                 reply = fake._respond(req)
                 if reply.delay:
                     time.sleep(reply.delay)

@@ -195,3 +195,26 @@ def test_switching_to_a_local_preset_clears_the_key_typed_for_another_provider(w
     with qtbot.waitSignal(dialog.accepted, timeout=10_000):
         dialog.accept()
     assert keyring.get_password(secrets.SERVICE, secrets.ACCOUNT) is None
+
+
+def test_a_saved_key_stays_with_its_provider_after_switching_to_another_server(window, backend, mem, qtbot,
+                                                                               fake_llm):
+    """Saved for OpenAI, the key went on to the local server chosen next, with every request."""
+    dialog = window.open_settings()
+    dialog.provider.setCurrentIndex(dialog.provider.findData("openai"))
+    dialog.api_key.setText(SECRET)
+    with qtbot.waitSignal(dialog.accepted, timeout=10_000):
+        dialog.accept()
+    assert keyring.get_password(secrets.SERVICE, secrets.ACCOUNT) == SECRET
+    qtbot.waitUntil(lambda: window.settings_dialog is None or not window.settings_dialog.isVisible(), timeout=5_000)
+    dialog = window.open_settings()
+    dialog.provider.setCurrentIndex(dialog.provider.findData("ollama"))
+    dialog.base_url.setText(fake_llm.url)  # the local server (here: the fake on 127.0.0.1)
+    dialog.model.setCurrentText("fake-model")
+    with qtbot.waitSignal(dialog.accepted, timeout=10_000):
+        dialog.accept()
+    qtbot.waitUntil(lambda: mem.settings.llm_base_url == fake_llm.url, timeout=10_000)
+    before = len(fake_llm.requests)
+    mem.chat("오늘은 비가 왔다")
+    sent = [r.get("_authorization") or "" for r in fake_llm.requests[before:]]
+    assert sent and not any(SECRET in h for h in sent)
