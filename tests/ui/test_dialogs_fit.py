@@ -38,6 +38,7 @@ def _dialogs(window, mem):
     from memoir_desktop.ui.memories.add_dialog import AddMemoryDialog
     from memoir_desktop.ui.memories.edit_dialog import EditMemoryDialog
     from memoir_desktop.ui.memories.history_dialog import HistoryDialog
+    from memoir_desktop.ui.memories.tidy_dialog import TidyDialog
     from memoir_desktop.ui.privacy import PassphraseDialog, RecoveryKeyDialog
 
     entry = {"id": 1, "content": "오늘은 한강에서 지수와 자전거를 탔다. 바람이 차가웠다.",
@@ -61,6 +62,7 @@ def _dialogs(window, mem):
         ("entry history", lambda: EntryHistoryDialog(entry, window)),
         ("purge entry", lambda: PurgeConfirmDialog({"text": entry["content"], "memories": ["동생 지수"]}, window)),
         ("letter", lambda: LetterDialog(window.backend, letter, window)),
+        ("tidy memories", lambda: TidyDialog(window.backend, window)),
     ]
 
 

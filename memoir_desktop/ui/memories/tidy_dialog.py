@@ -21,6 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memoir_desktop.ui.file_dialogs import _reason
+
 
 class TidyRow(QFrame):
     """One merge: the memories it joins, the text it keeps, Merge / Skip, then Undo."""
@@ -93,7 +95,7 @@ class TidyRow(QFrame):
         self.skip_button.hide()
 
     def _failed(self, exc: BaseException) -> None:
-        self.state_label.setText(self.tr("Could not save: {error}").format(error=exc))
+        self.state_label.setText(self.tr("Could not save: {error}").format(error=_reason(exc)))
 
 
 class TidyDialog(QDialog):
@@ -162,4 +164,4 @@ class TidyDialog(QDialog):
 
     def _failed(self, exc: BaseException) -> None:
         self.progress.hide()
-        self.status.setText(self.tr("Could not look for similar memories: {error}").format(error=exc))
+        self.status.setText(self.tr("Could not look for similar memories: {error}").format(error=_reason(exc)))
