@@ -78,6 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     rb = sub.add_parser("restore-backup", help="replace the database with a backup (the current file is kept)")
     rb.add_argument("file")
     sub.add_parser("encrypt", help="convert a plain journal into an encrypted one (resumable)")
+    sub.add_parser("mcp", help="serve memories to other AI tools over MCP (stdio)")
     pv = sub.add_parser("privacy", help="what is sent to the LLM endpoint, and when")
     pv.add_argument("--lang", choices=["ko", "en"], default=None, help="language of the answer (default English)")
     pw = sub.add_parser("passphrase", help="set or change the passphrase (MEMOIR_NEW_PASSPHRASE, else asked)")
@@ -139,6 +140,10 @@ def run(args) -> int:
         return EXIT_OK
     if args.cmd == "encrypt":
         return _encrypt(args)
+    if args.cmd == "mcp":
+        from memoir_desktop.mcp.server import serve_stdio
+
+        return serve_stdio(args.home)
     mem = Memoir.open(args.home, reconcile=args.cmd != "reindex")
     recovery = mem.take_recovery_key()
     if recovery:

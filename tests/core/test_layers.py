@@ -34,7 +34,7 @@ def _fixture_tree(tmp: Path, bad: dict[str, str]) -> None:
         lines.append("[[tool.importlinter.contracts]]")
         lines += [f"{k} = {v!r}" for k, v in c.items()]
     (tmp / "pyproject.toml").write_text("\n".join(lines).replace("'", '"') + "\n", "utf-8")
-    for pkg in ("memoir_desktop", "memoir_desktop/core", "memoir_desktop/ui", "memoir_desktop/viewmodels",
+    for pkg in ("memoir_desktop", "memoir_desktop/core", "memoir_desktop/ui", "memoir_desktop/viewmodels", "memoir_desktop/mcp",
                 "memoir_desktop/graphlayout", "memoir_desktop/eval", "tests"):
         (tmp / pkg).mkdir(parents=True, exist_ok=True)
         (tmp / pkg / "__init__.py").write_text("", "utf-8")

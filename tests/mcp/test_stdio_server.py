@@ -1,0 +1,72 @@
+"""memoir-cli mcp driven by the SDK's own client over stdio."""
+
+import os
+import sys
+
+import anyio
+import pytest
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+from memoir_desktop.core import Memoir
+
+PASSPHRASE = "mcp test passphrase"
+SECRET = "the hidden orchard behind grandmother's house"
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory):
+    home = tmp_path_factory.mktemp("mcp")
+    os.environ["MEMOIR_PASSPHRASE"] = PASSPHRASE
+    try:
+        with Memoir.open(home, passphrase=PASSPHRASE) as mem:
+            mem.add("I keep bees on the roof of my flat", infer=False)
+            private = mem.journal(f"Today I walked to {SECRET} again", private=True)
+            mem.add(f"Walks to {SECRET}", infer=False, entry_id=private)
+    finally:
+        os.environ.pop("MEMOIR_PASSPHRASE", None)
+    return home
+
+
+def _run(home, passphrase, body):
+    env = {**os.environ, "MEMOIR_HOME": str(home)}
+    if passphrase:
+        env["MEMOIR_PASSPHRASE"] = passphrase
+    params = StdioServerParameters(command=sys.executable, args=["-m", "memoir_desktop.cli", "mcp"], env=env)
+
+    async def main():
+        async with stdio_client(params) as (r, w), ClientSession(r, w) as s:
+            await s.initialize()
+            return await body(s)
+
+    return anyio.run(main)
+
+
+def test_tools_search_privacy_and_errors(home):
+    async def body(s):
+        tools = {t.name: t for t in (await s.list_tools()).tools}
+        assert set(tools) >= {"search_memories", "list_memories", "get_memory"}
+        assert "query" in tools["search_memories"].input_schema["properties"]
+        hit = await s.call_tool("search_memories", {"query": "beekeeping at home"})
+        assert "bees" in str(hit.structured_content)
+        for name, args in [("search_memories", {"query": "orchard grandmother"}), ("list_memories", {})]:
+            out = await s.call_tool(name, args)
+            assert "orchard" not in str(out.content) + str(out.structured_content)
+        bad = await s.call_tool("get_memory", {"id": "no-such-id"})
+        assert bad.is_error and "no memory" in str(bad.content)
+        wrong = await s.call_tool("search_memories", {"query": 5, "limit": "x"})
+        assert wrong.is_error
+        listed = await s.call_tool("list_memories", {})
+        mid = str(listed.structured_content).split("'id': '")[1].split("'")[0]
+        one = await s.call_tool("get_memory", {"id": mid})
+        assert not one.is_error and "history" in str(one.structured_content)
+
+    _run(home, PASSPHRASE, body)
+
+
+def test_locked_journal_answers_one_sentence(home):
+    async def body(s):
+        out = await s.call_tool("list_memories", {})
+        assert out.is_error and "locked" in str(out.content)
+
+    _run(home, "wrong passphrase!", body)
