@@ -59,9 +59,11 @@ def test_a_clean_fixture_tree_passes(tmp_path):
 def test_each_deliberate_bad_import_breaks_its_contract(tmp_path):
     cases = {
         "memoir_desktop.core.uses_qt": ("import PySide6.QtCore\n", "no Qt below ui"),
-        "memoir_desktop.viewmodels.uses_ui": ("import memoir_desktop.ui.window\n", "then view models"),
-        "memoir_desktop.ui.uses_cli": ("import memoir_desktop.cli\n", "then view models"),
+        "memoir_desktop.viewmodels.uses_ui": ("import memoir_desktop.ui.window\n", "then mcp"),
+        "memoir_desktop.ui.uses_cli": ("import memoir_desktop.cli\n", "then mcp"),
         "memoir_desktop.ui.uses_eval": ("import memoir_desktop.eval\n", "evaluation stays out"),
+        "memoir_desktop.mcp.uses_eval": ("import memoir_desktop.eval\n", "evaluation stays out"),
+        "memoir_desktop.mcp.uses_ui": ("import memoir_desktop.ui.window\n", "then mcp"),
         "memoir_desktop.core.part_a": ("import memoir_desktop.core.part_b\n", "one way only"),
         "memoir_desktop.core.uses_eval": ("import memoir_desktop.eval\n", "core imports nothing"),
         "memoir_desktop.eval.uses_tests": ("import tests\n", "the package imports nothing of tests"),
