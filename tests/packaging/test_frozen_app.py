@@ -36,6 +36,9 @@ PASSPHRASE = "frozen test passphrase"  # no keyring in the scratch user: headles
 
 pytestmark = [
     pytest.mark.slow,
+    # One worker builds and runs the bundles: two building into the same dist/ at once (pytest-xdist
+    # spreads a module's tests) left a bundle whose archive would not unpack.
+    pytest.mark.xdist_group("frozen_app"),
     pytest.mark.timeout(BUILD_TIMEOUT_S + 300),
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the bundle is built by build_linux.sh"),
 ]
