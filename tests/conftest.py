@@ -50,5 +50,8 @@ def _isolated_environment():
     os.environ.clear()
     os.environ.update(saved)
     from memoir_desktop.core import secrets
+    from tests.fakes.memory_keyring import MemoryKeyring
 
     secrets._session_key = None
+    # A key one test saved must not configure the next test's LLM (tests share a worker process).
+    MemoryKeyring._store.clear()
