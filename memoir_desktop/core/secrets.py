@@ -81,7 +81,7 @@ def set_api_key(key: str | None) -> KeyStorage:
         _session_key = key
         return KeyStorage(
             "session",
-            "This computer has no keychain, so the key is kept only until memoir closes.",
+            "This computer has no system keyring, so the key is kept only until memoir closes.",
         )
 
 

@@ -41,6 +41,7 @@ from memoir_desktop.core.inputs import InvalidInput
 from memoir_desktop.ui import i18n
 from memoir_desktop.ui.fit import grow_to_fit
 from memoir_desktop.ui.formatting import long_date, short_time
+from memoir_desktop.ui.reasons import reason
 
 POLL_MS = 1_000  # how often the memory building of an import is looked at
 FORMATS = ("json", "md", "txt")
@@ -296,19 +297,13 @@ class ExportDialog(QDialog):
 
     def _failed(self, exc: BaseException) -> None:
         self._busy(False)
-        self._show_result(self.tr("The export could not be saved: {error}").format(error=_reason(exc)),
+        self._show_result(self.tr("The export could not be saved: {error}").format(error=reason(exc)),
                           error=True)
 
     def _show_result(self, text: str, error: bool = False) -> None:
         _set_error(self.result, error)
         self.result.setText(text)
         self.result.show()
-
-
-def _reason(exc: BaseException) -> str:
-    if isinstance(exc, OSError):
-        return exc.strerror or exc.__class__.__name__
-    return str(exc) or exc.__class__.__name__
 
 
 # -- import -------------------------------------------------------------------------------------------
@@ -469,9 +464,9 @@ class ImportDialog(QDialog):
             text = self.tr("‘{name}’ could not be imported: it is not a memoir backup or a Day One export, "
                            "or it is damaged.").format(name=self.name)
         elif isinstance(exc, OSError):
-            text = self.tr("‘{name}’ could not be read: {error}").format(name=self.name, error=_reason(exc))
+            text = self.tr("‘{name}’ could not be read: {error}").format(name=self.name, error=reason(exc))
         else:
-            text = self.tr("‘{name}’ could not be imported: {error}").format(name=self.name, error=_reason(exc))
+            text = self.tr("‘{name}’ could not be imported: {error}").format(name=self.name, error=reason(exc))
         self._error(text, detail=str(exc))
 
     def _error(self, text: str, detail: str = "") -> None:

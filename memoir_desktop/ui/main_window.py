@@ -20,7 +20,6 @@ from memoir_desktop.ui.file_dialogs import (
     ExportDialog,
     ImportDialog,
     RestoreBackupDialog,
-    _reason,
     backup_time,
     show_in_folder,
     when_text,
@@ -29,6 +28,7 @@ from memoir_desktop.ui.graph.graph_page import GraphPage
 from memoir_desktop.ui.journal.journal_page import JournalPage
 from memoir_desktop.ui.memories.memory_card_list import MemoryCardList
 from memoir_desktop.ui.profile_page import ProfilePage
+from memoir_desktop.ui.reasons import reason
 from memoir_desktop.ui.reminders import ReminderTray
 from memoir_desktop.ui.resources import icon
 from memoir_desktop.ui.search_page import SearchPage
@@ -236,7 +236,7 @@ class MainWindow(QMainWindow):
             path, lambda _counts: self.status.show_busy(False, self.tr("Encrypted export written: {name}")
                                                         .format(name=Path(path).name)),
             lambda exc: self.status.show_busy(False, self.tr("The export failed: {error}").format(
-                error=_reason(exc))),
+                error=reason(exc))),
             passphrase=passphrase)
 
     def _index_progress(self, done: int, total: int) -> None:

@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
 from memoir_desktop.core.crypto import MIN_PASSPHRASE
 from memoir_desktop.core.disclosure import Disclosure
 from memoir_desktop.core.private_files import write_private
-from memoir_desktop.ui.file_dialogs import _reason
 from memoir_desktop.ui.fit import grow_to_fit
+from memoir_desktop.ui.reasons import reason as _reason
 
 
 class PassphraseDialog(QDialog):

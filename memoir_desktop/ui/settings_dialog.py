@@ -152,7 +152,7 @@ class SettingsDialog(QDialog):
         key_row.addWidget(self.remove_key)
         form.addRow(self.tr("API key"), key_row)
         # Said here, once, before Save: no box after it (it opened behind the first-connection one).
-        self.key_session_note = QLabel(self.tr("This computer has no keychain, so memoir keeps the key only "
+        self.key_session_note = QLabel(self.tr("This computer has no system keyring, so memoir keeps the key only "
                                                "until you close it, and asks for it again next time."))
         self.key_session_note.setObjectName("muted")
         self.key_session_note.setWordWrap(True)
@@ -270,8 +270,8 @@ class SettingsDialog(QDialog):
         # shows that (checked, not to be unchecked) and says why. The setting itself is kept as it was.
         self._asks_every_start = has_passphrase and not getattr(self.backend, "keyring_keeps_key", True)
         self.lock_at_start_reason = QLabel(
-            self.tr("This computer has no keychain, so memoir asks every time.") if not crypto.keyring_available()
-            else self.tr("This computer's keychain does not hold the journal's key, so memoir asks every time."))
+            self.tr("This computer has no system keyring, so memoir asks every time.") if not crypto.keyring_available()
+            else self.tr("This computer's system keyring does not hold the journal's key, so memoir asks every time."))
         self.lock_at_start_reason.setObjectName("muted")
         self.lock_at_start_reason.setWordWrap(True)
         self.lock_at_start_reason.setVisible(self._asks_every_start)

@@ -88,7 +88,7 @@ class MemoirOpener(QObject):
             self.locked.emit(exc.code, creating)
             return
         log.error("the journal could not be opened: %s", exc.__class__.__name__)
-        from memoir_desktop.ui.file_dialogs import _reason
+        from memoir_desktop.ui.reasons import reason as _reason
 
         self.failed.emit(_reason(exc))
 

@@ -45,7 +45,7 @@ def _dialogs(window, mem):
              "timestamp": "2026-03-02T21:00:00", "edits": []}
     letter = {"id": 2, "content": "**한 주의 편지**\n\n" + "이번 주에는 한강을 따라 걷고 달린 날이 많았어요. " * 6}
     reason = window.tr("Enter the passphrase of your journal to open it. It is asked for at every start "
-                       "because this computer has no keychain to keep it in.")
+                       "because this computer has no system keyring to keep it in.")
     return [
         ("settings", window.open_settings),
         ("export", window.export),

@@ -288,8 +288,8 @@ def test_where_no_keyring_keeps_the_key_settings_show_that_every_start_asks(tmp_
         assert dialog.lock_at_start.isChecked() and not dialog.lock_at_start.isEnabled()
         assert not dialog.lock_at_start_reason.isHidden()
         assert dialog.lock_at_start_reason.text() == dialog.tr(
-            "This computer has no keychain, so memoir asks every time.")
-        assert "키체인이 없어서" in dialog.lock_at_start_reason.text()
+            "This computer has no system keyring, so memoir asks every time.")
+        assert "시스템 키링이 없어서" in dialog.lock_at_start_reason.text()
         # What is shown is what happens; the setting the user chose is not rewritten by it.
         assert dialog.settings().lock_at_start is False
         dialog.reject()

@@ -73,20 +73,20 @@ def test_without_a_keychain_the_key_is_said_once_to_last_this_session(window, qt
     was none; saving a key then opened a second box, behind the first, naming an environment variable."""
     from memoir_desktop.ui.journal.welcome_panel import WelcomePanel
 
-    session_only = window.tr("This computer has no keychain, so memoir keeps the key only until you close it, "
+    session_only = window.tr("This computer has no system keyring, so memoir keeps the key only until you close it, "
                              "and asks for it again next time.")
     welcome = WelcomePanel(llm_configured=False)
     qtbot.addWidget(welcome)
     said = _words_on_screen(welcome)
-    assert "키체인에 보관됩니다" not in said and "keyring" not in said.lower()
-    assert "키체인이 없어서" in said and "MEMOIR_" not in said
+    assert "키링에 보관됩니다" not in said and "kept in your system keyring" not in said.lower()
+    assert "시스템 키링이 없어서" in said and "MEMOIR_" not in said
 
     dialog = window.open_settings()
     qtbot.waitExposed(dialog)
     dialog.pages.setCurrentIndex(0)
     assert dialog.key_session_note.isVisible() and dialog.key_session_note.text() == session_only
     said = _words_on_screen(dialog)
-    assert "MEMOIR_" not in said and "키체인에 보관" not in said
+    assert "MEMOIR_" not in said and "키링에 보관" not in said
     dialog.api_key.setText(SECRET)
     with qtbot.waitSignal(dialog.accepted, timeout=10_000):
         dialog.accept()

@@ -16,7 +16,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from memoir_desktop.core.inputs import InvalidInput
-from memoir_desktop.ui.file_dialogs import _reason
 from memoir_desktop.ui.formatting import long_date, parse
 from memoir_desktop.ui.journal.chat_view import ChatView, PendingExchange
 from memoir_desktop.ui.journal.composer import Composer
@@ -27,6 +26,7 @@ from memoir_desktop.ui.journal.message_bubble import MessageBubble
 from memoir_desktop.ui.journal.reflection_cards import FollowUpCard, LetterCard, OnThisDayCard
 from memoir_desktop.ui.journal.trash_view import ActionBar, TrashView
 from memoir_desktop.ui.journal.welcome_panel import NoLLMBanner, WelcomePanel
+from memoir_desktop.ui.reasons import reason as _reason
 from memoir_desktop.viewmodels.day import DayView
 
 

@@ -47,7 +47,7 @@ class WelcomePanel(QFrame):
                 "then choose the Ollama preset in Settings (http://localhost:11434/v1).</li></ul>")
                 if keyring_available() else self.tr(
                 "<b>Connect an AI companion</b> (optional):<ul>"
-                "<li><b>OpenAI</b>: paste an API key in Settings. This computer has no keychain, so memoir "
+                "<li><b>OpenAI</b>: paste an API key in Settings. This computer has no system keyring, so memoir "
                 "keeps the key only until you close it, and asks for it again next time.</li>"
                 "<li><b>Ollama</b> (free, runs locally): install Ollama, run <code>ollama pull qwen2.5</code>, "
                 "then choose the Ollama preset in Settings (http://localhost:11434/v1).</li></ul>"))

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memoir_desktop.ui.file_dialogs import _reason
+from memoir_desktop.ui.reasons import reason as _reason
 
 
 class TidyRow(QFrame):
