@@ -73,10 +73,13 @@ def _progress(msg: str) -> None:
 # --------------------------------------------------------------------------- 1. categories
 
 
-def crosslingual(mem, para: dict, cross: dict) -> dict:
+def crosslingual(mem, para: dict, cross: dict, unrelated: dict | None = None) -> dict:
     ids = {**_load(mem, "para", para["memories"]), **_load(mem, "en", cross["memories_en"])}
     questions = [(f"ko→ko {q['kind']}", "para", q) for q in para["questions"]]
     questions += [(q["lang_pair"], "en" if q["lang_pair"].endswith("en") else "para", q) for q in cross["questions"]]
+    # The check half alone too: the floor's per-pair minimum was chosen on the fit half.
+    questions += [(f"{q['lang_pair']} (check half)", "en" if q["lang_pair"].endswith("en") else "para", q)
+                  for q in cross["questions"] if q.get("split") == "check" and not q["lang_pair"].startswith("en→en")]
     ranks: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
     differ = {"api": 0, "field": 0}
     for k, (cat, user, q) in enumerate(questions):
@@ -91,13 +94,28 @@ def crosslingual(mem, para: dict, cross: dict) -> dict:
                 for c in (cat, "ko→ko all" if cat.startswith("ko→ko") else None):
                     if c:
                         ranks[c][f"{col} {name}"].append(_rank(hits, want))
-                if name == "on":
+                if name == "on" and not cat.endswith("(check half)"):
                     public = (mem.search(q["question"], user_id=user, limit=10, now=_now(q["asked"]))["results"]
                               if col == "api" else
                               mem.find(q["question"], user_id=user, limit=10, now=_now(q["asked"]))["memories"])
                     differ[col] += [h["id"] for h in public] != hits
+    listed: dict[str, list[bool]] = defaultdict(list)
+    by_meaning: dict[str, list[bool]] = defaultdict(list)  # listed a memory sharing no word with it
+    for lang, texts in (unrelated or {}).items():
+        if lang not in ("en", "ko"):
+            continue
+        for text in texts:
+            for user, store in (("para", "ko"), ("en", "en")):
+                found = mem.find(text, user_id=user, limit=10, now=_now("2026-11-30"))
+                listed[f"{lang}→{store}"].append(bool(found["memories"]))
+                by_meaning[f"{lang}→{store}"].append(any("lexical" not in (m.get("explain") or {})
+                                                         for m in found["memories"]))
     return {"categories": {c: {k: _score(v) for k, v in cols.items()} for c, cols in ranks.items()},
-            "public_differs": differ, "n": len(questions)}
+            "public_differs": differ,
+            "n": sum(not c.endswith("(check half)") for c, _, _ in questions),
+            "unrelated": {pair: {"n": len(v), "pct": 100.0 * sum(v) / (len(v) or 1),
+                                 "by meaning pct": 100.0 * sum(by_meaning[pair]) / (len(v) or 1)}
+                          for pair, v in listed.items()}}
 
 
 def render_crosslingual(r: dict) -> list[str]:
@@ -123,6 +141,12 @@ def render_crosslingual(r: dict) -> list[str]:
     d = r["public_differs"]
     lines += ["", f"top 10 of the public call differs from the 'on' column: mem.search {d['api']}, "
                   f"mem.find {d['field']} of {r['n']} questions"]
+    if r.get("unrelated"):
+        lines += ["", "unrelated questions (real words, nothing in the journal): share for which the search "
+                      "field lists a memory, and one sharing no word with the question (lower is better)",
+                  "", "pair   |  n | listed % | by meaning alone %"]
+        lines += [f"{pair:<6} | {v['n']:>2} | {v['pct']:8.1f} | {v['by meaning pct']:18.1f}"
+                  for pair, v in sorted(r["unrelated"].items())]
     return lines
 
 
@@ -220,7 +244,8 @@ def run(data_dir: Path, only: tuple[str, ...] = PARTS) -> dict:
         for part in only:
             start = time.perf_counter()
             if part == "crosslingual":
-                out[part] = crosslingual(mem, read("ko_paraphrase.json"), read("crosslingual.json"))
+                out[part] = crosslingual(mem, read("ko_paraphrase.json"), read("crosslingual.json"),
+                                         read("unrelated_queries.json"))
             elif part == "small":
                 out[part] = small(mem, read("small_journals.json"))
             else:

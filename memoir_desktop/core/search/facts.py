@@ -21,9 +21,9 @@ from memoir_desktop.core.search.floor import (
     dense_only_cut,
     floor_for,
     has_content,
+    in_language,
     in_query_language,
     keep_dense,
-    own_language,
     stats_of,
 )
 from memoir_desktop.core.search.fusion import fuse, rank_score
@@ -75,10 +75,10 @@ class FactSearch:
                     # A line with no word in it ("^^;;", "ㅎ", "😴") is near everything by meaning: it
                     # neither decides what is listed nor is listed but by its words.
                     worded = {i for i, toks in bm.tokens_of(str(h[0]) for h in hits).items() if toks}
-                    judged = in_query_language([h for h in hits if str(h[0]) in worded], q.text, refs,
-                                               _korean_of(bm))
-                    if stats.n <= len(hits):  # every item is a hit: judged as the query's language reads them
-                        stats, refs = stats_of([h[1] for h in judged], stats), own_language(refs, q.text)
+                    judged, floor, korean = in_query_language([h for h in hits if str(h[0]) in worded], q.text,
+                                                              floor, _korean_of(bm))
+                    if stats.n <= len(hits):  # every item is a hit: their spread is judged with everyday sentences
+                        stats, refs = stats_of([h[1] for h in judged], stats), in_language(refs, korean)
                 if keep_dense(floor or None, knows_a_word=bm.knows(q.terms),
                               best=max((h[1] for h in judged), default=None), stats=stats, reference=refs,
                               text=q.text):
