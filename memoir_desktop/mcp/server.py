@@ -13,7 +13,10 @@ log = logging.getLogger(__name__)
 
 
 def _shown(m: dict) -> dict:
-    return {"id": m["id"], "text": m["memory"], "category": (m.get("metadata") or {}).get("category"),
+    from memoir_desktop.core.reflection.categories import category_of
+
+    # The category the profile page shows (the LLM's, else the rules'), the one the user switches off.
+    return {"id": m["id"], "text": m["memory"], "category": category_of(m),
             "created_at": m.get("created_at"), "updated_at": m.get("updated_at")}
 
 
@@ -40,11 +43,11 @@ class JournalAccess:
         return self.mem
 
     def visible(self, memories: list[dict]) -> list[dict]:
-        """Drops memories whose every source is a private entry (core's lens, the gate's own)."""
-        from memoir_desktop.core.llm.gate import PrivacyLens
+        """Core decides what may leave: not private-only memories, not switched-off categories."""
+        from memoir_desktop.core.app_view import visible_memories
 
-        hidden = PrivacyLens(self.memoir().engine).private_memories(m["id"] for m in memories)
-        return [m for m in memories if m["id"] not in hidden]
+        mem = self.memoir()
+        return visible_memories(mem.engine, mem.home, memories)
 
 
 def build_server(access: JournalAccess) -> MCPServer:
@@ -64,7 +67,7 @@ def build_server(access: JournalAccess) -> MCPServer:
             raise ToolError("Give a limit between 1 and 500.")
         items = access.memoir().get_all()["results"]
         if category:
-            items = [m for m in items if (m.get("metadata") or {}).get("category") == category]
+            items = [m for m in items if _shown(m)["category"] == category]
         items.sort(key=lambda m: m.get("created_at") or "", reverse=True)
         return [_shown(m) for m in access.visible(items)[:limit]]
 

@@ -12,6 +12,7 @@ from memoir_desktop.core import Memoir
 
 PASSPHRASE = "mcp test passphrase"
 SECRET = "the hidden orchard behind grandmother's house"
+OFF = "My doctor says my blood pressure is too high"  # health: a kind the user switched off
 
 
 @pytest.fixture(scope="module")
@@ -23,9 +24,15 @@ def home(tmp_path_factory):
             mem.add("I keep bees on the roof of my flat", infer=False)
             private = mem.journal(f"Today I walked to {SECRET} again", private=True)
             mem.add(f"Walks to {SECRET}", infer=False, entry_id=private)
+            mem.add(OFF, infer=False)
+            mem.set_remembered("health", False)
     finally:
         os.environ.pop("MEMOIR_PASSPHRASE", None)
     return home
+
+
+def _ids(out) -> list[str]:
+    return [m["id"] for m in (out.structured_content or {}).get("result", [])]
 
 
 def _run(home, passphrase, body):
@@ -60,6 +67,23 @@ def test_tools_search_privacy_and_errors(home):
         mid = str(listed.structured_content).split("'id': '")[1].split("'")[0]
         one = await s.call_tool("get_memory", {"id": mid})
         assert not one.is_error and "history" in str(one.structured_content)
+
+    _run(home, PASSPHRASE, body)
+
+
+def test_a_category_switched_off_never_leaves(home):
+    with Memoir.open(home, passphrase=PASSPHRASE) as mem:
+        off_id = next(m["id"] for m in mem.get_all()["results"] if m["memory"] == OFF)
+
+    async def body(s):
+        for name, args in [("search_memories", {"query": "doctor blood pressure"}), ("list_memories", {}),
+                           ("list_memories", {"category": "health"})]:
+            out = await s.call_tool(name, args)
+            assert not out.is_error and off_id not in _ids(out)
+            assert "blood pressure" not in str(out.content) + str(out.structured_content)
+        one = await s.call_tool("get_memory", {"id": off_id})
+        assert one.is_error and "blood pressure" not in str(one.content)
+        assert _ids(await s.call_tool("list_memories", {}))  # the other memories still come
 
     _run(home, PASSPHRASE, body)
 
