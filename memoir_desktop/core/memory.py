@@ -20,6 +20,7 @@ from sqlmodel import Session, col, select
 from memoir_desktop.core import (
     backup,
     config,
+    connected_apps,
     crypto,
     disclosure,
     model_catalog,
@@ -834,6 +835,22 @@ class Memoir:
             user_id, result = m.user_id, memory_dict(m, changes=Changes.of(memories=[m.id], proposals=True).to_dict())
         self.store.apply_index(user_id, change)
         return result
+
+    # -- other AI tools connected over MCP (connected_apps.py) ----------------------------
+
+    def connected_apps(self, *, user_id: str = "me") -> list[dict]:
+        return connected_apps.apps(self.engine, user_id=user_id)
+
+    def set_app_grant(self, name: str, grant: str, on: bool, *, user_id: str = "me") -> dict:
+        """grant: allowed | read_entries | write_directly."""
+        return connected_apps.set_grant(self.engine, name, grant, on, user_id=user_id)
+
+    def pause_app(self, name: str, paused: bool = True, *, user_id: str = "me") -> dict:
+        return connected_apps.pause(self.engine, name, paused, user_id=user_id)
+
+    def app_log(self, *, app: str | None = None, limit: int = 200, user_id: str = "me") -> list[dict]:
+        """Every call the apps made, newest first: time, app, tool, how many items went out."""
+        return connected_apps.call_log(self.engine, user_id=user_id, app=app, limit=limit)
 
     # -- background work ----------------------------------------------------------------
 
