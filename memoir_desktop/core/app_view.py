@@ -21,7 +21,8 @@ def switched_off(home: Path) -> frozenset[str]:
 
 
 def visible_memories(engine, home: Path, memories: list[dict]) -> list[dict]:
-    """The memory dicts that may leave, in their order."""
+    """The memory dicts that may leave, in their order (active ones only: a forgotten memory is forgotten)."""
+    memories = [m for m in memories if m.get("state", "active") == "active"]
     hidden = PrivacyLens(engine).private_memories(m["id"] for m in memories)
     off = switched_off(home)
     return [m for m in memories if m["id"] not in hidden and categories.category_of(m) not in off]

@@ -1,4 +1,5 @@
-"""Tools over the journal's memories. Privacy is core's (PrivacyLens); nothing here decides what is private."""
+"""The tools other AI tools call. Each runs inside `access.call`: refused for a paused app or one
+without the grant it needs, logged without text. Privacy is core's (app_view.py), never decided here."""
 
 from __future__ import annotations
 
@@ -6,8 +7,12 @@ import logging
 import sys
 from typing import Any
 
-from mcp.server.mcpserver import MCPServer
+# Context must be a name of this module at run time: the SDK finds the parameter to fill with it
+# by resolving the tools' annotations here.
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+
+from memoir_desktop.mcp.access import JournalAccess
 
 log = logging.getLogger(__name__)
 
@@ -20,70 +25,43 @@ def _shown(m: dict) -> dict:
             "created_at": m.get("created_at"), "updated_at": m.get("updated_at")}
 
 
-class JournalAccess:
-    """Opens the journal once; a journal that will not open answers every call with one sentence."""
-
-    def __init__(self, home=None):
-        self.home, self.mem, self.problem = home, None, None
-
-    def open(self):
-        from memoir_desktop.core import Memoir
-        from memoir_desktop.core.crypto import KeyError_
-
-        try:
-            self.mem = Memoir.open(self.home)
-        except KeyError_:
-            self.problem = ("The journal is locked: open memoir and unlock it, or start this server "
-                            "with the journal's passphrase.")
-        return self
-
-    def memoir(self):
-        if self.mem is None:
-            raise ToolError(self.problem or "The journal could not be opened.")
-        return self.mem
-
-    def visible(self, memories: list[dict]) -> list[dict]:
-        """Core decides what may leave: not private-only memories, not switched-off categories."""
-        from memoir_desktop.core.app_view import visible_memories
-
-        mem = self.memoir()
-        return visible_memories(mem.engine, mem.home, memories)
-
-
 def build_server(access: JournalAccess) -> MCPServer:
     app = MCPServer("memoir")
 
     @app.tool(description="Search the diarist's long-term memories by meaning (Korean or English, "
                           "time words such as 'last spring' work). Returns the best matches first.")
-    def search_memories(query: str, limit: int = 10) -> list[dict]:
-        if not query.strip() or not 1 <= limit <= 100:
-            raise ToolError("Give a query and a limit between 1 and 100.")
-        hits = access.memoir().search(query, limit=limit)["results"]
-        return [_shown(m) for m in access.visible(hits)]
+    def search_memories(query: str, ctx: Context, limit: int = 10) -> list[dict]:
+        with access.call(ctx, "search_memories") as call:
+            if not query.strip() or not 1 <= limit <= 100:
+                raise ToolError("Give a query and a limit between 1 and 100.")
+            hits = access.memoir().search(query, limit=limit)["results"]
+            return call.sent([_shown(m) for m in access.visible(hits)])
 
     @app.tool(description="List the diarist's memories, newest first, optionally of one category.")
-    def list_memories(category: str | None = None, limit: int = 50) -> list[dict]:
-        if not 1 <= limit <= 500:
-            raise ToolError("Give a limit between 1 and 500.")
-        items = access.memoir().get_all()["results"]
-        if category:
-            items = [m for m in items if _shown(m)["category"] == category]
-        items.sort(key=lambda m: m.get("created_at") or "", reverse=True)
-        return [_shown(m) for m in access.visible(items)[:limit]]
+    def list_memories(ctx: Context, category: str | None = None, limit: int = 50) -> list[dict]:
+        with access.call(ctx, "list_memories") as call:
+            if not 1 <= limit <= 500:
+                raise ToolError("Give a limit between 1 and 500.")
+            items = access.memoir().get_all()["results"]
+            if category:
+                items = [m for m in items if _shown(m)["category"] == category]
+            items.sort(key=lambda m: m.get("created_at") or "", reverse=True)
+            return call.sent([_shown(m) for m in access.visible(items)[:limit]])
 
     @app.tool(structured_output=True, description="One memory by its id, with its history: each change, who made it and when.")
-    def get_memory(id: str) -> dict[str, Any]:
+    def get_memory(id: str, ctx: Context) -> dict[str, Any]:
         from memoir_desktop.core.inputs import NotFound
 
-        mem = access.memoir()
-        try:
-            found = access.visible([mem.get(id)])
-        except NotFound:
-            found = []
-        if not found:
-            raise ToolError(f"There is no memory with the id {id}.")
-        history = [{"event": h["event"], "by": h["actor"], "when": h["created_at"]} for h in mem.history(id)]
-        return {**_shown(found[0]), "history": history}
+        with access.call(ctx, "get_memory") as call:
+            mem = access.memoir()
+            try:
+                found = access.visible([mem.get(id)])
+            except NotFound:
+                found = []
+            if not found:  # also a private-only, forgotten or switched-off one: its existence is not told
+                raise ToolError(f"There is no memory with the id {id}.")
+            history = [{"event": h["event"], "by": h["actor"], "when": h["created_at"]} for h in mem.history(id)]
+            return call.sent({**_shown(found[0]), "history": history})
 
     return app
 

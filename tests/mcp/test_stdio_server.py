@@ -7,8 +7,9 @@ import anyio
 import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
+from mcp_types import Implementation
 
-from memoir_desktop.core import Memoir
+from memoir_desktop.core import Memoir, connected_apps
 
 PASSPHRASE = "mcp test passphrase"
 SECRET = "the hidden orchard behind grandmother's house"
@@ -26,6 +27,8 @@ def home(tmp_path_factory):
             mem.add(f"Walks to {SECRET}", infer=False, entry_id=private)
             mem.add(OFF, infer=False)
             mem.set_remembered("health", False)
+            connected_apps.seen(mem.engine, "Paused app")
+            mem.pause_app("Paused app")
     finally:
         os.environ.pop("MEMOIR_PASSPHRASE", None)
     return home
@@ -35,14 +38,15 @@ def _ids(out) -> list[str]:
     return [m["id"] for m in (out.structured_content or {}).get("result", [])]
 
 
-def _run(home, passphrase, body):
+def _run(home, passphrase, body, client="memoir tests"):
     env = {**os.environ, "MEMOIR_HOME": str(home)}
     if passphrase:
         env["MEMOIR_PASSPHRASE"] = passphrase
     params = StdioServerParameters(command=sys.executable, args=["-m", "memoir_desktop.cli", "mcp"], env=env)
 
     async def main():
-        async with stdio_client(params) as (r, w), ClientSession(r, w) as s:
+        async with stdio_client(params) as (r, w), ClientSession(r, w, client_info=Implementation(
+                name=client, version="1")) as s:
             await s.initialize()
             return await body(s)
 
@@ -86,6 +90,39 @@ def test_a_category_switched_off_never_leaves(home):
         assert _ids(await s.call_tool("list_memories", {}))  # the other memories still come
 
     _run(home, PASSPHRASE, body)
+
+
+def _open(home):
+    return Memoir.open(home, passphrase=PASSPHRASE)
+
+
+def test_a_paused_app_is_refused_and_the_server_keeps_answering(home):
+    calls = [("search_memories", {"query": "bees"}), ("list_memories", {}), ("get_memory", {"id": "x"})]
+
+    def allow():
+        with _open(home) as mem:
+            mem.pause_app("Paused app", paused=False)
+
+    def pause_again():
+        with _open(home) as mem:
+            mem.pause_app("Paused app")
+            return mem.app_log(app="Paused app")
+
+    async def body(s):
+        for name, args in calls * 2:
+            out = await s.call_tool(name, args)
+            assert out.is_error and "paused this app" in str(out.content)
+            assert "bees" not in str(out.content) + str(out.structured_content)
+        await anyio.to_thread.run_sync(allow)  # the user allows it in the open app: the next call answers
+        out = await s.call_tool("list_memories", {})
+        assert not out.is_error and "bees" in str(out.structured_content)
+        return await anyio.to_thread.run_sync(pause_again)
+
+    log = _run(home, PASSPHRASE, body, client="Paused app")
+    assert [(c["tool"], c["outcome"], c["items"]) for c in log[:2]] == [
+        ("list_memories", "answered", 1), ("get_memory", "refused", 0)]
+    assert sum(c["outcome"] == "refused" for c in log) == 6
+    assert "bees" not in str(log)
 
 
 def test_locked_journal_answers_one_sentence(home):
