@@ -63,6 +63,35 @@ def build_server(access: JournalAccess) -> MCPServer:
             history = [{"event": h["event"], "by": h["actor"], "when": h["created_at"]} for h in mem.history(id)]
             return call.sent({**_shown(found[0]), "history": history})
 
+    @app.tool(structured_output=True, description=(
+        "Tell memoir something you learned about the diarist, in one or two sentences. Unless the "
+        "diarist lets this app write directly, it becomes a suggestion they accept or reject in memoir; "
+        "the answer says which happened."))
+    def add_memory(text: str, ctx: Context) -> dict[str, Any]:
+        from memoir_desktop.core import app_suggestions
+        from memoir_desktop.core.app_view import switched_off
+        from memoir_desktop.core.inputs import InvalidInput
+        from memoir_desktop.core.reflection.categories import categorize
+
+        with access.call(ctx, "add_memory") as call:
+            mem = access.memoir()
+            try:
+                text = app_suggestions.checked_text(text)
+            except InvalidInput as exc:
+                raise ToolError(str(exc)) from exc
+            name = call.app["name"]
+            if categorize(text) in switched_off(mem.home):
+                return {"outcome": "not_kept", "message": "Not kept: the diarist asked memoir not to "
+                                                          "remember this kind of thing."}
+            if call.app["write_directly"]:
+                added = mem.add(text, infer=False, metadata={"added_by": name})["results"][0]
+                return {"outcome": "added", "id": added["id"],
+                        "message": "Added to the diarist's memories."}
+            held = app_suggestions.suggest(mem.engine, name, text)
+            return {"outcome": "suggested", "suggestion_id": held["id"],
+                    "message": "Sent to the diarist as a suggestion: it becomes a memory only if they "
+                               "accept it in memoir."}
+
     return app
 
 

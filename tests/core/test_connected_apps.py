@@ -4,7 +4,7 @@ import sqlite3
 
 import pytest
 
-from memoir_desktop.core import Memoir, connected_apps
+from memoir_desktop.core import Memoir, app_suggestions, connected_apps
 from memoir_desktop.core.db import SCHEMA_VERSION
 from memoir_desktop.core.inputs import InvalidInput, NotFound
 
@@ -50,6 +50,31 @@ def test_the_log_is_newest_first_bounded_and_holds_no_text(mem):
     assert len(mem.app_log(limit=3)) == 3 and len(mem.app_log(app="Cursor")) == 5
 
 
+def test_a_suggestion_becomes_a_memory_only_when_accepted(mem):
+    a = app_suggestions.suggest(mem.engine, "Cursor", app_suggestions.checked_text(" 고양이 이름은\n나비다 "))
+    b = app_suggestions.suggest(mem.engine, "Cursor", "The diarist hates cilantro")
+    again = app_suggestions.suggest(mem.engine, "Cursor", "The diarist hates cilantro")
+    assert again["id"] == b["id"] and [x["text"] for x in mem.memory_suggestions()] == ["고양이 이름은 나비다",
+                                                                                         "The diarist hates cilantro"]
+    made = mem.decide_suggestion(a["id"], accept=True)
+    assert mem.get(made["memory_id"])["memory"] == "고양이 이름은 나비다"
+    assert mem.get(made["memory_id"])["metadata"] == {"suggested_by": "Cursor"}
+    assert mem.history(made["memory_id"])[0]["actor"] == "user"  # the user accepted it
+    assert mem.decide_suggestion(b["id"], accept=False)["memory_id"] is None
+    assert mem.memory_suggestions() == []
+    assert [m["memory"] for m in mem.get_all()["results"]] == ["고양이 이름은 나비다"]
+    with mem.engine.connect() as conn:  # a rejected one keeps no text
+        assert "cilantro" not in str(conn.exec_driver_sql("SELECT * FROM memory_suggestion").all())
+    with pytest.raises(NotFound):
+        mem.decide_suggestion(b["id"], accept=True)
+
+
+def test_an_apps_memory_is_checked(mem):
+    for bad in ["", " \n\t ", "x" * (app_suggestions.MAX_CHARS + 1), 5]:
+        with pytest.raises(InvalidInput):
+            app_suggestions.checked_text(bad)
+
+
 def test_a_schema_7_journal_gains_the_connected_apps_tables(tmp_path):
     home = tmp_path / "home"
     with Memoir.open(home, encrypt=False) as m:
@@ -57,6 +82,7 @@ def test_a_schema_7_journal_gains_the_connected_apps_tables(tmp_path):
     con = sqlite3.connect(home / "memoir.db")
     con.execute("DROP TABLE connected_app")
     con.execute("DROP TABLE app_call")
+    con.execute("DROP TABLE memory_suggestion")
     con.execute("UPDATE meta SET value='7' WHERE key='schema_version'")
     con.commit()
     con.close()

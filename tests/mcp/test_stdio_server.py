@@ -29,6 +29,8 @@ def home(tmp_path_factory):
             mem.set_remembered("health", False)
             connected_apps.seen(mem.engine, "Paused app")
             mem.pause_app("Paused app")
+            connected_apps.seen(mem.engine, "Trusted app")
+            mem.set_app_grant("Trusted app", "write_directly", True)
     finally:
         os.environ.pop("MEMOIR_PASSPHRASE", None)
     return home
@@ -106,6 +108,8 @@ def test_a_paused_app_is_refused_and_the_server_keeps_answering(home):
     def pause_again():
         with _open(home) as mem:
             mem.pause_app("Paused app")
+            connected_apps.seen(mem.engine, "Trusted app")
+            mem.set_app_grant("Trusted app", "write_directly", True)
             return mem.app_log(app="Paused app")
 
     async def body(s):
@@ -123,6 +127,32 @@ def test_a_paused_app_is_refused_and_the_server_keeps_answering(home):
         ("list_memories", "answered", 1), ("get_memory", "refused", 0)]
     assert sum(c["outcome"] == "refused" for c in log) == 6
     assert "bees" not in str(log)
+
+
+def test_add_memory_is_a_suggestion_unless_the_app_may_write(home):
+    async def suggest(s):
+        out = await s.call_tool("add_memory", {"text": "The diarist is learning the cello"})
+        assert not out.is_error and out.structured_content["outcome"] == "suggested"
+        assert "suggestion" in str(out.content)
+        for bad in ["   ", "x" * 1001]:
+            wrong = await s.call_tool("add_memory", {"text": bad})
+            assert wrong.is_error and "memory" in str(wrong.content)
+        assert (await s.call_tool("list_memories", {})).structured_content["result"]  # still answering
+
+    async def write(s):
+        out = await s.call_tool("add_memory", {"text": "The diarist runs every Sunday morning by the river"})
+        assert not out.is_error and out.structured_content["outcome"] == "added"
+        return out.structured_content["id"]
+
+    _run(home, PASSPHRASE, suggest)
+    added = _run(home, PASSPHRASE, write, client="Trusted app")
+    with _open(home) as mem:
+        held = mem.memory_suggestions()
+        assert [(x["app"], x["text"]) for x in held] == [("memoir tests", "The diarist is learning the cello")]
+        texts = [m["memory"] for m in mem.get_all()["results"]]
+        assert "The diarist is learning the cello" not in texts  # not a memory until accepted
+        assert mem.get(added)["memory"] == "The diarist runs every Sunday morning by the river"
+        assert mem.get(added)["metadata"]["added_by"] == "Trusted app"
 
 
 def test_locked_journal_answers_one_sentence(home):
