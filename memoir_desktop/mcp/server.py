@@ -16,6 +16,9 @@ from memoir_desktop.mcp.access import JournalAccess
 
 log = logging.getLogger(__name__)
 
+RECENT_MAX = 100  # entries recent_entries returns at most
+ENTRY_CHARS = 4_000  # of each entry's text
+
 
 def _shown(m: dict) -> dict:
     from memoir_desktop.core.reflection.categories import category_of
@@ -92,7 +95,59 @@ def build_server(access: JournalAccess) -> MCPServer:
                     "message": "Sent to the diarist as a suggestion: it becomes a memory only if they "
                                "accept it in memoir."}
 
+    @app.tool(structured_output=True, description=(
+        "What the diarist wrote, and what memoir remembered, on this date one month ago and one, two, "
+        "... years ago. `date` is YYYY-MM-DD (today when left out). Only for an app allowed to read entries."))
+    def on_this_day(ctx: Context, date: str | None = None) -> dict[str, Any]:
+        with access.call(ctx, "on_this_day", needs="read_entries") as call:
+            day = _day(date)
+            groups, sent = [], 0
+            for g in access.memoir().on_this_day(day):
+                entries = access.visible_entries(g["entries"])
+                memories = [_shown(m) for m in access.visible(g["memories"])]
+                if entries or memories:
+                    groups.append({"date": g["date"], "months_ago": g["months_ago"], "years_ago": g["years_ago"],
+                                   "entries": [{"id": e["id"], "written": e["created_at"], "text": e["snippet"]}
+                                               for e in entries],
+                                   "memories": memories})
+                    sent += len(entries) + len(memories)
+            call.items = sent
+            return {"date": day.isoformat(), "looking_back": groups}
+
+    @app.tool(description=(
+        "The diarist's journal entries of the last `days` days (1 to 366), newest first. Only for an app "
+        "allowed to read entries."))
+    def recent_entries(ctx: Context, days: int = 7) -> list[dict]:
+        from datetime import datetime, timedelta
+
+        with access.call(ctx, "recent_entries", needs="read_entries") as call:
+            if not 1 <= days <= 366:
+                raise ToolError("Give a number of days between 1 and 366.")
+            since = (datetime.now() - timedelta(days=days)).isoformat()
+            # The diarist's own entries: not the companion's replies, not memoir's letters.
+            mine = [e for e in access.memoir().entries() if e["role"] == "user" and e["kind"] == "entry"
+                    and e["created_at"] >= since]
+            shown = [{"id": e["id"], "written": e["created_at"], "text": _cut(e["content"]), "tags": e["tags"]}
+                     for e in reversed(access.visible_entries(mine))][:RECENT_MAX]
+            return call.sent(shown)
+
     return app
+
+
+def _day(text: str | None):
+    from datetime import date
+
+    if not text:
+        return date.today()
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise ToolError(f"Give the date as YYYY-MM-DD, for example {date.today().isoformat()}.") from None
+
+
+def _cut(text: str) -> str:
+    # A long entry is cut: an app asking "what happened this week" needs the gist, not a whole essay.
+    return text if len(text) <= ENTRY_CHARS else text[:ENTRY_CHARS - 1].rstrip() + "…"
 
 
 def serve_stdio(home=None) -> int:

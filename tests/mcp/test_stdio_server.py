@@ -2,6 +2,7 @@
 
 import os
 import sys
+from datetime import date, datetime, timedelta
 
 import anyio
 import pytest
@@ -13,6 +14,7 @@ from memoir_desktop.core import Memoir, connected_apps
 
 PASSPHRASE = "mcp test passphrase"
 SECRET = "the hidden orchard behind grandmother's house"
+OLD_SECRET = "the letter to Minji that I never sent"  # private, written a year ago today
 OFF = "My doctor says my blood pressure is too high"  # health: a kind the user switched off
 
 
@@ -29,11 +31,24 @@ def home(tmp_path_factory):
             mem.set_remembered("health", False)
             connected_apps.seen(mem.engine, "Paused app")
             mem.pause_app("Paused app")
+            connected_apps.seen(mem.engine, "Reader app")
+            mem.set_app_grant("Reader app", "read_entries", True)
+            year_ago = _year_ago(datetime.now().replace(hour=9, minute=0, second=0, microsecond=0))
+            mem.journal("A year ago I painted the kitchen yellow", timestamp=year_ago)
+            mem.journal(f"I wrote {OLD_SECRET} again", timestamp=year_ago + timedelta(hours=1), private=True)
+            mem.journal("This week I planted tomatoes on the balcony", timestamp=datetime.now() - timedelta(days=2))
             connected_apps.seen(mem.engine, "Trusted app")
             mem.set_app_grant("Trusted app", "write_directly", True)
     finally:
         os.environ.pop("MEMOIR_PASSPHRASE", None)
     return home
+
+
+def _year_ago(at: datetime) -> datetime:
+    try:
+        return at.replace(year=at.year - 1)
+    except ValueError:  # 29 February
+        return at.replace(year=at.year - 1, day=28)
 
 
 def _ids(out) -> list[str]:
@@ -58,8 +73,13 @@ def _run(home, passphrase, body, client="memoir tests"):
 def test_tools_search_privacy_and_errors(home):
     async def body(s):
         tools = {t.name: t for t in (await s.list_tools()).tools}
-        assert set(tools) >= {"search_memories", "list_memories", "get_memory"}
-        assert "query" in tools["search_memories"].input_schema["properties"]
+        assert set(tools) == {"search_memories", "list_memories", "get_memory", "add_memory", "on_this_day",
+                              "recent_entries"}
+        for name, args in [("search_memories", {"query", "limit"}), ("list_memories", {"category", "limit"}),
+                           ("get_memory", {"id"}), ("add_memory", {"text"})]:
+            assert set(tools[name].input_schema["properties"]) == args  # the SDK's Context is not an argument
+            assert tools[name].description
+        assert tools["get_memory"].output_schema and tools["add_memory"].output_schema
         hit = await s.call_tool("search_memories", {"query": "beekeeping at home"})
         assert "bees" in str(hit.structured_content)
         for name, args in [("search_memories", {"query": "orchard grandmother"}), ("list_memories", {})]:
@@ -108,6 +128,12 @@ def test_a_paused_app_is_refused_and_the_server_keeps_answering(home):
     def pause_again():
         with _open(home) as mem:
             mem.pause_app("Paused app")
+            connected_apps.seen(mem.engine, "Reader app")
+            mem.set_app_grant("Reader app", "read_entries", True)
+            year_ago = _year_ago(datetime.now().replace(hour=9, minute=0, second=0, microsecond=0))
+            mem.journal("A year ago I painted the kitchen yellow", timestamp=year_ago)
+            mem.journal(f"I wrote {OLD_SECRET} again", timestamp=year_ago + timedelta(hours=1), private=True)
+            mem.journal("This week I planted tomatoes on the balcony", timestamp=datetime.now() - timedelta(days=2))
             connected_apps.seen(mem.engine, "Trusted app")
             mem.set_app_grant("Trusted app", "write_directly", True)
             return mem.app_log(app="Paused app")
@@ -153,6 +179,37 @@ def test_add_memory_is_a_suggestion_unless_the_app_may_write(home):
         assert "The diarist is learning the cello" not in texts  # not a memory until accepted
         assert mem.get(added)["memory"] == "The diarist runs every Sunday morning by the river"
         assert mem.get(added)["metadata"]["added_by"] == "Trusted app"
+
+
+def test_entries_only_with_the_grant_and_never_a_private_one(home):
+    async def stranger(s):
+        for name, args in [("on_this_day", {}), ("recent_entries", {"days": 30})]:
+            out = await s.call_tool(name, args)
+            assert out.is_error and "Reading journal entries is off" in str(out.content)
+            assert "tomatoes" not in str(out.content) + str(out.structured_content)
+
+    async def reader(s):
+        tools = {t.name: t for t in (await s.list_tools()).tools}
+        assert "days" in tools["recent_entries"].input_schema["properties"]
+        assert "date" in tools["on_this_day"].input_schema["properties"]
+        outs = [await s.call_tool("recent_entries", {"days": 400}),
+                await s.call_tool("on_this_day", {"date": "last tuesday"})]
+        assert all(o.is_error for o in outs) and "YYYY-MM-DD" in str(outs[1].content)
+        recent = await s.call_tool("recent_entries", {"days": 7})
+        back = await s.call_tool("on_this_day", {})
+        when = _year_ago(datetime.now()).date()
+        dated = await s.call_tool("on_this_day", {"date": (date.today() + timedelta(days=1)).isoformat()})
+        return recent, back, dated, when
+
+    _run(home, PASSPHRASE, stranger)
+    recent, back, dated, when = _run(home, PASSPHRASE, reader, client="Reader app")
+    assert not recent.is_error and "tomatoes" in str(recent.structured_content)
+    assert not back.is_error and "painted the kitchen" in str(back.structured_content)
+    assert back.structured_content["looking_back"][0]["date"] == when.isoformat()
+    assert not dated.is_error and "painted the kitchen" not in str(dated.structured_content)
+    for out in (recent, back, dated):
+        said = str(out.content) + str(out.structured_content)
+        assert SECRET not in said and OLD_SECRET not in said and "orchard" not in said and "Minji" not in said
 
 
 def test_locked_journal_answers_one_sentence(home):
