@@ -100,6 +100,7 @@ def test_tools_search_privacy_and_errors(home):
 def test_a_category_switched_off_never_leaves(home):
     with Memoir.open(home, passphrase=PASSPHRASE) as mem:
         off_id = next(m["id"] for m in mem.get_all()["results"] if m["memory"] == OFF)
+        private_id = next(m["id"] for m in mem.get_all()["results"] if SECRET in m["memory"])
 
     async def body(s):
         for name, args in [("search_memories", {"query": "doctor blood pressure"}), ("list_memories", {}),
@@ -107,8 +108,10 @@ def test_a_category_switched_off_never_leaves(home):
             out = await s.call_tool(name, args)
             assert not out.is_error and off_id not in _ids(out)
             assert "blood pressure" not in str(out.content) + str(out.structured_content)
-        one = await s.call_tool("get_memory", {"id": off_id})
-        assert one.is_error and "blood pressure" not in str(one.content)
+        for mid in (off_id, private_id):  # not by its id either, and the same answer as for no memory
+            one = await s.call_tool("get_memory", {"id": mid})
+            assert one.is_error and "There is no memory" in str(one.content)
+            assert "blood pressure" not in str(one.content) and "orchard" not in str(one.content)
         assert _ids(await s.call_tool("list_memories", {}))  # the other memories still come
 
     _run(home, PASSPHRASE, body)
