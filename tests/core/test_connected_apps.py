@@ -94,3 +94,33 @@ def test_a_schema_7_journal_gains_the_connected_apps_tables(tmp_path):
         with m.engine.connect() as conn:
             assert conn.exec_driver_sql("SELECT value FROM meta WHERE key='schema_version'").scalar() \
                 == str(SCHEMA_VERSION)
+
+
+def test_the_cli_lists_apps_changes_grants_shows_the_log_and_decides_suggestions(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    home = tmp_path / "home"
+    with Memoir.open(home, encrypt=False) as m:
+        connected_apps.seen(m.engine, "Cursor")
+        connected_apps.log_call(m.engine, "Cursor", "search_memories", 3)
+        held = app_suggestions.suggest(m.engine, "Cursor", "The diarist plays the cello")
+
+    def cli(*args):
+        env = {**os.environ, "MEMOIR_HOME": str(home)}
+        return subprocess.run([sys.executable, "-m", "memoir_desktop.cli", *args], capture_output=True, text=True,
+                              env=env, timeout=120)
+
+    assert "Cursor: allowed; reads entries: no; writes directly: no" in cli("apps").stdout
+    assert cli("apps", "set", "Cursor", "read_entries", "on").returncode == 0
+    assert cli("apps", "pause", "Cursor").stdout.strip() == "Cursor: paused"
+    assert "search_memories  answered  3 item(s)" in cli("apps", "log").stdout
+    unknown = cli("apps", "pause", "Nobody")
+    assert unknown.returncode == 2 and "Traceback" not in unknown.stderr
+    assert "Cursor: The diarist plays the cello" in cli("suggestions").stdout
+    assert cli("suggestions", "--accept", str(held["id"])).returncode == 0
+    with Memoir.open(home, encrypt=False) as m:
+        a = m.connected_apps()[0]
+        assert a["paused"] and a["read_entries"] and m.memory_suggestions() == []
+        assert [x["memory"] for x in m.get_all()["results"]] == ["The diarist plays the cello"]
