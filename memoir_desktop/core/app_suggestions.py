@@ -90,11 +90,11 @@ def take_pending(s: Session, suggestion_id: int, user_id: str) -> MemorySuggesti
 
 
 def mark(s: Session, row: MemorySuggestion, accepted: bool, memory_id: str | None = None) -> None:
-    """Staged in the caller's transaction. A rejected suggestion keeps no text: the user said it is
-    not so, and memoir does not go on holding an app's claim about them."""
+    """Staged in the caller's transaction. A decided suggestion keeps no text: a rejected one because
+    the user said it is not so; an accepted one because its memory holds the words now, and a purge
+    of that memory must not leave a copy here."""
     row.state = ACCEPTED if accepted else REJECTED
     row.memory_id = memory_id
     row.decided_at = now()
-    if not accepted:
-        row.text = ""
+    row.text = ""
     s.add(row)

@@ -20,6 +20,12 @@ def switched_off(home: Path) -> frozenset[str]:
     return categories.blocked(config.load_settings(home, apply_env=False))
 
 
+def switched_off_kind(home: Path, text: str) -> bool:
+    """Whether a memory an app wants to add is of a kind the user asked memoir not to remember (the
+    write path leaves such facts out of the journal's own memories too)."""
+    return categories.categorize(text) in switched_off(home)
+
+
 def visible_memories(engine, home: Path, memories: list[dict]) -> list[dict]:
     """The memory dicts that may leave, in their order (active ones only: a forgotten memory is forgotten)."""
     memories = [m for m in memories if m.get("state", "active") == "active"]

@@ -72,9 +72,8 @@ def build_server(access: JournalAccess) -> MCPServer:
         "the answer says which happened."))
     def add_memory(text: str, ctx: Context) -> dict[str, Any]:
         from memoir_desktop.core import app_suggestions
-        from memoir_desktop.core.app_view import switched_off
+        from memoir_desktop.core.app_view import switched_off_kind
         from memoir_desktop.core.inputs import InvalidInput
-        from memoir_desktop.core.reflection.categories import categorize
 
         with access.call(ctx, "add_memory") as call:
             mem = access.memoir()
@@ -83,7 +82,7 @@ def build_server(access: JournalAccess) -> MCPServer:
             except InvalidInput as exc:
                 raise ToolError(str(exc)) from exc
             name = call.app["name"]
-            if categorize(text) in switched_off(mem.home):
+            if switched_off_kind(mem.home, text):
                 return {"outcome": "not_kept", "message": "Not kept: the diarist asked memoir not to "
                                                           "remember this kind of thing."}
             if call.app["write_directly"]:

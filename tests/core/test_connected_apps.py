@@ -63,8 +63,9 @@ def test_a_suggestion_becomes_a_memory_only_when_accepted(mem):
     assert mem.decide_suggestion(b["id"], accept=False)["memory_id"] is None
     assert mem.memory_suggestions() == []
     assert [m["memory"] for m in mem.get_all()["results"]] == ["고양이 이름은 나비다"]
-    with mem.engine.connect() as conn:  # a rejected one keeps no text
-        assert "cilantro" not in str(conn.exec_driver_sql("SELECT * FROM memory_suggestion").all())
+    with mem.engine.connect() as conn:  # a decided one keeps no text (the accepted one's is in its memory)
+        held = str(conn.exec_driver_sql("SELECT * FROM memory_suggestion").all())
+        assert "cilantro" not in held and "나비" not in held and made["memory_id"] in held
     with pytest.raises(NotFound):
         mem.decide_suggestion(b["id"], accept=True)
 

@@ -166,6 +166,8 @@ def test_add_memory_is_a_suggestion_unless_the_app_may_write(home):
         for bad in ["   ", "x" * 1001]:
             wrong = await s.call_tool("add_memory", {"text": bad})
             assert wrong.is_error and "memory" in str(wrong.content)
+        off = await s.call_tool("add_memory", {"text": "The diarist sees a doctor about headaches"})
+        assert off.structured_content["outcome"] == "not_kept"  # health is switched off
         assert (await s.call_tool("list_memories", {})).structured_content["result"]  # still answering
 
     async def write(s):
@@ -180,6 +182,7 @@ def test_add_memory_is_a_suggestion_unless_the_app_may_write(home):
         assert [(x["app"], x["text"]) for x in held] == [("memoir tests", "The diarist is learning the cello")]
         texts = [m["memory"] for m in mem.get_all()["results"]]
         assert "The diarist is learning the cello" not in texts  # not a memory until accepted
+        assert not any("headaches" in x for x in texts)
         assert mem.get(added)["memory"] == "The diarist runs every Sunday morning by the river"
         assert mem.get(added)["metadata"]["added_by"] == "Trusted app"
 
