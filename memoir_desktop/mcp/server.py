@@ -12,6 +12,7 @@ from typing import Any
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
+from memoir_desktop.core.reflection.categories import CATEGORIES
 from memoir_desktop.mcp.access import JournalAccess
 
 log = logging.getLogger(__name__)
@@ -37,10 +38,13 @@ def build_server(access: JournalAccess) -> MCPServer:
         with access.call(ctx, "search_memories") as call:
             if not query.strip() or not 1 <= limit <= 100:
                 raise ToolError("Give a query and a limit between 1 and 100.")
-            hits = access.memoir().search(query, limit=limit)["results"]
-            return call.sent([_shown(m) for m in access.visible(hits)])
+            # Asked for more than wanted: what may not leave is dropped after the search, and the
+            # app should still get `limit` answers when there are that many it may see.
+            hits = access.memoir().search(query, limit=min(2 * limit, 200))["results"]
+            return call.sent([_shown(m) for m in access.visible(hits)][:limit])
 
-    @app.tool(description="List the diarist's memories, newest first, optionally of one category.")
+    @app.tool(description="List the diarist's memories, newest first, optionally of one category: "
+                          f"{', '.join(CATEGORIES)}.")
     def list_memories(ctx: Context, category: str | None = None, limit: int = 50) -> list[dict]:
         with access.call(ctx, "list_memories") as call:
             if not 1 <= limit <= 500:
