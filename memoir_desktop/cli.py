@@ -79,6 +79,22 @@ def build_parser() -> argparse.ArgumentParser:
     rb.add_argument("file")
     sub.add_parser("encrypt", help="convert a plain journal into an encrypted one (resumable)")
     sub.add_parser("mcp", help="serve memories to other AI tools over MCP (stdio)")
+    ap = sub.add_parser("apps", help="the AI tools that connected over MCP, and what each may do")
+    asub = ap.add_subparsers(dest="action", parser_class=_Parser)
+    for name, helptext in (("pause", "refuse every call of an app until it is allowed again"),
+                           ("allow", "let a paused app call again")):
+        asub.add_parser(name, help=helptext).add_argument("name")
+    ag = asub.add_parser("set", help="turn what an app may do on or off")
+    ag.add_argument("name")
+    ag.add_argument("grant", choices=["read_entries", "write_directly"])
+    ag.add_argument("value", choices=["on", "off"])
+    al = asub.add_parser("log", help="the calls apps made, newest first (never their text)")
+    al.add_argument("name", nargs="?")
+    al.add_argument("--limit", type=int, default=50)
+    sg = sub.add_parser("suggestions", help="memories apps suggested over MCP, waiting for you")
+    sgd = sg.add_mutually_exclusive_group()
+    sgd.add_argument("--accept", type=int, metavar="ID", help="make the suggestion a memory")
+    sgd.add_argument("--reject", type=int, metavar="ID", help="turn the suggestion down (its text is not kept)")
     pv = sub.add_parser("privacy", help="what is sent to the LLM endpoint, and when")
     pv.add_argument("--lang", choices=["ko", "en"], default=None, help="language of the answer (default English)")
     pw = sub.add_parser("passphrase", help="set or change the passphrase (MEMOIR_NEW_PASSPHRASE, else asked)")
@@ -338,6 +354,10 @@ def _dispatch(mem, args) -> int:  # a flat command table reads best
         return _process(mem, args)
     if args.cmd == "tidy":
         return _tidy(mem, args)
+    if args.cmd == "apps":
+        return _apps(mem, args)
+    if args.cmd == "suggestions":
+        return _suggestions(mem, args)
     if args.cmd == "search-model":
         return _search_model(mem, args)
     if args.cmd == "reindex":
@@ -493,6 +513,38 @@ def _encrypt(args) -> int:
     if key.recovery_key:
         text += f"\nrecovery key (shown only now, keep it somewhere safe):\n  {key.recovery_key}"
     _print(args, {"encrypted": True}, text)
+    return EXIT_OK
+
+
+def _apps(mem, args) -> int:
+    u = args.user
+    if args.action in ("pause", "allow"):
+        a = mem.pause_app(args.name, args.action == "pause", user_id=u)
+        _print(args, a, f"{a['name']}: {'paused' if a['paused'] else 'allowed'}")
+    elif args.action == "set":
+        a = mem.set_app_grant(args.name, args.grant, args.value == "on", user_id=u)
+        _print(args, a, f"{a['name']}: {args.grant.replace('_', ' ')} {args.value}")
+    elif args.action == "log":
+        calls = mem.app_log(app=args.name, limit=args.limit, user_id=u)
+        _print(args, calls, "\n".join(f"{c['at'].replace('T', ' ')}  {c['app']}  {c['tool']}  {c['outcome']}  "
+                                      f"{c['items']} item(s)" for c in calls) or "(no calls yet)")
+    else:
+        apps = mem.connected_apps(user_id=u)
+        _print(args, apps, "\n".join(
+            f"{a['name']}: {'paused' if a['paused'] else 'allowed'}; reads entries: "
+            f"{'yes' if a['read_entries'] else 'no'}; writes directly: {'yes' if a['write_directly'] else 'no'}; "
+            f"last seen {a['last_seen'].replace('T', ' ')}" for a in apps) or "(no app has connected yet)")
+    return EXIT_OK
+
+
+def _suggestions(mem, args) -> int:
+    if args.accept is not None or args.reject is not None:
+        out = mem.decide_suggestion(args.accept if args.accept is not None else args.reject, args.accept is not None,
+                                    user_id=args.user)
+        _print(args, out, f"accepted: memory {out['memory_id']}" if out["accepted"] else "turned down")
+        return EXIT_OK
+    held = mem.memory_suggestions(user_id=args.user)
+    _print(args, held, "\n".join(f"{s['id']:>5}  {s['app']}: {s['text']}" for s in held) or "(no suggestions)")
     return EXIT_OK
 
 

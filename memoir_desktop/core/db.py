@@ -10,11 +10,11 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, create_engine, select
 
-from memoir_desktop.core import graph_store, models
+from memoir_desktop.core import app_suggestions, connected_apps, graph_store, models
 from memoir_desktop.core.crypto import sqlcipher_key
 from memoir_desktop.core.models import Meta
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 # Each migration takes a connection at version N-1 and brings it to N. Append only.
 MIGRATIONS: dict[int, list[str]] = {
@@ -51,6 +51,22 @@ MIGRATIONS: dict[int, list[str]] = {
     # A move no longer counts as an edit: entries only ever moved lose the "edited" mark it gave them.
     7: ["UPDATE entry SET updated_at = NULL WHERE updated_at IS NOT NULL AND id NOT IN "
         "(SELECT entry_id FROM entry_history WHERE event = 'EDIT')"],
+    # Other AI tools over MCP (connected_apps.py): each app with what the user lets it do, and the
+    # log of its calls (never their text); the memories they suggest (app_suggestions.py). New
+    # tables only; written out as create_all makes them.
+    8: ["CREATE TABLE IF NOT EXISTS connected_app (id INTEGER NOT NULL, user_id VARCHAR NOT NULL, "
+        "name VARCHAR NOT NULL, allowed BOOLEAN NOT NULL, read_entries BOOLEAN NOT NULL, "
+        "write_directly BOOLEAN NOT NULL, first_seen DATETIME NOT NULL, last_seen DATETIME NOT NULL, "
+        "PRIMARY KEY (id))",
+        "CREATE UNIQUE INDEX IF NOT EXISTS ix_connected_app_user_name ON connected_app (user_id, name)",
+        "CREATE TABLE IF NOT EXISTS app_call (id INTEGER NOT NULL, user_id VARCHAR NOT NULL, app VARCHAR NOT NULL, "
+        "tool VARCHAR NOT NULL, items INTEGER NOT NULL, outcome VARCHAR NOT NULL, at DATETIME NOT NULL, "
+        "PRIMARY KEY (id))",
+        "CREATE INDEX IF NOT EXISTS ix_app_call_user_at ON app_call (user_id, at)",
+        "CREATE TABLE IF NOT EXISTS memory_suggestion (id INTEGER NOT NULL, user_id VARCHAR NOT NULL, "
+        "app VARCHAR NOT NULL, text VARCHAR NOT NULL, state VARCHAR NOT NULL, memory_id VARCHAR, "
+        "created_at DATETIME NOT NULL, decided_at DATETIME, PRIMARY KEY (id))",
+        "CREATE INDEX IF NOT EXISTS ix_memory_suggestion_user_state ON memory_suggestion (user_id, state)"],
 }
 
 
@@ -144,6 +160,7 @@ def _tables():
         models.Proposal, models.Metric, models.IndexState, models.IndexPending, models.Meta, models.FollowUp,
         models.VectorCollection, models.VectorPoint,
         graph_store.GraphNode, graph_store.GraphEdge,
+        connected_apps.ConnectedApp, connected_apps.AppCall, app_suggestions.MemorySuggestion,
     ]
 
 

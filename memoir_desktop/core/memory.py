@@ -18,8 +18,10 @@ from pathlib import Path
 from sqlmodel import Session, col, select
 
 from memoir_desktop.core import (
+    app_suggestions,
     backup,
     config,
+    connected_apps,
     crypto,
     disclosure,
     model_catalog,
@@ -707,17 +709,20 @@ class Memoir:
                 if e is None or e.user_id != user_id:
                     raise NotFound(entry_id)
             for m in msgs:
-                # Verbatim: the text is kept as given; only its time fields are read from it.
-                row = self.store.stage_add(s, change, user_id=user_id, text=m["content"], actor="user",
-                                           created_at=when, entry_id=entry_id, about=fact_span(m["content"], when),
-                                           recurrence=temporal.recurring.rule_of(m["content"]), meta=metadata,
-                                           category=categories.categorize(
-                                               m["content"], about=fact_span(m["content"], when), recorded=when,
-                                               recurrence=temporal.recurring.rule_of(m["content"])))
+                row = self._stage_verbatim(s, change, user_id, m["content"], when, entry_id, metadata)
                 results.append({"id": row.id, "memory": row.text, "event": "ADD"})
             s.commit()
         self.store.apply_index(user_id, change)
         return {"results": results, "changes": Changes.of(memories=[r["id"] for r in results]).to_dict()}
+
+    def _stage_verbatim(self, s: Session, change: Change, user_id: str, text: str, when: datetime,
+                        entry_id: int | None, metadata: dict | None) -> Memory:
+        # Verbatim: the text is kept as given; only its time fields are read from it.
+        about, rule = fact_span(text, when), temporal.recurring.rule_of(text)
+        return self.store.stage_add(s, change, user_id=user_id, text=text, actor="user", created_at=when,
+                                    entry_id=entry_id, about=about, recurrence=rule, meta=metadata,
+                                    category=categories.categorize(text, about=about, recorded=when,
+                                                                   recurrence=rule))
 
     def _add_procedural(self, msgs, user_id, metadata, when) -> dict:
         text = self.llm.complete("extraction", [{"role": "system", "content": prompts.PROCEDURAL_SYSTEM},
@@ -834,6 +839,40 @@ class Memoir:
             user_id, result = m.user_id, memory_dict(m, changes=Changes.of(memories=[m.id], proposals=True).to_dict())
         self.store.apply_index(user_id, change)
         return result
+
+    # -- other AI tools connected over MCP (connected_apps.py) ----------------------------
+
+    def connected_apps(self, *, user_id: str = "me") -> list[dict]:
+        return connected_apps.apps(self.engine, user_id=user_id)
+
+    def set_app_grant(self, name: str, grant: str, on: bool, *, user_id: str = "me") -> dict:
+        """grant: allowed | read_entries | write_directly."""
+        return connected_apps.set_grant(self.engine, name, grant, on, user_id=user_id)
+
+    def pause_app(self, name: str, paused: bool = True, *, user_id: str = "me") -> dict:
+        return connected_apps.pause(self.engine, name, paused, user_id=user_id)
+
+    def app_log(self, *, app: str | None = None, limit: int = 200, user_id: str = "me") -> list[dict]:
+        """Every call the apps made, newest first: time, app, tool, how many items went out."""
+        return connected_apps.call_log(self.engine, user_id=user_id, app=app, limit=limit)
+
+    def memory_suggestions(self, *, user_id: str = "me") -> list[dict]:
+        """Memories apps suggested (add_memory over MCP), waiting for the user, oldest first."""
+        return app_suggestions.pending(self.engine, user_id=user_id)
+
+    def decide_suggestion(self, suggestion_id: int, accept: bool, *, user_id: str = "me") -> dict:
+        """Accepted, the suggestion becomes a memory as one added by hand (noting the app); rejected, none."""
+        change, memory_id = Change(), None
+        with self._write_lock, Session(self.engine) as s:
+            row = app_suggestions.take_pending(s, suggestion_id, user_id)
+            if accept:
+                memory_id = self._stage_verbatim(s, change, user_id, clean_text(row.text), parse_time(None), None,
+                                                 {"suggested_by": row.app}).id
+            app_suggestions.mark(s, row, accept, memory_id)
+            s.commit()
+        self.store.apply_index(user_id, change)
+        return {"id": suggestion_id, "accepted": accept, "memory_id": memory_id,
+                "changes": Changes.of(memories=[memory_id], proposals=True).to_dict()}
 
     # -- background work ----------------------------------------------------------------
 

@@ -1,4 +1,5 @@
-"""Tools over the journal's memories. Privacy is core's (PrivacyLens); nothing here decides what is private."""
+"""The tools other AI tools call. Each runs inside `access.call`: refused for a paused app or one
+without the grant it needs, logged without text. Privacy is core's (app_view.py), never decided here."""
 
 from __future__ import annotations
 
@@ -6,45 +7,26 @@ import logging
 import sys
 from typing import Any
 
-from mcp.server.mcpserver import MCPServer
+# Context must be a name of this module at run time: the SDK finds the parameter to fill with it
+# by resolving the tools' annotations here.
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+
+from memoir_desktop.core.reflection.categories import CATEGORIES
+from memoir_desktop.mcp.access import JournalAccess
 
 log = logging.getLogger(__name__)
 
+RECENT_MAX = 100  # entries recent_entries returns at most
+ENTRY_CHARS = 4_000  # of each entry's text
+
 
 def _shown(m: dict) -> dict:
-    return {"id": m["id"], "text": m["memory"], "category": (m.get("metadata") or {}).get("category"),
+    from memoir_desktop.core.reflection.categories import category_of
+
+    # The category the profile page shows (the LLM's, else the rules'), the one the user switches off.
+    return {"id": m["id"], "text": m["memory"], "category": category_of(m),
             "created_at": m.get("created_at"), "updated_at": m.get("updated_at")}
-
-
-class JournalAccess:
-    """Opens the journal once; a journal that will not open answers every call with one sentence."""
-
-    def __init__(self, home=None):
-        self.home, self.mem, self.problem = home, None, None
-
-    def open(self):
-        from memoir_desktop.core import Memoir
-        from memoir_desktop.core.crypto import KeyError_
-
-        try:
-            self.mem = Memoir.open(self.home)
-        except KeyError_:
-            self.problem = ("The journal is locked: open memoir and unlock it, or start this server "
-                            "with the journal's passphrase.")
-        return self
-
-    def memoir(self):
-        if self.mem is None:
-            raise ToolError(self.problem or "The journal could not be opened.")
-        return self.mem
-
-    def visible(self, memories: list[dict]) -> list[dict]:
-        """Drops memories whose every source is a private entry (core's lens, the gate's own)."""
-        from memoir_desktop.core.llm.gate import PrivacyLens
-
-        hidden = PrivacyLens(self.memoir().engine).private_memories(m["id"] for m in memories)
-        return [m for m in memories if m["id"] not in hidden]
 
 
 def build_server(access: JournalAccess) -> MCPServer:
@@ -52,37 +34,123 @@ def build_server(access: JournalAccess) -> MCPServer:
 
     @app.tool(description="Search the diarist's long-term memories by meaning (Korean or English, "
                           "time words such as 'last spring' work). Returns the best matches first.")
-    def search_memories(query: str, limit: int = 10) -> list[dict]:
-        if not query.strip() or not 1 <= limit <= 100:
-            raise ToolError("Give a query and a limit between 1 and 100.")
-        hits = access.memoir().search(query, limit=limit)["results"]
-        return [_shown(m) for m in access.visible(hits)]
+    def search_memories(query: str, ctx: Context, limit: int = 10) -> list[dict]:
+        with access.call(ctx, "search_memories") as call:
+            if not query.strip() or not 1 <= limit <= 100:
+                raise ToolError("Give a query and a limit between 1 and 100.")
+            # Asked for more than wanted: what may not leave is dropped after the search, and the
+            # app should still get `limit` answers when there are that many it may see.
+            hits = access.memoir().search(query, limit=min(2 * limit, 200))["results"]
+            return call.sent([_shown(m) for m in access.visible(hits)][:limit])
 
-    @app.tool(description="List the diarist's memories, newest first, optionally of one category.")
-    def list_memories(category: str | None = None, limit: int = 50) -> list[dict]:
-        if not 1 <= limit <= 500:
-            raise ToolError("Give a limit between 1 and 500.")
-        items = access.memoir().get_all()["results"]
-        if category:
-            items = [m for m in items if (m.get("metadata") or {}).get("category") == category]
-        items.sort(key=lambda m: m.get("created_at") or "", reverse=True)
-        return [_shown(m) for m in access.visible(items)[:limit]]
+    @app.tool(description="List the diarist's memories, newest first, optionally of one category: "
+                          f"{', '.join(CATEGORIES)}.")
+    def list_memories(ctx: Context, category: str | None = None, limit: int = 50) -> list[dict]:
+        with access.call(ctx, "list_memories") as call:
+            if not 1 <= limit <= 500:
+                raise ToolError("Give a limit between 1 and 500.")
+            items = access.memoir().get_all()["results"]
+            if category:
+                items = [m for m in items if _shown(m)["category"] == category]
+            items.sort(key=lambda m: m.get("created_at") or "", reverse=True)
+            return call.sent([_shown(m) for m in access.visible(items)[:limit]])
 
     @app.tool(structured_output=True, description="One memory by its id, with its history: each change, who made it and when.")
-    def get_memory(id: str) -> dict[str, Any]:
+    def get_memory(id: str, ctx: Context) -> dict[str, Any]:
         from memoir_desktop.core.inputs import NotFound
 
-        mem = access.memoir()
-        try:
-            found = access.visible([mem.get(id)])
-        except NotFound:
-            found = []
-        if not found:
-            raise ToolError(f"There is no memory with the id {id}.")
-        history = [{"event": h["event"], "by": h["actor"], "when": h["created_at"]} for h in mem.history(id)]
-        return {**_shown(found[0]), "history": history}
+        with access.call(ctx, "get_memory") as call:
+            mem = access.memoir()
+            try:
+                found = access.visible([mem.get(id)])
+            except NotFound:
+                found = []
+            if not found:  # also a private-only, forgotten or switched-off one: its existence is not told
+                raise ToolError(f"There is no memory with the id {id}.")
+            history = [{"event": h["event"], "by": h["actor"], "when": h["created_at"]} for h in mem.history(id)]
+            return call.sent({**_shown(found[0]), "history": history})
+
+    @app.tool(structured_output=True, description=(
+        "Tell memoir something you learned about the diarist, in one or two sentences. Unless the "
+        "diarist lets this app write directly, it becomes a suggestion they accept or reject in memoir; "
+        "the answer says which happened."))
+    def add_memory(text: str, ctx: Context) -> dict[str, Any]:
+        from memoir_desktop.core import app_suggestions
+        from memoir_desktop.core.app_view import switched_off_kind
+        from memoir_desktop.core.inputs import InvalidInput
+
+        with access.call(ctx, "add_memory") as call:
+            mem = access.memoir()
+            try:
+                text = app_suggestions.checked_text(text)
+            except InvalidInput as exc:
+                raise ToolError(str(exc)) from exc
+            name = call.app["name"]
+            if switched_off_kind(mem.home, text):
+                return {"outcome": "not_kept", "message": "Not kept: the diarist asked memoir not to "
+                                                          "remember this kind of thing."}
+            if call.app["write_directly"]:
+                added = mem.add(text, infer=False, metadata={"added_by": name})["results"][0]
+                return {"outcome": "added", "id": added["id"],
+                        "message": "Added to the diarist's memories."}
+            held = app_suggestions.suggest(mem.engine, name, text)
+            return {"outcome": "suggested", "suggestion_id": held["id"],
+                    "message": "Sent to the diarist as a suggestion: it becomes a memory only if they "
+                               "accept it in memoir."}
+
+    @app.tool(structured_output=True, description=(
+        "What the diarist wrote, and what memoir remembered, on this date one month ago and one, two, "
+        "... years ago. `date` is YYYY-MM-DD (today when left out). Only for an app allowed to read entries."))
+    def on_this_day(ctx: Context, date: str | None = None) -> dict[str, Any]:
+        with access.call(ctx, "on_this_day", needs="read_entries") as call:
+            day = _day(date)
+            groups, sent = [], 0
+            for g in access.memoir().on_this_day(day):
+                entries = access.visible_entries(g["entries"])
+                memories = [_shown(m) for m in access.visible(g["memories"])]
+                if entries or memories:
+                    groups.append({"date": g["date"], "months_ago": g["months_ago"], "years_ago": g["years_ago"],
+                                   "entries": [{"id": e["id"], "written": e["created_at"], "text": e["snippet"]}
+                                               for e in entries],
+                                   "memories": memories})
+                    sent += len(entries) + len(memories)
+            call.items = sent
+            return {"date": day.isoformat(), "looking_back": groups}
+
+    @app.tool(description=(
+        "The diarist's journal entries of the last `days` days (1 to 366), newest first. Only for an app "
+        "allowed to read entries."))
+    def recent_entries(ctx: Context, days: int = 7) -> list[dict]:
+        from datetime import datetime, timedelta
+
+        with access.call(ctx, "recent_entries", needs="read_entries") as call:
+            if not 1 <= days <= 366:
+                raise ToolError("Give a number of days between 1 and 366.")
+            since = (datetime.now() - timedelta(days=days)).isoformat()
+            # The diarist's own entries: not the companion's replies, not memoir's letters.
+            mine = [e for e in access.memoir().entries() if e["role"] == "user" and e["kind"] == "entry"
+                    and e["created_at"] >= since]
+            shown = [{"id": e["id"], "written": e["created_at"], "text": _cut(e["content"]), "tags": e["tags"]}
+                     for e in reversed(access.visible_entries(mine))][:RECENT_MAX]
+            return call.sent(shown)
 
     return app
+
+
+def _day(text: str | None):
+    from datetime import date
+
+    if not text:
+        return date.today()
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise ToolError(f"Give the date as YYYY-MM-DD, for example {date.today().isoformat()}.") from None
+
+
+def _cut(text: str) -> str:
+    # A long entry is cut: an app asking "what happened this week" needs the gist, not a whole essay.
+    return text if len(text) <= ENTRY_CHARS else text[:ENTRY_CHARS - 1].rstrip() + "…"
 
 
 def serve_stdio(home=None) -> int:
