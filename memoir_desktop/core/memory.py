@@ -18,6 +18,7 @@ from pathlib import Path
 from sqlmodel import Session, col, select
 
 from memoir_desktop.core import (
+    app_access,
     app_suggestions,
     backup,
     config,
@@ -855,6 +856,13 @@ class Memoir:
     def app_log(self, *, app: str | None = None, limit: int = 200, user_id: str = "me") -> list[dict]:
         """Every call the apps made, newest first: time, app, tool, how many items went out."""
         return connected_apps.call_log(self.engine, user_id=user_id, app=app, limit=limit)
+
+    def new_app_token(self) -> str:
+        """The HTTP transport's bearer token, shown this once (only its hash is kept); the old one stops."""
+        return app_access.new_token(self.engine)
+
+    def has_app_token(self) -> bool:
+        return app_access.has_token(self.engine)
 
     def memory_suggestions(self, *, user_id: str = "me") -> list[dict]:
         """Memories apps suggested (add_memory over MCP), waiting for the user, oldest first."""
