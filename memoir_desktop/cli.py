@@ -78,7 +78,10 @@ def build_parser() -> argparse.ArgumentParser:
     rb = sub.add_parser("restore-backup", help="replace the database with a backup (the current file is kept)")
     rb.add_argument("file")
     sub.add_parser("encrypt", help="convert a plain journal into an encrypted one (resumable)")
-    sub.add_parser("mcp", help="serve memories to other AI tools over MCP (stdio)")
+    mc = sub.add_parser("mcp", help="serve memories to other AI tools over MCP (stdio, or HTTP on this computer)")
+    mc.add_argument("--http", metavar="127.0.0.1:PORT",
+                    help="serve over streamable HTTP on the loopback address, behind an access key")
+    mc.add_argument("--new-key", action="store_true", help="with --http: make a new access key (shown once)")
     ap = sub.add_parser("apps", help="the AI tools that connected over MCP, and what each may do")
     asub = ap.add_subparsers(dest="action", parser_class=_Parser)
     for name, helptext in (("pause", "refuse every call of an app until it is allowed again"),
@@ -157,6 +160,10 @@ def run(args) -> int:
     if args.cmd == "encrypt":
         return _encrypt(args)
     if args.cmd == "mcp":
+        if args.http:
+            from memoir_desktop.mcp.http import serve_http
+
+            return serve_http(args.home, args.http, new_key=args.new_key)
         from memoir_desktop.mcp.server import serve_stdio
 
         return serve_stdio(args.home)
@@ -587,6 +594,7 @@ def main(argv: list[str] | None = None) -> int:
     from memoir_desktop.core.crypto import KeyError_
     from memoir_desktop.core.db import DatabaseCorrupt
     from memoir_desktop.core.inputs import InvalidInput, NotFound
+    from memoir_desktop.core.vectors import IndexBusy
 
     try:
         return run(args)
@@ -596,6 +604,9 @@ def main(argv: list[str] | None = None) -> int:
     except (InvalidInput, NotFound) as exc:
         print(f"memoir-cli: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except IndexBusy as exc:
+        print(f"memoir-cli: {exc}", file=sys.stderr)
+        return EXIT_LOCKED
     except DatabaseCorrupt as exc:
         from memoir_desktop.core import backup, config
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sqlite3
+import uuid
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -10,11 +12,11 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, create_engine, select
 
-from memoir_desktop.core import app_suggestions, connected_apps, graph_store, models
+from memoir_desktop.core import app_suggestions, connected_apps, graph_store, models, outside_changes
 from memoir_desktop.core.crypto import sqlcipher_key
 from memoir_desktop.core.models import Meta
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 # Each migration takes a connection at version N-1 and brings it to N. Append only.
 MIGRATIONS: dict[int, list[str]] = {
@@ -67,11 +69,30 @@ MIGRATIONS: dict[int, list[str]] = {
         "app VARCHAR NOT NULL, text VARCHAR NOT NULL, state VARCHAR NOT NULL, memory_id VARCHAR, "
         "created_at DATETIME NOT NULL, decided_at DATETIME, PRIMARY KEY (id))",
         "CREATE INDEX IF NOT EXISTS ix_memory_suggestion_user_state ON memory_suggestion (user_id, state)"],
+    # What another process changed (outside_changes.py): a feed the triggers fill. A memoir before
+    # this one cannot write to these tables (its connections lack the triggers' function), so the
+    # version goes up and it refuses the journal instead.
+    9: list(outside_changes.SCHEMA),
 }
 
 
 class DatabaseCorrupt(RuntimeError):
     """The SQLite file cannot be read. The damaged file is left untouched for recovery."""
+
+
+_ORIGINS: weakref.WeakKeyDictionary[Engine, str] = weakref.WeakKeyDictionary()
+OTHER_ORIGIN = "-"  # a connection of ours that is no engine's (a backup, a conversion)
+
+
+def define_origin(dbapi_conn, origin: str = OTHER_ORIGIN) -> None:
+    """The SQL function the change feed's triggers call to sign a row with its writer (every
+    connection that may write to the journal needs it, or its writes fail)."""
+    dbapi_conn.create_function(outside_changes.ORIGIN_FUNCTION, 0, lambda: origin)
+
+
+def origin_of(engine: Engine) -> str:
+    """Whose rows in the change feed are this engine's own."""
+    return _ORIGINS[engine]
 
 
 def _on_connect(dbapi_conn, _record) -> None:
@@ -100,6 +121,7 @@ def connect_encrypted(path: Path, data_key: bytes, **kwargs):
     """A DB-API connection to a SQLCipher database, keyed before anything reads the file."""
     con = sqlcipher_module().connect(str(path), **kwargs)
     con.execute(f"PRAGMA key = {sqlcipher_key(data_key)}")
+    define_origin(con)
     # A page read from disk is decrypted and checked on every cache miss (plain SQLite leans on the OS
     # cache instead): a larger page cache keeps the rows a search fetches decrypted (16 MiB).
     con.execute("PRAGMA cache_size = -16384")
@@ -122,6 +144,9 @@ def make_engine(path: Path, data_key: bytes | None = None) -> Engine:
             creator=lambda: connect_encrypted(path, data_key, check_same_thread=False, timeout=10),
         )
     event.listen(engine, "connect", _on_connect)
+    origin = uuid.uuid4().hex
+    _ORIGINS[engine] = origin
+    event.listen(engine, "connect", lambda dbapi_conn, _record: define_origin(dbapi_conn, origin))
     return engine
 
 
@@ -135,6 +160,10 @@ def open_database(path: Path, data_key: bytes | None = None) -> Engine:
                 raise DatabaseCorrupt(f"{path.name}: integrity check failed ({ok})")
         SQLModel.metadata.create_all(engine, tables=[t.__table__ for t in _tables()])
         _migrate(engine)
+        with engine.begin() as conn:  # a fresh database skipped the migrations: the feed is made here
+            for stmt in outside_changes.SCHEMA:
+                conn.exec_driver_sql(stmt)
+        outside_changes.trim(engine)
     except (sqlite3.DatabaseError, Exception) as exc:  # classify below
         engine.dispose()
         if isinstance(exc, DatabaseCorrupt):

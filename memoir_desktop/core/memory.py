@@ -33,7 +33,7 @@ from memoir_desktop.core import (
     vault,
 )
 from memoir_desktop.core.changes import Changes
-from memoir_desktop.core.db import checkpoint, open_database
+from memoir_desktop.core.db import checkpoint, open_database, origin_of
 from memoir_desktop.core.embedder import Embedder
 from memoir_desktop.core.graph_store import SQLiteGraphStore
 from memoir_desktop.core.importers.dayone import DayOneError, read_dayone_export
@@ -55,6 +55,7 @@ from memoir_desktop.core.llm import (
 from memoir_desktop.core.llm.modes import MODE_LABELS
 from memoir_desktop.core.llm.probe import ProbeCache
 from memoir_desktop.core.metrics import MetricsRecorder
+from memoir_desktop.core.outside_changes import ChangeFeed, IndexFollower
 from memoir_desktop.core.models import Entry, EntryHistory, History, Job, Memory, Proposal, Summary, now, pk
 from memoir_desktop.core.pipeline import consolidate as consolidation
 from memoir_desktop.core.pipeline import tidy
@@ -105,6 +106,12 @@ class Memoir:
                                  merge_threshold=settings.graph_merge_threshold or None)
         self.retriever = Retriever(self.engine, self.store, self.episodes,
                                    graph_search=lambda user_id, q, limit: self.graph.search(user_id, q, limit))
+        # What another process writes (the MCP server beside the app): followed before each search,
+        # and read separately by the screens (outside_changes).
+        self.follower = IndexFollower(ChangeFeed(self.engine, origin_of(self.engine)), self.store, self.episodes,
+                                      self.graph.store)
+        self.retriever.before_search = self.follower.catch_up
+        self._screen_feed = ChangeFeed(self.engine, origin_of(self.engine))
         self.jobs_queue = JobQueue(self.engine)
         self.probe_cache = ProbeCache(home / "llm_modes.json")
         self.llm = self._make_llm()
@@ -340,6 +347,12 @@ class Memoir:
         # The entries' index is the second pass a rebuild shows (10 years of entries take a while).
         self.index_report["episodes"] = self.episodes.reconcile(progress=progress, force=force)
         return self.index_report
+
+    def outside_changes(self) -> Changes:
+        """What other processes (the MCP server, a memoir-cli) changed since the last call, with this
+        process's indexes already following it: the screens refresh by it."""
+        self.follower.catch_up()
+        return self._screen_feed.read().changes()
 
     def status(self) -> dict:
         es = self.embedder.status

@@ -53,6 +53,8 @@ class SealedVectorIndex:
 
     def exists(self, name: str) -> bool:
         with self._lock:
+            if name not in self._collections():
+                self._dims = None  # another process may have made it since we looked (outside_changes.py)
             return name in self._collections()
 
     def recreate(self, name: str, dim: int) -> None:
@@ -145,6 +147,41 @@ class SealedVectorIndex:
             if name not in self._collections():
                 return {}
             return self._load(name).vectors([str(i) for i in item_ids])
+
+    # -- what another process changed (outside_changes.py) ----------------------------
+
+    def refresh(self, name: str, item_keys: Iterable[str]) -> None:
+        """Bring the loaded copy of `name` in step with the rows another process wrote or deleted;
+        `item_keys` as stored (JSON). A collection not loaded yet is read whole when first used."""
+        keys = list(item_keys)
+        with self._lock:
+            self._dims = None
+            mirror = self._mirror.get(name)
+            if mirror is None or not keys:
+                return
+            with self.engine.connect() as con:
+                rows = {}
+                for i in range(0, len(keys), 500):
+                    part = keys[i:i + 500]
+                    marks = ", ".join(f":k{n}" for n in range(len(part)))
+                    found = con.execute(text(f"SELECT item, vec FROM vector_point WHERE collection = :c "
+                                             f"AND item IN ({marks})"),
+                                        {"c": name, **{f"k{n}": k for n, k in enumerate(part)}}).all()
+                    rows.update({item: vec for item, vec in found})
+            gone = [json.loads(k) for k in keys if k not in rows]
+            held = [i for i in gone if i in mirror.row]
+            if held:
+                mirror.delete(held)
+            if rows:
+                ids = [json.loads(k) for k in rows]
+                mat = np.frombuffer(b"".join(rows.values()), dtype=np.float32).reshape(len(rows), mirror.mat.shape[1]).copy()
+                mirror.upsert(ids, mat)
+
+    def forget(self) -> None:
+        """Drop every loaded copy (each is read again from the database when next used)."""
+        with self._lock:
+            self._mirror.clear()
+            self._dims = None
 
     def _load(self, name: str) -> Mirror:
         mirror = self._mirror.get(name)

@@ -349,6 +349,10 @@ class Collections:
         self.embedder = embedder
         self._names.clear()
 
+    def forget_names(self) -> None:
+        """Look collections up again (another process may have rebuilt one)."""
+        self._names.clear()
+
     def targets(self) -> list[Collections]:
         """Where a change goes: this index, and the one being built for a new model."""
         return [self] if self.next is None else [self, self.next]

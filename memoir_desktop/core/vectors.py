@@ -38,11 +38,19 @@ def _acquire(path: Path) -> QdrantClient:
         return client
 
 
+class IndexBusy(RuntimeError):
+    """Another program holds a plain journal's vector files (Qdrant's local mode allows one)."""
+
+
 def _open_client(path: Path) -> QdrantClient:
     try:
         return QdrantClient(path=str(path))
-    except RuntimeError:
-        raise  # another process holds the directory: the app is single-instance for this
+    except RuntimeError as exc:
+        # An encrypted journal keeps its vectors in the database, which two programs share; a plain
+        # one keeps them in files only one program may hold.
+        raise IndexBusy("memoir is open in another program, and a journal that is not encrypted can be "
+                        "used by one program at a time: close the other one, or encrypt the journal "
+                        "(memoir-cli encrypt), after which both can use it.") from exc
     except Exception as exc:  # a damaged index is rebuilt from SQLite
         log.warning("vector index at %s unreadable (%s); starting a new one", path.name, exc)
         shutil.rmtree(path, ignore_errors=True)

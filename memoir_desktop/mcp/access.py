@@ -55,12 +55,15 @@ class JournalAccess:
     def open(self):
         from memoir_desktop.core import Memoir
         from memoir_desktop.core.crypto import KeyError_
+        from memoir_desktop.core.vectors import IndexBusy
 
         try:
             self.mem = Memoir.open(self.home)
         except KeyError_:
             self.problem = ("The journal is locked: open memoir and unlock it, or start this server "
                             "with the journal's passphrase.")
+        except IndexBusy as exc:
+            self.problem = str(exc)
         return self
 
     def memoir(self):

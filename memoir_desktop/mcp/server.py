@@ -9,8 +9,10 @@ from typing import Any
 
 # Context must be a name of this module at run time: the SDK finds the parameter to fill with it
 # by resolving the tools' annotations here.
+import anyio
+from mcp.server.lowlevel.helper_types import ReadResourceContents
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 
 from memoir_desktop.core.reflection.categories import CATEGORIES
 from memoir_desktop.mcp.access import JournalAccess
@@ -29,8 +31,56 @@ def _shown(m: dict) -> dict:
             "created_at": m.get("created_at"), "updated_at": m.get("updated_at")}
 
 
+PROFILE_URI = "memoir://profile"
+PROFILE_PER_KIND = 50  # memories of each kind the profile lists, newest first
+
+
+class MemoirServer(MCPServer):
+    """The SDK's server, with the profile read knowing which app asks: the SDK calls a static
+    resource's function with no context, and grants and the log are per app."""
+
+    def __init__(self, access: JournalAccess):
+        super().__init__("memoir")
+        self.access = access
+
+    async def read_resource(self, uri, context=None):
+        if str(uri) != PROFILE_URI:
+            return await super().read_resource(uri, context)
+        try:
+            text = await anyio.to_thread.run_sync(self._profile, context)
+        except ToolError as exc:  # refused or locked: the sentence reaches the app as an MCP error
+            raise ResourceError(str(exc)) from exc
+        return [ReadResourceContents(content=text, mime_type="text/markdown")]
+
+    def _profile(self, ctx) -> str:
+        with self.access.call(ctx, "profile") as call:
+            lines = ["# What memoir knows about the diarist", "",
+                     "Their long-term memories by kind, newest first, as the diarist keeps them in memoir.", ""]
+            shown = 0
+            for group in self.access.memoir().profile():
+                if not group["remember"]:
+                    continue  # a kind the diarist switched off is not told, not even as empty
+                items = sorted(self.access.visible(group["memories"]), key=lambda m: m.get("created_at") or "",
+                               reverse=True)[:PROFILE_PER_KIND]
+                if not items:
+                    continue
+                lines += [f"## {group['category'].capitalize()}", ""]
+                lines += [f"- {m['memory']} ({(m.get('created_at') or '')[:10]})" for m in items]
+                lines.append("")
+                shown += len(items)
+            if not shown:
+                lines.append("Nothing yet.")
+            call.items = shown
+            return "\n".join(lines).rstrip() + "\n"
+
+
 def build_server(access: JournalAccess) -> MCPServer:
-    app = MCPServer("memoir")
+    app = MemoirServer(access)
+
+    @app.resource(PROFILE_URI, name="profile", mime_type="text/markdown",
+                  description="What memoir knows about the diarist, by kind (people, places, work, habits…).")
+    def profile() -> str:  # read through MemoirServer.read_resource, which knows the app asking
+        raise ResourceError("The profile is read with the app that asks.")
 
     @app.tool(description="Search the diarist's long-term memories by meaning (Korean or English, "
                           "time words such as 'last spring' work). Returns the best matches first.")

@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable
 from datetime import date, datetime
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from memoir_desktop.core import config, secrets
 from memoir_desktop.core.changes import Changes
@@ -81,13 +81,41 @@ class AsyncMemoir(QObject):
         """Nothing in flight (used by screenshots and tests to wait for the UI to settle)."""
         return self.reads.in_flight == 0 and not self.writer.busy
 
+    OUTSIDE_EVERY_MS = 3000  # how soon a memory another app added shows (one small query a tick)
+
     def start(self) -> None:
         self.writer.start()
+        self._watch_outside()
         self.refresh_status()
         self.check_llm()
         self.reads.submit(self.mem.warm_search)
         if self.mem.index_switch is not None:  # a new model's index left half built at the last quit
             self._build_next_index()
+
+    def _watch_outside(self) -> None:
+        """Another process on this journal (the MCP server, memoir-cli) writes too: its changes reach
+        the screens as `changed`, as our own do."""
+        self._outside_busy = False
+        self._outside_timer = QTimer(self)
+        self._outside_timer.setInterval(self.OUTSIDE_EVERY_MS)
+        self._outside_timer.timeout.connect(self.check_outside)
+        self._outside_timer.start()
+
+    def check_outside(self) -> None:
+        if self._outside_busy:
+            return
+        self._outside_busy = True
+
+        def done(changes: Changes) -> None:
+            self._outside_busy = False
+            if changes:
+                self.changed.emit(changes)
+
+        def failed(exc: BaseException) -> None:
+            self._outside_busy = False
+            log.warning("could not read what other programs changed: %s", exc)
+
+        self.reads.submit(self.mem.outside_changes, done, failed)
 
     # -- a newly chosen embedding model: its index built beside the one in use --------------------
 
@@ -126,6 +154,8 @@ class AsyncMemoir(QObject):
 
     def shutdown(self, grace_ms: int) -> bool:
         """Stop taking work; wait up to `grace_ms` for running tasks. True if all finished."""
+        if getattr(self, "_outside_timer", None) is not None:
+            self._outside_timer.stop()
         self.writer.stop()
         writer_done = self.writer.wait(grace_ms)
         reads_done = self.reads.wait(grace_ms)

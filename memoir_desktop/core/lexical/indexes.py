@@ -45,6 +45,11 @@ class LexicalIndexes:
         for doc_id, text in add:
             index.add(str(doc_id), text)
 
+    def users(self, kind: str) -> list[str]:
+        """The users whose `kind` index is built (only those need to follow a change)."""
+        with self._lock:
+            return [u for (u, k) in self._indexes if k == kind]
+
     def drop_all(self) -> None:
         with self._lock:
             self._indexes.clear()

@@ -77,6 +77,12 @@ class EpisodeIndex:
     def bm25(self, user_id: str) -> BM25Index:
         return self.lexical.get(user_id, "ent")
 
+    def entries_by_id(self, ids: list[int]) -> list[Entry]:
+        if not ids:
+            return []
+        with Session(self.engine) as s:
+            return list(s.exec(select(Entry).where(col(Entry.id).in_(ids))))
+
     def _entries_of(self, user_id: str) -> list[tuple[str, str]]:
         with Session(self.engine) as s:
             rows = s.exec(select(Entry.id, Entry.content).where(col(Entry.user_id) == user_id,

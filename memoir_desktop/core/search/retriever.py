@@ -47,8 +47,11 @@ class Retriever:
         self.facts = FactSearch(engine, store)
         self.graph_search = graph_search
         self.context_rerank = ContextReranker()  # the companion's context only (Settings → Search)
+        # Every search starts from a Query made here: what other processes wrote is followed first.
+        self.before_search: Callable[[], object] = lambda: None
 
     def query(self, text: str, now: datetime | None = None) -> Query:
+        self.before_search()
         return Query.of(text, now, self.store.embedder)
 
     def search(self, user_id: str, query: str | Query, *, limit: int = 10, filters: dict | None = None,
