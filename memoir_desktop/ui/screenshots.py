@@ -137,7 +137,7 @@ def take_screenshots(app: QApplication, out_dir: Path, home: Path | None = None)
     dialog = window.open_settings()
     _settle(app, backend)
     _save(dialog, out_dir / "settings.png")
-    dialog.pages.setCurrentIndex(dialog.pages.count() - 1)  # Privacy: what leaves this computer
+    dialog.show_page(dialog.what_is_sent)  # Privacy: what leaves this computer
     dialog.resize(max(dialog.width(), 760), 980)  # the whole disclosure, unscrolled
     _settle(app, backend)
     _save(dialog, out_dir / "settings_privacy.png")
