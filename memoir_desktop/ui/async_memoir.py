@@ -438,6 +438,38 @@ class AsyncMemoir(QObject):
 
         self.writer.submit(lambda: self.mem.undo_consolidation(merged_id), done, on_error)
 
+    # -- other AI tools that connect to the journal (Settings → Connected apps) ---------------------
+
+    def connected_apps(self, on_done: Callable[[list[dict]], None], on_error: Callback = None) -> None:
+        self.reads.submit(self.mem.connected_apps, on_done, on_error)
+
+    def app_log(self, on_done: Callable[[list[dict]], None], on_error: Callback = None, *,
+                app: str | None = None, limit: int = 200) -> None:
+        self.reads.submit(lambda: self.mem.app_log(app=app, limit=limit), on_done, on_error)
+
+    def has_app_token(self, on_done: Callable[[bool], None], on_error: Callback = None) -> None:
+        self.reads.submit(self.mem.has_app_token, on_done, on_error)
+
+    def set_app_grant(self, name: str, grant: str, on: bool, on_done: Callback = None,
+                      on_error: Callback = None) -> None:
+        """grant: read_entries | write_directly (allowed: pause_app). on_done gets the app as stored."""
+        self.writer.submit(lambda: self.mem.set_app_grant(name, grant, on), on_done, on_error)
+
+    def pause_app(self, name: str, paused: bool, on_done: Callback = None, on_error: Callback = None) -> None:
+        self.writer.submit(lambda: self.mem.pause_app(name, paused), on_done, on_error)
+
+    def new_app_token(self, on_done: Callable[[str], None], on_error: Callback = None) -> None:
+        """The network access key, returned this once (only its hash is kept); the previous one stops."""
+        self.writer.submit(self.mem.new_app_token, on_done, on_error)
+
+    def memory_suggestions(self, on_done: Callable[[list[dict]], None]) -> None:
+        self.reads.submit(self.mem.memory_suggestions, on_done)
+
+    def decide_suggestion(self, suggestion_id: int, accept: bool, on_done: Callback = None,
+                          on_error: Callback = None) -> None:
+        """Accepted, it becomes a memory (its card arrives through `changed`); rejected, nothing is kept."""
+        self._write(lambda: self.mem.decide_suggestion(suggestion_id, accept), on_done, on_error)
+
     def _write(self, fn: Callable, on_done: Callback, on_error: Callback) -> None:
         def done(result) -> None:
             if isinstance(result, dict):

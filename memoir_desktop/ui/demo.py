@@ -1,12 +1,17 @@
-"""Demo content for screenshots: a few Korean journal days and the memories they left.
+"""Demo content for screenshots: a few Korean journal days and the memories they left, and another
+AI app that connected to the journal.
 
 Written through the public facade (journal entries, verbatim memories, a user edit, a
-forget and a restore), so every screen shows real rows, including a full history.
+forget and a restore), so every screen shows real rows, including a full history. What an app does
+is written by the journal's server in the app's own process, through the same core functions used
+here: the facade has no "be an app" method, and should not.
 """
 
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
+
+from memoir_desktop.core import app_suggestions, connected_apps
 
 _DAYS = [
     (3, time(21, 40),
@@ -79,3 +84,29 @@ def seed_demo(mem, today: date | None = None) -> str:
     gym = next(m["id"] for m in mem.get_all()["results"] if m["memory"] == "헬스장에 다닌다")
     mem.delete(gym)
     return coffee
+
+
+DEMO_APP = "Claude Desktop"
+# (tool, items that went out, outcome), oldest first: a conversation in Claude Desktop that looked
+# the diarist up, asked for a day past (refused: reading entries is not granted) and suggested a memory.
+_APP_CALLS = [
+    ("search_memories", 5, connected_apps.ANSWERED),
+    ("get_memory", 1, connected_apps.ANSWERED),
+    ("list_memories", 12, connected_apps.ANSWERED),
+    ("on_this_day", 0, connected_apps.REFUSED),
+    ("search_memories", 3, connected_apps.ANSWERED),
+    ("add_memory", 0, connected_apps.ANSWERED),
+]
+_APP_SUGGESTION = "다음 달에 첫 10km 대회에 나갈 계획이다"
+
+
+def seed_demo_app_calls(mem) -> None:
+    """Claude Desktop connected (with the defaults a new app gets) and made a few calls."""
+    connected_apps.seen(mem.engine, DEMO_APP)
+    for tool, items, outcome in _APP_CALLS:
+        connected_apps.log_call(mem.engine, DEMO_APP, tool, items, outcome)
+
+
+def seed_demo_app_suggestion(mem) -> None:
+    """The memory Claude Desktop suggested in that conversation, waiting for the diarist."""
+    app_suggestions.suggest(mem.engine, DEMO_APP, app_suggestions.checked_text(_APP_SUGGESTION))

@@ -4,7 +4,8 @@ Opens the given home (or a temporary one), seeds demo content when it is empty, 
 background work settle (with an LLM configured, the writer organizes the demo entries
 first), then grabs the journal (with its On This Day, follow-up and letter cards), a letter,
 memory cards, a history dialog, the About you page, stats, diagnostics and settings (with its
-Privacy page: what leaves this computer).
+Privacy page: what leaves this computer). The demo journal also renders Settings → Connected apps
+with the calls an app made, and the Memories page with the memory that app suggested.
 """
 
 from __future__ import annotations
@@ -62,10 +63,27 @@ def _key_problem(exc: Exception) -> str:
             f"passphrase or recovery key.")
 
 
+def _connected_apps_shots(app: QApplication, backend, window, out_dir: Path, suggest) -> None:
+    """Settings → Connected apps (the app and its calls), then the memory it suggested."""
+    dialog = window.open_settings()
+    dialog.show_page(dialog.apps_page)
+    dialog.resize(max(dialog.width(), 760), 1000)  # the app, its log and the setup, unscrolled
+    _settle(app, backend)
+    _save(dialog, out_dir / "connected-apps.png")
+    dialog.reject()
+
+    suggest(backend.mem)
+    window.tabs.setCurrentWidget(window.journal)
+    window.memories.state_box.setCurrentIndex(window.memories.state_box.findData("active"))
+    window.tabs.setCurrentWidget(window.memories)  # shown again: it looks for new suggestions
+    _settle(app, backend)
+    _save(window, out_dir / "app-suggestion.png")
+
+
 def take_screenshots(app: QApplication, out_dir: Path, home: Path | None = None) -> int:
     from memoir_desktop.core import Memoir, crypto, lexical
     from memoir_desktop.ui.async_memoir import AsyncMemoir
-    from memoir_desktop.ui.demo import seed_demo
+    from memoir_desktop.ui.demo import seed_demo, seed_demo_app_calls, seed_demo_app_suggestion
     from memoir_desktop.ui.main_window import MainWindow
 
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -78,7 +96,10 @@ def take_screenshots(app: QApplication, out_dir: Path, home: Path | None = None)
         scratch.cleanup()
         return EXIT_NO_KEY
     lexical.warm_up()
-    focus = seed_demo(mem) if not mem.days() else None
+    demo = not mem.days()  # a journal of the user's own gets no made-up apps
+    focus = seed_demo(mem) if demo else None
+    if demo:
+        seed_demo_app_calls(mem)
     backend = AsyncMemoir(mem)
     # Window state from a scratch file: screenshots neither read nor change the user's layout.
     ui_state = QSettings(str(Path(scratch.name) / "ui.ini"), QSettings.IniFormat)
@@ -137,11 +158,14 @@ def take_screenshots(app: QApplication, out_dir: Path, home: Path | None = None)
     dialog = window.open_settings()
     _settle(app, backend)
     _save(dialog, out_dir / "settings.png")
-    dialog.pages.setCurrentIndex(dialog.pages.count() - 1)  # Privacy: what leaves this computer
+    dialog.show_page(dialog.what_is_sent)  # Privacy: what leaves this computer
     dialog.resize(max(dialog.width(), 760), 980)  # the whole disclosure, unscrolled
     _settle(app, backend)
     _save(dialog, out_dir / "settings_privacy.png")
     dialog.reject()
+
+    if demo:
+        _connected_apps_shots(app, backend, window, out_dir, seed_demo_app_suggestion)
 
     window.close()
     backend.shutdown(10_000)

@@ -1,5 +1,6 @@
 """`SettingsDialog`: the AI companion (provider, model, key), memory options, appearance, privacy
-(the passphrase, the recovery key, the app lock, and what leaves the machine).
+(the passphrase, the recovery key, the app lock, and what leaves the machine), and the other apps
+that read the journal (ui/connected_apps/).
 
 It edits the settings as saved on disk (environment overrides are shown, never persisted).
 The API key goes to the system keyring through `AsyncMemoir.apply_settings`, never to a file.
@@ -34,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from memoir_desktop.core import config, crypto
 from memoir_desktop.core.llm.servers import BY_KEY, PRESETS, preset_for
+from memoir_desktop.ui.connected_apps.page import ConnectedAppsPage
 from memoir_desktop.ui.search_settings import SearchGroup
 from memoir_desktop.viewmodels.reminder import parse_time
 
@@ -62,14 +64,16 @@ class SettingsDialog(QDialog):
         # A model whose index is being prepared is shown as the choice: saving again keeps preparing it.
         self.search_group = SearchGroup(backend, settings.search_reranker,
                                         embed_model=settings.embed_model_next or settings.embed_model)
+        self.apps_page = ConnectedAppsPage(backend)
         for title, groups in ((self.tr("AI companion"), [self._llm_group()]),
                               (self.tr("Memory"), [self._memory_group()]),
                               (self.tr("Search"), [self.search_group]),
                               (self.tr("Appearance and reminder"), [self._appearance_group(), self._reminder_group()]),
-                              (self.tr("Privacy"), [self._privacy_group()])):
+                              (self.tr("Privacy"), [self._privacy_group()]),
+                              (self.tr("Connected apps"), [self.apps_page])):
             page = QWidget()
             column = QVBoxLayout(page)
-            if len(groups) == 1:
+            if len(groups) == 1 and isinstance(groups[0], QGroupBox):
                 groups[0].setTitle("")  # the tab already says it
             for group in groups:
                 column.addWidget(group)
@@ -95,6 +99,13 @@ class SettingsDialog(QDialog):
         self._load(settings)
         self._fit_pages()
         backend.api_key_present(self._key_present)
+
+    def show_page(self, widget: QWidget) -> None:
+        """Open the tab that holds `widget`."""
+        for i, scroll in enumerate(self._scrolls):
+            if scroll.widget().isAncestorOf(widget):
+                self.pages.setCurrentIndex(i)
+                return
 
     def _fit_pages(self) -> None:
         """Open at a size that shows every page whole. A scroll area asks for little room, so the

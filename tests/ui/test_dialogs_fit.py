@@ -26,8 +26,23 @@ def _memory(mem) -> dict:
     return mem.get(mid)
 
 
-def _dialogs(window, mem):
+def _connected_apps(window, mem, qtbot):
+    """Settings → Connected apps with an app that made a few calls (its row and its log shown)."""
+    from memoir_desktop.core import connected_apps
+
+    connected_apps.seen(mem.engine, "Claude Desktop")
+    for tool, items, outcome in (("search_memories", 5, "answered"), ("on_this_day", 0, "refused")):
+        connected_apps.log_call(mem.engine, "Claude Desktop", tool, items, outcome)
+    dialog = window.open_settings()
+    dialog.show_page(dialog.apps_page)
+    qtbot.waitUntil(lambda: dialog.apps_page.loaded and dialog.apps_page.rows
+                    and dialog.apps_page.rows[0].isVisibleTo(dialog), timeout=10_000)
+    return dialog
+
+
+def _dialogs(window, mem, qtbot):
     """(name, a function that opens the dialog the way the app does and returns it)."""
+    from memoir_desktop.ui.connected_apps.network_access import AccessKeyDialog
     from memoir_desktop.ui.diagnostics_dialog import DiagnosticsDialog
     from memoir_desktop.ui.journal.entry_dialogs import (
         EntryHistoryDialog,
@@ -63,6 +78,8 @@ def _dialogs(window, mem):
         ("purge entry", lambda: PurgeConfirmDialog({"text": entry["content"], "memories": ["동생 지수"]}, window)),
         ("letter", lambda: LetterDialog(window.backend, letter, window)),
         ("tidy memories", lambda: TidyDialog(window.backend, window)),
+        ("settings: connected apps", lambda: _connected_apps(window, mem, qtbot)),
+        ("new access key", lambda: AccessKeyDialog("Jx3kQ9_vR2mWb7LpT5nYc8Hs4dFg6KaZ1eUo0iXqB2w", window)),
     ]
 
 
@@ -75,7 +92,7 @@ def _settle(qtbot, dialog) -> None:
 
 def test_every_dialog_shows_all_its_words_at_its_default_size(window, mem, qtbot, language):
     found = {}
-    for name, open_dialog in _dialogs(window, mem):
+    for name, open_dialog in _dialogs(window, mem, qtbot):
         dialog = open_dialog()
         if not dialog.testAttribute(Qt.WidgetAttribute.WA_DeleteOnClose):
             qtbot.addWidget(dialog)

@@ -60,7 +60,15 @@ class MemoryCard(QFrame):
             source.clicked.connect(lambda: self.source_requested.emit(self.memory))
             meta.addWidget(source)
         else:
-            origin = QLabel(self.tr("Added directly"))
+            meta_data = memory.get("metadata") or {}
+            if meta_data.get("suggested_by"):  # another app suggested it and the diarist accepted
+                said = self.tr("Suggested by {app}").format(app=meta_data["suggested_by"])
+            elif meta_data.get("added_by"):  # an app allowed to add memories directly
+                said = self.tr("Added by {app}").format(app=meta_data["added_by"])
+            else:
+                said = self.tr("Added directly")
+            origin = QLabel(said)
+            origin.setTextFormat(Qt.PlainText)  # an app's name is its own words, never markup
             origin.setObjectName("cardMeta")
             meta.addWidget(origin)
         meta.addStretch(1)

@@ -1,5 +1,5 @@
 """`MemoryCardList`: the Memories tab. Search and filter memory cards; add one by hand, edit,
-forget, restore, see history; answer the AI's held proposals."""
+forget, restore, see history; answer the AI's held proposals and other apps' suggestions."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from memoir_desktop.ui.memories.edit_dialog import EditMemoryDialog
 from memoir_desktop.ui.memories.history_dialog import HistoryDialog
 from memoir_desktop.ui.memories.memory_card import MemoryCard
 from memoir_desktop.ui.memories.proposal_panel import ProposalPanel
+from memoir_desktop.ui.memories.suggestion_panel import SuggestionPanel
 from memoir_desktop.ui.memories.tidy_dialog import TidyDialog
 from memoir_desktop.ui.memories.tidy_hint import TidyHint
 from memoir_desktop.ui.memories.undo_bar import UndoBar
@@ -59,6 +60,9 @@ class MemoryCardList(QWidget):
         self.proposals = ProposalPanel()
         self.proposals.resolve.connect(self._resolve)
         layout.addWidget(self.proposals)
+        self.suggestions = SuggestionPanel()
+        self.suggestions.decide.connect(self._decide_suggestion)
+        layout.addWidget(self.suggestions)
         self.undo_bar = UndoBar()
         self.undo_bar.undo.connect(self.restore)
         layout.addWidget(self.undo_bar)
@@ -198,6 +202,7 @@ class MemoryCardList(QWidget):
         """Fetch only the memories that changed; their cards alone are rebuilt."""
         if changes.proposals:
             self.backend.proposals(self.proposals.set_proposals)
+            self.backend.memory_suggestions(self.suggestions.set_suggestions)
         if not changes.memories:
             return
         if self._dirty:
@@ -219,11 +224,15 @@ class MemoryCardList(QWidget):
         super().showEvent(event)
         if self._dirty:
             self.reload()
+        else:
+            # Apps suggest from their own process, which sends this window no notice: look each time.
+            self.backend.memory_suggestions(self.suggestions.set_suggestions)
 
     def reload(self) -> None:
         self._dirty = False
         self.backend.memories(self._loaded)
         self.backend.proposals(self.proposals.set_proposals)
+        self.backend.memory_suggestions(self.suggestions.set_suggestions)
         if self.tidy_hint.wants_check():  # once a session, in the background: never on every refresh
             self.backend.tidy_proposals(self.tidy_hint.set_proposals, lambda _exc: None)
 
@@ -370,6 +379,9 @@ class MemoryCardList(QWidget):
 
     def _resolve(self, proposal_id: int, accept: bool) -> None:
         self.backend.resolve_proposal(proposal_id, accept, None, self._write_failed)
+
+    def _decide_suggestion(self, suggestion_id: int, accept: bool) -> None:
+        self.backend.decide_suggestion(suggestion_id, accept, None, self._write_failed)
 
     def _write_failed(self, exc: BaseException) -> None:
         self.count_label.setText(self.tr("Could not save: {error}").format(error=exc))
