@@ -6,9 +6,16 @@ import sys
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv if argv is None else argv
+    if len(argv) > 1 and argv[1] == "mcp":
+        # Other AI tools start the installed app as their memory server (`memoir-desktop mcp`, as
+        # `memoir-cli mcp`): no window, no Qt, the protocol alone on stdout.
+        from memoir_desktop.cli import main as cli_main
+
+        return cli_main(argv[1:])
     from memoir_desktop.ui.main import run
 
-    return run(sys.argv if argv is None else argv)
+    return run(argv)
 
 
 if __name__ == "__main__":

@@ -89,3 +89,14 @@ def test_bench_encryption_tiny(capsys, tmp_path):
 
     row = json.loads(out_json.read_text("utf-8"))["sizes"]["200"]
     assert row["plain"]["open_s"] > 0 and row["encrypted"]["search_ms"][0] > 0
+
+
+def test_mcp_beside_the_app_tiny():
+    """A client searching while the app journals and memorises: no failed call, no locked database, and
+    the server finds what the app memorised meanwhile (the figures are the benchmark's, not checked here)."""
+    from tests.benchmarks import mcp_beside_app
+
+    result = mcp_beside_app.run(seconds=6, memories=40)
+    assert result["calls"] > 0 and result["app_entries"] > 0 and result["app_jobs"] > 0
+    assert result["call_errors"] == 0 and result["app_errors"] == 0 and result["database_locked"] == 0
+    assert result["server_found_new_memories"], result

@@ -290,3 +290,30 @@ def test_screenshots_render_every_view(bundle, tmp_path):
         png = out / f"{name}.png"
         assert png.is_file() and png.stat().st_size > 5_000, name
     assert "Traceback" not in result.stderr, result.stderr
+
+
+def test_the_frozen_app_is_its_own_mcp_server(bundle, tmp_path):
+    """`memoir-desktop mcp`: what Connected apps copies for an installed app starts the server, no window."""
+    import anyio
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    from memoir_desktop.core import Memoir
+
+    home = tmp_path / "home"
+    with Memoir.open(home, passphrase=PASSPHRASE) as m:
+        m.add("I keep bees on the roof of my flat", infer=False)
+    env = _env(tmp_path, MEMOIR_MODEL_URL="off", MEMOIR_PASSPHRASE=PASSPHRASE, MEMOIR_HOME=str(home))
+    params = StdioServerParameters(command=str(bundle / APP), args=["mcp"], env=env, cwd=str(tmp_path))
+
+    async def main():
+        async with stdio_client(params) as (r, w), ClientSession(r, w) as s:
+            await s.initialize()
+            tools = {t.name for t in (await s.list_tools()).tools}
+            hit = await s.call_tool("search_memories", {"query": "bees"})
+            profile = (await s.read_resource("memoir://profile")).contents[0].text
+            return tools, str(hit.structured_content), profile
+
+    tools, hit, profile = anyio.run(main)
+    assert {"search_memories", "add_memory", "recent_entries"} <= tools
+    assert "bees" in hit and "bees" in profile

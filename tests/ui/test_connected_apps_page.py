@@ -108,7 +108,8 @@ def test_the_log_says_what_each_call_did_in_words_newest_first(mem, backend, qtb
     connected_apps.seen(mem.engine, "Claude Desktop")
     calls = [("search_memories", 3, connected_apps.ANSWERED), ("on_this_day", 0, connected_apps.REFUSED),
              ("get_memory", 0, connected_apps.FAILED), ("recent_entries", 4, connected_apps.ANSWERED),
-             ("list_memories", 12, connected_apps.ANSWERED), ("add_memory", 0, connected_apps.ANSWERED)]
+             ("list_memories", 12, connected_apps.ANSWERED), ("add_memory", 0, connected_apps.ANSWERED),
+             ("profile", 9, connected_apps.ANSWERED)]
     for tool, items, outcome in calls:
         connected_apps.log_call(mem.engine, "Claude Desktop", tool, items, outcome)
     page = ConnectedAppsPage(backend)
@@ -119,6 +120,7 @@ def test_the_log_says_what_each_call_did_in_words_newest_first(mem, backend, qtb
     assert table.isVisible() and not page.no_calls.isVisible()
     rows = [[table.item(r, c).text() for c in range(table.columnCount())] for r in range(table.rowCount())]
     assert [r[1:] for r in rows] == [
+        ["Claude Desktop", "memoir가 아는 나에 대해 읽음", "9", "응답함"],
         ["Claude Desktop", "기억할 내용을 보냄", "0", "응답함"],
         ["Claude Desktop", "기억 목록을 봄", "12", "응답함"],
         ["Claude Desktop", "최근 일기를 읽음", "4", "응답함"],

@@ -54,7 +54,8 @@ class CallLogTable(QTableWidget):
                 # Said for both ways it ends: a suggestion, or (when allowed) a memory added at once.
                 "add_memory": self.tr("sent a memory to remember"),
                 "on_this_day": self.tr("looked at this day in past years"),
-                "recent_entries": self.tr("read recent entries")}.get(tool, tool)
+                "recent_entries": self.tr("read recent entries"),
+                "profile": self.tr("read what memoir knows about you")}.get(tool, tool)
 
     def outcome_words(self, outcome: str) -> str:
         return {"answered": self.tr("answered"), "refused": self.tr("refused"),
