@@ -25,10 +25,18 @@ ENTRY_CHARS = 4_000  # of each entry's text
 
 def _shown(m: dict) -> dict:
     from memoir_desktop.core.reflection.categories import category_of
+    from memoir_desktop.core.temporal.recurring import describe
 
     # The category the profile page shows (the LLM's, else the rules'), the one the user switches off.
-    return {"id": m["id"], "text": m["memory"], "category": category_of(m),
-            "created_at": m.get("created_at"), "updated_at": m.get("updated_at")}
+    # Its dates: when it was recorded and last changed, and the time it is about (a span) or its
+    # repetition ("every Friday"), so an app can answer "when" without guessing from the words.
+    shown = {"id": m["id"], "text": m["memory"], "category": category_of(m),
+             "created_at": m.get("created_at"), "updated_at": m.get("updated_at")}
+    if m.get("about"):
+        shown["about"] = {"from": m["about"][0], "to": m["about"][1]}
+    if m.get("recurrence"):
+        shown["repeats"] = describe(m["recurrence"], "en")  # "every Friday", not the stored rule
+    return shown
 
 
 PROFILE_URI = "memoir://profile"

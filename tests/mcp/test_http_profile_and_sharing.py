@@ -28,6 +28,8 @@ def home(tmp_path_factory):
     with Memoir.open(home, passphrase=PASS) as mem:
         mem.add("I keep bees on the roof of my flat", infer=False)
         mem.add("My sister Minji lives in Busan", infer=False)
+        mem.add("매주 금요일 저녁에 요가를 한다", infer=False)
+        mem.add("2025년 3월 14일에 제주도로 여행을 갔다", infer=False)
         private = mem.journal(f"I went through {SECRET} tonight", private=True)
         mem.add(f"Goes through {SECRET}", infer=False, entry_id=private)
         mem.add("My doctor says my blood pressure is too high", infer=False)
@@ -78,6 +80,18 @@ def test_the_profile_says_what_memoir_knows_and_nothing_it_may_not(home):
     assert _stdio(home, paused, client="Paused app")
     with Memoir.open(home, passphrase=PASS) as mem:
         assert any(c["tool"] == "profile" and c["outcome"] == "refused" for c in mem.app_log(app="Paused app"))
+
+
+def test_search_results_carry_their_dates(home):
+    async def body(s):
+        yoga = await s.call_tool("search_memories", {"query": "요가 언제 해?"})
+        trip = await s.call_tool("search_memories", {"query": "제주도 여행"})
+        return yoga.structured_content["result"], trip.structured_content["result"]
+
+    yoga, trip = _stdio(home, body)
+    assert yoga[0]["text"] == "매주 금요일 저녁에 요가를 한다" and yoga[0]["repeats"] == "every Friday"
+    assert trip[0]["about"] == {"from": "2025-03-14", "to": "2025-03-14"}
+    assert all(m["created_at"] and m["category"] and m["id"] for m in yoga + trip)
 
 
 def _free_port() -> int:
