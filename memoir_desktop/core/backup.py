@@ -38,12 +38,9 @@ def list_backups(home: Path) -> list[Path]:
 
 
 def _connect(path: Path, data_key: bytes | None):
-    from memoir_desktop.core.db import connect_encrypted, define_origin
-
     if data_key is None:
-        con = sqlite3.connect(path)
-        define_origin(con)
-        return con
+        return sqlite3.connect(path)
+    from memoir_desktop.core.db import connect_encrypted
 
     return connect_encrypted(path, data_key)
 

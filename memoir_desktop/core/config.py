@@ -108,7 +108,9 @@ def settings_path(home: Path) -> Path:
     return home / "settings.json"
 
 
-def load_settings(home: Path, *, apply_env: bool = True) -> Settings:
+def load_settings(home: Path, *, apply_env: bool = True, overrides: dict | None = None) -> Settings:
+    """The saved settings, the environment's overrides on top (not with `apply_env` False), and
+    `overrides` (a caller's, for this run only; an unknown name is a TypeError)."""
     path = settings_path(home)
     data: dict = {}
     if path.exists():
@@ -123,6 +125,10 @@ def load_settings(home: Path, *, apply_env: bool = True) -> Settings:
         for env, attr in ENV_OVERRIDES.items():
             if os.environ.get(env):
                 setattr(s, attr, os.environ[env])
+    for key, value in (overrides or {}).items():
+        if not hasattr(s, key):
+            raise TypeError(f"unknown setting {key!r}")
+        setattr(s, key, value)
     return s
 
 
@@ -131,3 +137,12 @@ def save_settings(home: Path, settings: Settings) -> None:
     tmp = path.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(settings.to_dict(), ensure_ascii=False, indent=2), "utf-8")
     os.replace(tmp, path)
+
+
+def persist(home: Path, settings: Settings, **values) -> None:
+    """Change settings both in `settings` and in the settings file (env overrides are never written)."""
+    on_disk = load_settings(home, apply_env=False)
+    for key, value in values.items():
+        setattr(on_disk, key, value)
+        setattr(settings, key, value)
+    save_settings(home, on_disk)

@@ -22,6 +22,7 @@ from sqlalchemy import Index
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Field, Session, SQLModel, col, delete, func, select
 
+from memoir_desktop.core import app_access, app_suggestions
 from memoir_desktop.core.inputs import InvalidInput, NotFound
 from memoir_desktop.core.models import now
 
@@ -146,3 +147,35 @@ def call_log(engine, *, user_id: str = "me", app: str | None = None, limit: int 
 def _find(s: Session, user_id: str, name: str) -> ConnectedApp | None:
     return s.exec(select(ConnectedApp).where(col(ConnectedApp.user_id) == user_id,
                                              col(ConnectedApp.name) == name)).first()
+
+
+class ConnectedApps:
+    """The apps, their grants, their log and the HTTP access key as `Memoir` offers them."""
+
+    def __init__(self, engine):
+        self.engine = engine
+
+    def connected_apps(self, *, user_id: str = "me") -> list[dict]:
+        return apps(self.engine, user_id=user_id)
+
+    def set_app_grant(self, name: str, grant: str, on: bool, *, user_id: str = "me") -> dict:
+        """grant: allowed | read_entries | write_directly."""
+        return set_grant(self.engine, name, grant, on, user_id=user_id)
+
+    def pause_app(self, name: str, paused: bool = True, *, user_id: str = "me") -> dict:
+        return pause(self.engine, name, paused, user_id=user_id)
+
+    def app_log(self, *, app: str | None = None, limit: int = 200, user_id: str = "me") -> list[dict]:
+        """Every call the apps made, newest first: time, app, tool, how many items went out."""
+        return call_log(self.engine, user_id=user_id, app=app, limit=limit)
+
+    def memory_suggestions(self, *, user_id: str = "me") -> list[dict]:
+        """Memories apps suggested (add_memory over MCP), waiting for the user, oldest first."""
+        return app_suggestions.pending(self.engine, user_id=user_id)
+
+    def new_app_token(self) -> str:
+        """The HTTP transport's bearer token, shown this once (only its hash is kept); the old one stops."""
+        return app_access.new_token(self.engine)
+
+    def has_app_token(self) -> bool:
+        return app_access.has_token(self.engine)

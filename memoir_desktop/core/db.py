@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 import uuid
 import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -69,9 +72,7 @@ MIGRATIONS: dict[int, list[str]] = {
         "app VARCHAR NOT NULL, text VARCHAR NOT NULL, state VARCHAR NOT NULL, memory_id VARCHAR, "
         "created_at DATETIME NOT NULL, decided_at DATETIME, PRIMARY KEY (id))",
         "CREATE INDEX IF NOT EXISTS ix_memory_suggestion_user_state ON memory_suggestion (user_id, state)"],
-    # What another process changed (outside_changes.py): a feed the triggers fill. A memoir before
-    # this one cannot write to these tables (its connections lack the triggers' function), so the
-    # version goes up and it refuses the journal instead.
+    # What another process changed (outside_changes.py): the feed our connections' triggers fill.
     9: list(outside_changes.SCHEMA),
 }
 
@@ -81,17 +82,39 @@ class DatabaseCorrupt(RuntimeError):
 
 
 _ORIGINS: weakref.WeakKeyDictionary[Engine, str] = weakref.WeakKeyDictionary()
-OTHER_ORIGIN = "-"  # a connection of ours that is no engine's (a backup, a conversion)
 
 
-def define_origin(dbapi_conn, origin: str = OTHER_ORIGIN) -> None:
-    """The SQL function the change feed's triggers call to sign a row with its writer (every
-    connection that may write to the journal needs it, or its writes fail)."""
-    dbapi_conn.create_function(outside_changes.ORIGIN_FUNCTION, 0, lambda: origin)
+_thread = threading.local()
+
+
+@contextmanager
+def reading() -> Iterator[None]:
+    """Within: this thread's connections to any journal refuse to write (PRAGMA query_only). The app's
+    reads pool runs every task so (ui/ops.py QueryOp): a write slipped onto it raises instead of
+    racing the writer."""
+    before = getattr(_thread, "reading", False)
+    _thread.reading = True
+    try:
+        yield
+    finally:
+        _thread.reading = before
+
+
+def reading_now() -> bool:
+    return getattr(_thread, "reading", False)
+
+
+def _on_checkout(dbapi_conn, record, _proxy) -> None:
+    want = reading_now()
+    if record.info.get("query_only", False) != want:
+        cur = dbapi_conn.cursor()
+        cur.execute(f"PRAGMA query_only = {int(want)}")
+        cur.close()
+        record.info["query_only"] = want
 
 
 def origin_of(engine: Engine) -> str:
-    """Whose rows in the change feed are this engine's own."""
+    """Whose rows in the change feed are this engine's own (outside_changes.py)."""
     return _ORIGINS[engine]
 
 
@@ -121,7 +144,6 @@ def connect_encrypted(path: Path, data_key: bytes, **kwargs):
     """A DB-API connection to a SQLCipher database, keyed before anything reads the file."""
     con = sqlcipher_module().connect(str(path), **kwargs)
     con.execute(f"PRAGMA key = {sqlcipher_key(data_key)}")
-    define_origin(con)
     # A page read from disk is decrypted and checked on every cache miss (plain SQLite leans on the OS
     # cache instead): a larger page cache keeps the rows a search fetches decrypted (16 MiB).
     con.execute("PRAGMA cache_size = -16384")
@@ -144,9 +166,10 @@ def make_engine(path: Path, data_key: bytes | None = None) -> Engine:
             creator=lambda: connect_encrypted(path, data_key, check_same_thread=False, timeout=10),
         )
     event.listen(engine, "connect", _on_connect)
+    event.listen(engine, "checkout", _on_checkout)
     origin = uuid.uuid4().hex
     _ORIGINS[engine] = origin
-    event.listen(engine, "connect", lambda dbapi_conn, _record: define_origin(dbapi_conn, origin))
+    event.listen(engine, "connect", lambda dbapi_conn, _record: outside_changes.install_triggers(dbapi_conn, origin))
     return engine
 
 
@@ -163,6 +186,8 @@ def open_database(path: Path, data_key: bytes | None = None) -> Engine:
         with engine.begin() as conn:  # a fresh database skipped the migrations: the feed is made here
             for stmt in outside_changes.SCHEMA:
                 conn.exec_driver_sql(stmt)
+        # Connections made before the tables existed feed nothing: from here on, every one does.
+        engine.dispose()
         outside_changes.trim(engine)
     except (sqlite3.DatabaseError, Exception) as exc:  # classify below
         engine.dispose()

@@ -1,10 +1,14 @@
-"""The durable write queue, and the one runner that owns job state.
+"""The durable write queue, and the one module that writes job rows and job state.
 
 Jobs are SQLite rows, claimed in order and resumed after a crash. A job runs in two phases:
 `prepare` does the slow part (LLM calls, embeddings) with no lock held and no database write;
 `apply` stages its changes in one short transaction taken under the write lock, in which the
 runner also marks the job done, so a job killed at any point either left no trace or is
 complete, and runs again from the start if it left none.
+
+Every insert, state change and delete of a job row is a function of this module; the others
+call them inside their own transactions (an entry and its job are committed together, a purge
+deletes the jobs that quote the entry in the purge's transaction).
 
 Threading rule: one job runs at a time (the job lock: the app's BackgroundWriter, or the CLI /
 tests calling `Memoir.process_jobs`). The write lock is held only for short transactions: a
@@ -20,6 +24,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from sqlmodel import Session, col, select
+from sqlmodel import delete as sql_delete
 
 from memoir_desktop.core.llm.errors import LLMBadReply, LLMUnavailable
 from memoir_desktop.core.models import Entry, Job, now, pk
@@ -43,14 +48,92 @@ class Prepared:
 Handler = Callable[[Job], Prepared]
 
 
+# -- job rows inside a caller's transaction -------------------------------------------------
+
+
+def enqueue(s: Session, kind: str, user_id: str, payload: dict, state: str = "pending") -> Job:
+    job = Job(kind=kind, user_id=user_id, payload=payload, state=state)
+    s.add(job)
+    return job
+
+
+def _names(j: Job, entry_id: int) -> bool:
+    p = j.payload or {}
+    return entry_id in p.get("entry_ids", []) or p.get("entry_id") == entry_id
+
+
+def pending_read_of(s: Session, user_id: str, entry_id: int) -> Job | None:
+    """A memorize or re-read job still waiting to read this entry (it reads the current text when it
+    runs, so an edit before then needs no job of its own)."""
+    for j in s.exec(select(Job).where(col(Job.user_id) == user_id, col(Job.state) == "pending",
+                                      col(Job.kind).in_(("memorize", "reconcile")))):
+        if _names(j, entry_id):
+            return j
+    return None
+
+
+def cancel_reads_of(s: Session, user_id: str, entry_id: int, why: str) -> None:
+    """Jobs still waiting to read only this entry have nothing left to do (a job already running
+    stores nothing: pipeline/memorize.py checks again before it applies)."""
+    for j in s.exec(select(Job).where(col(Job.user_id) == user_id, col(Job.state).in_(("pending", "waiting")),
+                                      col(Job.kind).in_(("memorize", "reconcile")))):
+        p = j.payload or {}
+        if p.get("entry_id") == entry_id or p.get("entry_ids") == [entry_id]:
+            j.state, j.error, j.updated_at = "cancelled", why, now()
+            s.add(j)
+
+
+def naming(s: Session, user_id: str, entry_id: int) -> list[int]:
+    """The jobs whose payload names this entry (any state)."""
+    return [pk(j) for j in s.exec(select(Job).where(col(Job.user_id) == user_id)) if _names(j, entry_id)]
+
+
+def delete(s: Session, job_ids: list[int]) -> None:
+    """A job's payload, result and raw reply can quote an entry deleted forever: the rows go with it."""
+    if job_ids:
+        s.exec(sql_delete(Job).where(col(Job.id).in_(job_ids)))  # type: ignore[call-overload]
+
+
+def queue_summary_rebuild(s: Session, user_id: str) -> None:
+    """A summary written afresh from the entries there are (once, however many ask)."""
+    queued = [j for j in s.exec(select(Job).where(col(Job.user_id) == user_id, col(Job.kind) == "summary",
+                                                  col(Job.state) == "pending")) if (j.payload or {}).get("rebuild")]
+    if not queued:
+        enqueue(s, "summary", user_id, {"rebuild": True})
+
+
+def queue_summary_every(s: Session, user_id: str, job_id: int, every: int) -> None:
+    """A summary refresh after every `every` memorised turns (it runs as its own job)."""
+    done = s.exec(select(Job.id).where(col(Job.user_id) == user_id, col(Job.kind) == "memorize",
+                                       col(Job.state) == "done", col(Job.id) != job_id)).all()
+    if (len(done) + 1) % max(1, every) == 0:
+        enqueue(s, "summary", user_id, {})
+
+
+def release_waiting(s: Session, job_id: int | None, reply_entry_id: int | None) -> None:
+    """A chat turn's job waited for the answer: the reply (if any) joins its entries and it may run."""
+    job = s.get(Job, job_id) if job_id is not None else None
+    if job is None or job.state != "waiting":
+        return
+    if reply_entry_id is not None:
+        job.payload = {**job.payload, "entry_ids": [*job.payload["entry_ids"], reply_entry_id]}
+    job.state, job.updated_at = "pending", now()
+    s.add(job)
+
+
 class JobQueue:
     def __init__(self, engine):
         self.engine = engine
 
     def enqueue(self, s: Session, kind: str, user_id: str, payload: dict, state: str = "pending") -> Job:
-        job = Job(kind=kind, user_id=user_id, payload=payload, state=state)
-        s.add(job)
-        return job
+        return enqueue(s, kind, user_id, payload, state)
+
+    def add(self, kind: str, user_id: str, payload: dict) -> int:
+        """A job of its own, in its own transaction (a consolidation the user asked for)."""
+        with Session(self.engine) as s:
+            job = enqueue(s, kind, user_id, payload)
+            s.commit()
+            return pk(job)
 
     def resume_interrupted(self) -> int:
         """Jobs left `running` (or `waiting` for an answer) by a crash go back to `pending`."""
@@ -100,6 +183,16 @@ class JobQueue:
             if user_id:
                 q = q.where(col(Job.user_id) == user_id)
             return list(s.exec(q.order_by(col(Job.id))))
+
+    def dicts(self, state: str | None = None, user_id: str | None = None,
+              entry_ids: list[int] | None = None) -> list[dict]:
+        """Jobs in order; entry_ids keeps those whose payload names any of these entries."""
+        rows = self.list(state, user_id)
+        if entry_ids is not None:
+            wanted = set(entry_ids)
+            rows = [j for j in rows if wanted & {*(j.payload or {}).get("entry_ids", []),
+                                                 (j.payload or {}).get("entry_id")}]
+        return [job_dict(j) for j in rows]
 
     def count(self, state: str) -> int:
         return len(self.list(state))
@@ -182,6 +275,23 @@ class JobRunner:
                 self.queue.mark(jid, "failed", error=f"{exc.__class__.__name__}: {exc}")
                 return {"id": job.id, "kind": job.kind, "state": "failed", "error": str(exc)}
             return {"id": job.id, "kind": job.kind, "state": "done", "result": result}
+
+    def run_pending(self, limit: int | None = None) -> list[dict]:
+        """Drain pending jobs in order. Stops early when the LLM is unreachable (the job stays
+        pending). Returns one dict per job attempted: id, kind, state, result or error."""
+        self.queue.release_stale_waiting()
+        out: list[dict] = []
+        last = 0
+        while limit is None or len(out) < limit:
+            job = self.queue.next_pending(after_id=last)
+            if job is None:
+                break
+            last = pk(job)
+            res = self.run(last)
+            out.append(res)
+            if res["state"] == "pending":
+                break
+        return out
 
     def _claim(self, job_id: int) -> Job:
         with self.write_lock, Session(self.queue.engine) as s:

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from sqlmodel import Session, col, func, select
 
+from memoir_desktop.core import jobs
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.db import checkpoint
 from memoir_desktop.core.inputs import InvalidInput, NotFound, clean_text, parse_time
@@ -54,20 +56,25 @@ class Written:
 
 
 class Journal:
-    def __init__(self, engine, queue: JobQueue, write_lock: threading.Lock, ctx: cascade.CascadeContext):
+    def __init__(self, engine, queue: JobQueue, write_lock: threading.Lock, ctx: cascade.CascadeContext,
+                 letter_covers: Callable[[str, date], bool] = lambda _ref, _day: False):
         self.engine = engine
         self.queue = queue
         self.write_lock = write_lock
         self.ctx = ctx
+        # Whether a letter (by its period key) tells of a day: reflection/letters.py knows periods.
+        self.letter_covers = letter_covers
 
     # -- writing --------------------------------------------------------------------------
 
     def write(self, text: str, *, user_id: str, timestamp=None, role: str = "user", source: str = "journal",
               memorize: bool = True, tags: list[str] | None = None, time_zone: str | None = None,
               source_ref: str | None = None, job_payload: dict | None = None, reply_to: int | None = None,
-              kind: str = "entry", private: bool = False) -> Written:
-        """Commit the entry (first, before anything else) and, unless told not to, its memorize job.
-        A private entry has no memorize job: it is never sent to an LLM."""
+              kind: str = "entry", private: bool = False, job_state: str = "pending",
+              index_now: bool = False) -> Written:
+        """Commit the entry (first, before anything else) and, unless told not to, its memorize job
+        (`job_state` "waiting": a chat turn's job waits for the answer, see companion.py). A private
+        entry has no memorize job: it is never sent to an LLM."""
         text = clean_text(text)
         memorize = memorize and not private
         with self.write_lock, Session(self.engine) as s:
@@ -76,14 +83,67 @@ class Journal:
                       private=private)
             s.add(e)
             s.flush()
-            job = self.queue.enqueue(s, "memorize", user_id, {"entry_ids": [pk(e)], **(job_payload or {})}) \
-                if memorize else None
+            job = jobs.enqueue(s, "memorize", user_id, {"entry_ids": [pk(e)], **(job_payload or {})},
+                               state=job_state) if memorize else None
             s.flush()
             job_id = pk(job) if job else None
             s.commit()
             s.refresh(e)
             s.expunge(e)
+        if index_now:  # no job will index it soon (no AI connected, or private): found by meaning at once
+            self.index_now(user_id, pk(e))
         return Written(e, job_id, Changes.of(entries=[e.id]))
+
+    def write_exchange(self, messages: list[dict], *, user_id: str, when: datetime, job_payload: dict) -> int:
+        """Messages given through the API (mem0's `add`): entries of their roles and one memorize job
+        for them all, committed together. Returns the job's id."""
+        with self.write_lock, Session(self.engine) as s:
+            ids = []
+            for m in messages:
+                e = Entry(user_id=user_id, role=m["role"], content=m["content"], created_at=when, source="api")
+                s.add(e)
+                s.flush()
+                ids.append(pk(e))
+            job = jobs.enqueue(s, "memorize", user_id, {"entry_ids": ids, **job_payload})
+            s.commit()
+            return pk(job)
+
+    def import_entries(self, rows: list[dict], *, user_id: str, batch: str) -> list[int]:
+        """Entries read from another journal (content, created_at, tags, time_zone, source_ref), each
+        with its memorize job in `batch`; in short transactions, so the user's own actions go between."""
+        ids: list[int] = []
+        for at in range(0, len(rows), 200):
+            with self.write_lock, Session(self.engine) as s:
+                for r in rows[at:at + 200]:
+                    e = Entry(user_id=user_id, role="user", source="import", **r)
+                    s.add(e)
+                    s.flush()
+                    ids.append(pk(e))
+                    jobs.enqueue(s, "memorize", user_id, {"entry_ids": [e.id], "batch": batch})
+                s.commit()
+        self.ctx.episodes.lexical.drop(user_id, "ent")
+        return ids
+
+    def close_turn(self, user_id: str, entry_id: int | None, job_id: int | None, reply: str | None,
+                   when: datetime | None) -> int | None:
+        """A chat turn's end: the reply (if one came) saved after the message, and the turn's job
+        released to memorise them together. Returns the reply's entry id."""
+        with self.write_lock, Session(self.engine) as s:
+            reply_id = None
+            if reply:
+                e = Entry(user_id=user_id, role="assistant", content=reply, created_at=when or now(),
+                          source="chat", reply_to=entry_id)
+                s.add(e)
+                s.flush()
+                reply_id = pk(e)
+            jobs.release_waiting(s, job_id, reply_id)
+            s.commit()
+        return reply_id
+
+    def index_now(self, user_id: str, entry_id: int) -> None:
+        """Found by meaning at once, before (or without) its memorize job: an entry written with no AI
+        connected, a private one, a letter. The job, when it runs, indexes it again (the same point)."""
+        self.ctx.reindex_entry(user_id, entry_id, Change())
 
     def edit(self, entry_id: int, text: str) -> dict:
         """The user rewrote an entry: its previous text goes to the entry's history and the memories
@@ -132,7 +192,7 @@ class Journal:
             return entry_dict(e, job_id=job_id,
                               changes=Changes.of(entries=[entry_id], memories=[*touched, *moved]).to_dict())
 
-    def set_private(self, entry_id: int, private: bool) -> dict:
+    def set_private(self, entry_id: int, private: bool = True) -> dict:
         """Make an entry private after writing it, or share it again.
 
         Private: no LLM reads it from now on (jobs still waiting skip it; pipeline/memorize.py), the
@@ -150,7 +210,7 @@ class Journal:
             job = None
             if private:
                 out = cascade.hide_entry(self.ctx, s, change, e, reason=cascade.SOURCE_PRIVATE)
-                self._cancel_reads_of(s, e)
+                jobs.cancel_reads_of(s, e.user_id, pk(e), "the entry was made private")
                 # The running summary read it: the summaries since are written again without it.
                 if s.exec(select(Summary.id).where(col(Summary.user_id) == e.user_id,
                                                    col(Summary.upto_entry_id) >= entry_id)).first() is not None:
@@ -237,7 +297,7 @@ class Journal:
         change = Change()
         with self.write_lock, Session(self.engine) as s:
             e = self._trashed(s, entry_id)
-            user_id = e.user_id
+            user_id, kind, day = e.user_id, e.kind, e.created_at.date()
             for r in self._replies(s, entry_id):
                 if r.deleted_at is not None:  # its answers go forever too (they have no memories)
                     cascade.purge(self.ctx, s, change, r, cascade.purge_plan(s, r))
@@ -246,12 +306,36 @@ class Journal:
             s.commit()
             checkpoint(self.engine)
         self.ctx.after_purge(user_id, entry_id, change)
-        return {**plan.as_dict(), "changes": Changes.of(entries=[entry_id], memories=plan.memory_ids,
-                                                        graph=bool(plan.edges), summary=True).to_dict()}
+        out = {**plan.as_dict(), "changes": Changes.of(entries=[entry_id], memories=plan.memory_ids,
+                                                       graph=bool(plan.edges), summary=True).to_dict()}
+        if kind != "letter":
+            # A letter of its week or month may retell it: such letters go too (with their history);
+            # the next make_letters writes them again from what is left.
+            gone = self._drop_letters_of(user_id, day)
+            if gone:
+                out["letters_removed"] = gone
+                out["changes"] = (Changes.from_dict(out["changes"]) | Changes.of(entries=gone)).to_dict()
+        return out
+
+    def _drop_letters_of(self, user_id: str, day: date) -> list[int]:
+        with self.write_lock, Session(self.engine) as s:
+            rows = [e for e in s.exec(select(Entry).where(col(Entry.user_id) == user_id, col(Entry.kind) == "letter"))
+                    if e.source_ref and self.letter_covers(e.source_ref, day)]
+            ids = [pk(e) for e in rows]
+            for e in rows:
+                for h in s.exec(select(EntryHistory).where(col(EntryHistory.entry_id) == e.id)):
+                    s.delete(h)
+                s.flush()  # no ORM relationship orders the deletes: the history rows go first
+                s.delete(e)
+            s.commit()
+        if ids:
+            checkpoint(self.engine)  # out of the write-ahead log too (see db.checkpoint)
+            self.ctx.episodes.remove(user_id, ids)
+        return ids
 
     # -- reading --------------------------------------------------------------------------
 
-    def entries(self, *, user_id: str, day: date | None = None, limit: int | None = None,
+    def entries(self, *, user_id: str = "me", day: date | None = None, limit: int | None = None,
                 letters: bool = False) -> list[dict]:
         """`letters`: memoir's letters too (an export wants them; a day's conversation does not)."""
         with Session(self.engine) as s:
@@ -266,6 +350,12 @@ class Journal:
             rows = rows[-limit:]
         return [entry_dict(e) for e in rows]
 
+    def letter_of(self, user_id: str, period_key: str) -> int | None:
+        """The letter of a week or month (by its period key), if one is there (trash included)."""
+        with Session(self.engine) as s:
+            return s.exec(select(Entry.id).where(col(Entry.user_id) == user_id, col(Entry.kind) == "letter",
+                                                 col(Entry.source_ref) == period_key)).first()
+
     def entry(self, entry_id: int) -> dict:
         with Session(self.engine) as s:
             e = s.get(Entry, entry_id)
@@ -273,13 +363,13 @@ class Journal:
             raise NotFound(entry_id, "entry")
         return entry_dict(e)
 
-    def days(self, *, user_id: str) -> list[date]:
+    def days(self, *, user_id: str = "me") -> list[date]:
         with Session(self.engine) as s:
             rows = s.exec(select(Entry.created_at).where(col(Entry.user_id) == user_id, col(Entry.kind) != "letter",
                                                          col(Entry.deleted_at).is_(None))).all()
         return sorted({r.date() for r in rows}, reverse=True)
 
-    def in_trash(self, *, user_id: str) -> list[dict]:
+    def in_trash(self, *, user_id: str = "me") -> list[dict]:
         with Session(self.engine) as s:
             rows = s.exec(select(Entry).where(col(Entry.user_id) == user_id, col(Entry.deleted_at).is_not(None))
                           .order_by(col(Entry.deleted_at).desc())).all()
@@ -354,25 +444,8 @@ class Journal:
         one (its memorize job reads the entry when it runs, so a not-yet-read entry needs nothing
         more), else a new re-read. Ten edits while offline leave one job, not ten."""
         eid = pk(e)
-        waiting = s.exec(select(Job).where(col(Job.user_id) == e.user_id, col(Job.state) == "pending",
-                                           col(Job.kind).in_(("memorize", "reconcile"))))
-        for j in waiting:
-            p = j.payload or {}
-            if eid in p.get("entry_ids", []) or p.get("entry_id") == eid:
-                return j
-        return self.queue.enqueue(s, "reconcile", e.user_id, {"entry_id": eid, "why": why})
-
-    @staticmethod
-    def _cancel_reads_of(s: Session, e: Entry) -> None:
-        """Jobs still waiting to read only this entry have nothing left to do (a job already running
-        stores nothing: pipeline/memorize.py checks again before it applies)."""
-        eid = pk(e)
-        for j in s.exec(select(Job).where(col(Job.user_id) == e.user_id, col(Job.state).in_(("pending", "waiting")),
-                                          col(Job.kind).in_(("memorize", "reconcile")))):
-            p = j.payload or {}
-            if p.get("entry_id") == eid or p.get("entry_ids") == [eid]:
-                j.state, j.error = "cancelled", "the entry was made private"
-                s.add(j)
+        return jobs.pending_read_of(s, e.user_id, eid) or jobs.enqueue(s, "reconcile", e.user_id,
+                                                                        {"entry_id": eid, "why": why})
 
     @staticmethod
     def _replies(s: Session, entry_id: int) -> list[Entry]:

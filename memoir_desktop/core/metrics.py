@@ -14,6 +14,7 @@ from datetime import datetime
 import numpy as np
 from sqlmodel import Session, col, select
 
+from memoir_desktop.core.db import reading_now
 from memoir_desktop.core.models import Metric, now
 
 STAGES = ("extraction", "update", "summary", "search", "answer", "embedding", "graph")
@@ -44,6 +45,8 @@ class MetricsRecorder:
             self.flush()
 
     def flush(self) -> None:
+        if reading_now():  # a read-only thread (the app's reads pool) leaves them to the writer
+            return
         with self._lock:
             buf, self._buf = self._buf, []
         if buf:

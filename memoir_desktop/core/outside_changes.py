@@ -5,10 +5,12 @@ wrote never passes through them, so without this the server would not find what 
 after it started, and the app would not show a memory the server added.
 
 SQLite triggers write a row to `change_feed` for every insert, update or delete of a table those
-indexes or screens are derived from, with the `origin` of the engine that wrote it (a SQL function
-each of our connections defines, db.py). Triggers, not the write paths: no writer can forget them.
-Each process reads the rows after its cursor that are not its own and brings what it keeps in step
-(`OutsideChanges.catch_up`), returning the Changes its screens refresh by.
+indexes or screens are derived from, with the `origin` of the engine that wrote it. Triggers, not the
+write paths: no writer can forget them. They are TEMP triggers that each of our connections makes
+for itself with its engine's origin written into them (db.py): a connection of another program
+(the sqlite3 shell, a migration's raw connection) has none, so its writes are not fed but never
+fail. Each process reads the rows after its cursor that are not its own and brings what it keeps
+in step (`IndexFollower.catch_up`), returning the Changes its screens refresh by.
 
 Rows are kept for a while and then trimmed; a process whose cursor fell behind the trim drops its
 derived indexes instead (they are rebuilt from the database on their next use).
@@ -28,7 +30,6 @@ from memoir_desktop.core.changes import Changes
 
 log = logging.getLogger(__name__)
 
-ORIGIN_FUNCTION = "memoir_origin"
 KEEP_ROWS = 200_000  # of the feed: days of a busy journal; older ones are trimmed at open
 BULK = 5_000  # more changed items than this in one catch-up: drop and rebuild rather than patch
 _SEP = "\x1f"
@@ -46,16 +47,33 @@ FED: dict[str, str] = {
     "summary": "{r}.user_id",
 }
 
-SCHEMA = [
-    "CREATE TABLE IF NOT EXISTS change_feed (seq INTEGER PRIMARY KEY AUTOINCREMENT, "
-    "origin TEXT NOT NULL, tbl TEXT NOT NULL, item TEXT NOT NULL)",
-    *[
-        f"CREATE TRIGGER IF NOT EXISTS feed_{table}_{op.lower()} AFTER {op} ON {table} BEGIN "
-        f"INSERT INTO change_feed (origin, tbl, item) VALUES ({ORIGIN_FUNCTION}(), '{table}', "
+SCHEMA = ["CREATE TABLE IF NOT EXISTS change_feed (seq INTEGER PRIMARY KEY AUTOINCREMENT, "
+          "origin TEXT NOT NULL, tbl TEXT NOT NULL, item TEXT NOT NULL)"]
+
+
+def _trigger_sql(origin: str) -> list[str]:
+    quoted = origin.replace("'", "''")
+    return [
+        f"CREATE TEMP TRIGGER IF NOT EXISTS feed_{table}_{op.lower()} AFTER {op} ON main.{table} BEGIN "
+        f"INSERT INTO change_feed (origin, tbl, item) VALUES ('{quoted}', '{table}', "
         f"{FED[table].format(r='OLD' if op == 'DELETE' else 'NEW')}); END"
         for table in FED for op in ("INSERT", "UPDATE", "DELETE")
-    ],
-]
+    ]
+
+
+def install_triggers(dbapi_conn, origin: str) -> bool:
+    """Make this connection feed its writes, signed `origin`; False while the journal's tables do not
+    exist yet (a new database: the engine's connections are made again once they do, db.py)."""
+    cur = dbapi_conn.cursor()
+    try:
+        have = {n for (n,) in cur.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if "change_feed" not in have or not set(FED) <= have:
+            return False
+        for stmt in _trigger_sql(origin):
+            cur.execute(stmt)
+        return True
+    finally:
+        cur.close()
 
 
 @dataclass

@@ -167,7 +167,7 @@ class SealedVectorIndex:
                     found = con.execute(text(f"SELECT item, vec FROM vector_point WHERE collection = :c "
                                              f"AND item IN ({marks})"),
                                         {"c": name, **{f"k{n}": k for n, k in enumerate(part)}}).all()
-                    rows.update({item: vec for item, vec in found})
+                    rows.update(dict(found))
             gone = [json.loads(k) for k in keys if k not in rows]
             held = [i for i in gone if i in mirror.row]
             if held:

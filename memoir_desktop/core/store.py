@@ -236,6 +236,10 @@ class MemoryStore:
     def collection(self, user_id: str) -> str:
         return self.collections.get(user_id, "mem")
 
+    def searched_collection(self, user_id: str) -> str:
+        """The collection a search reads: never made by a search (a read makes nothing; "" finds nothing)."""
+        return self.collections.existing(user_id, "mem") or ""
+
     def bm25(self, user_id: str) -> BM25Index:
         return self.lexical.get(user_id, "mem")
 

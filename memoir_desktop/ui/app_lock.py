@@ -431,3 +431,9 @@ class AppLock(QObject):
         self.others.restore_all()
         self.set_minutes(self.minutes)
         self.locked_changed.emit(False)
+
+
+def passphrase_checker(backend) -> Callable[[str, Callable[[bool], None]], None]:
+    """The lock's check: the passphrase (or recovery key) tried on the reads pool (Argon2id takes a moment
+    on purpose, so never on the UI thread)."""
+    return lambda secret, on_done: backend.query(lambda m: m.check_passphrase(secret), on_done)

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from memoir_desktop.ui.refresh import RefreshWhenShown
-from memoir_desktop.viewmodels.stats_series import CHART_STAGES, StatsData
+from memoir_desktop.viewmodels.stats_series import CHART_STAGES, StatsData, build_stats
 
 REFRESH_DELAY_MS = 1_500  # coalesce bursts of finished jobs into one redraw
 
@@ -118,7 +118,7 @@ class DiagnosticsDialog(QDialog):
         self.refresh.run()
 
     def _load(self) -> None:
-        self.backend.stats(self.show_stats)
+        self.backend.query(lambda m: build_stats(m.metric_rows()), self.show_stats)
 
     def show_stats(self, data: StatsData) -> None:
         self.data = data

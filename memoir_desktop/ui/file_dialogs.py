@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from memoir_desktop.core import crypto, transfer
+from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.inputs import InvalidInput
 from memoir_desktop.ui import i18n
 from memoir_desktop.ui.fit import grow_to_fit
@@ -254,9 +255,11 @@ class ExportDialog(QDialog):
             return
         self._busy(True)
         if self.fmt == "json":
-            self.backend.export_json(str(target), lambda _counts: self._done([str(target)]), self._failed)
+            self.backend.query(lambda m: m.export(str(target)), lambda _counts: self._done([str(target)]), self._failed)
         else:
-            self.backend.export_text(str(target), self.fmt, self.by_day, i18n.current(), self._done, self._failed)
+            fmt, by_day, lang = self.fmt, self.by_day, i18n.current()
+            self.backend.query(lambda m: m.export_text(str(target), fmt=fmt, per_day=by_day, lang=lang), self._done,
+                               self._failed)
 
     def show_folder(self) -> WhereItIsBox | None:
         if not self.written:
@@ -307,6 +310,20 @@ class ExportDialog(QDialog):
 
 
 # -- import -------------------------------------------------------------------------------------------
+
+
+def import_file(backend, path: str, on_done=None, on_error=None, passphrase: str | None = None) -> None:
+    """Read a memoir or Day One export on the writer; `import_progress(done, total)` while it is read. The
+    memories of a Day One import are then made in the background (batch_progress). An encrypted export
+    needs its passphrase (a wrong one fails with crypto.WrongPassphrase, nothing changed)."""
+    def work(mem) -> dict:
+        result = mem.import_file(path, progress=lambda d, t: backend.import_progress.emit(d, t), passphrase=passphrase)
+        if result.get("kind") == "memoir":  # a memoir import can bring any kind of thing
+            changes = Changes.from_dict(result.get("changes")) | Changes(graph=True, proposals=True)
+            result = {**result, "changes": changes.to_dict()}
+        return result
+
+    backend.write(work, on_done, on_error, poke=True)
 
 
 class ImportDialog(QDialog):
@@ -387,7 +404,7 @@ class ImportDialog(QDialog):
         self.bar.setRange(0, 0)  # busy until the reader knows how many entries there are
         self.bar.show()
         self.adjustSize()
-        self.backend.import_file(path, self._done, self._failed, passphrase=passphrase)
+        import_file(self.backend, path, self._done, self._failed, passphrase=passphrase)
 
     def ask_passphrase(self) -> str | None:
         """The passphrase of an encrypted export (chosen when it was exported); None when declined."""
@@ -531,7 +548,8 @@ class BatchProgressPanel(QFrame):
         if self._polling:
             return  # the last look has not come back yet (a busy reads pool)
         self._polling = True
-        self.backend.batch_progress(self.batch, self._update)
+        batch = self.batch
+        self.backend.query(lambda m: m.batch_progress(batch), self._update)
 
     def _update(self, progress: dict) -> None:
         self._polling = False
@@ -580,12 +598,14 @@ class BatchProgressPanel(QFrame):
         self._stopping = True
         self._show()
         # "Stopping" until the entry being read now is done (pending counts it): then "stopped".
-        self.backend.cancel_batch(self.batch, lambda _count: self.poll())
+        batch = self.batch
+        self.backend.write(lambda m: m.cancel_batch(batch), lambda _count: self.poll())
 
     def resume(self) -> None:
         self._stopping = False
         self.timer.start()
-        self.backend.resume_batch(self.batch, lambda _count: self.poll())
+        batch = self.batch
+        self.backend.write(lambda m: m.resume_batch(batch), lambda _count: self.poll(), poke=True)
         self.progress = {**self.progress, "pending": self.progress.get("cancelled", 0), "cancelled": 0}
         self._show()
 
@@ -643,7 +663,7 @@ class RestoreBackupDialog(QDialog):
         buttons.addWidget(cancel)
         buttons.addWidget(self.restore_button)
         layout.addLayout(buttons)
-        backend.backups(self.set_backups)
+        backend.query(lambda m: m.backups(), self.set_backups)
 
     def set_backups(self, paths: list[str]) -> None:
         self.paths = list(paths)  # newest first (core/backup.py)

@@ -21,6 +21,7 @@ from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QCheckBox, QMessageBox
 
 from memoir_desktop.ui import i18n
+from memoir_desktop.ui.settings_apply import remember
 from memoir_desktop.ui.single_instance import SingleInstance
 from memoir_desktop.ui.startup import MemoirOpener, StartupWindow
 from memoir_desktop.ui.tasks import TaskRunner
@@ -127,11 +128,11 @@ class AppLifecycle(QObject):
         self.opener.start()
 
     def _make_lock(self, window) -> None:
-        from memoir_desktop.ui.app_lock import AppLock
+        from memoir_desktop.ui.app_lock import AppLock, passphrase_checker
 
         mem = self.backend.mem
         minutes = mem.settings.lock_idle_minutes if mem.encrypted and mem.has_passphrase else 0
-        self.app_lock = AppLock(window, self.backend.check_passphrase, minutes)
+        self.app_lock = AppLock(window, passphrase_checker(self.backend), minutes)
         window.app_lock = self.app_lock
         self.backend.settings_changed.connect(lambda s: self.app_lock.set_minutes(
             s.lock_idle_minutes if self.backend.has_passphrase else 0) if self.app_lock else None)
@@ -153,7 +154,7 @@ class AppLifecycle(QObject):
             if button is encrypt:
                 self.encrypt_journal()
             elif never.isChecked() and self.backend is not None:
-                self.backend.decline_encryption_offer()
+                remember(self.backend, "encryption_offer_declined")
 
         box.buttonClicked.connect(chosen)
         self.window.last_message_box = box

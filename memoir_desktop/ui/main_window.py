@@ -25,6 +25,7 @@ from memoir_desktop.ui.file_dialogs import (
     when_text,
 )
 from memoir_desktop.ui.graph.graph_page import GraphPage
+from memoir_desktop.ui.journal import turns
 from memoir_desktop.ui.journal.journal_page import JournalPage
 from memoir_desktop.ui.memories.memory_card_list import MemoryCardList
 from memoir_desktop.ui.profile_page import ProfilePage
@@ -32,10 +33,12 @@ from memoir_desktop.ui.reasons import reason
 from memoir_desktop.ui.reminders import ReminderTray
 from memoir_desktop.ui.resources import icon
 from memoir_desktop.ui.search_page import SearchPage
+from memoir_desktop.ui.settings_apply import remember
 from memoir_desktop.ui.settings_dialog import open_settings_dialog
 from memoir_desktop.ui.stats_page import StatsPage
 from memoir_desktop.ui.status_bar import MemoirStatusBar
 from memoir_desktop.ui.theme import apply_theme
+from memoir_desktop.viewmodels.day import source_day
 
 STATUS_REFRESH_MS = 5_000
 LEGACY_TABS = ("journal", "memories", "stats", "graph")  # "window/tab" indexes saved before Search came
@@ -171,7 +174,7 @@ class MainWindow(QMainWindow):
         self.backend.start()
         self.reminders.apply_settings()
         # The letters of the weeks and months that ended since the last start.
-        self.backend.make_letters(lambda made: self.journal.load_reflection() if made else None)
+        turns.make_letters(self.backend, lambda made: self.journal.load_reflection() if made else None)
 
     def show_current(self) -> None:
         """Load today's page and the status (also for a window rebuilt in another language)."""
@@ -205,7 +208,7 @@ class MainWindow(QMainWindow):
             self.tabs.setCurrentWidget(self.journal)
             self.journal.show_entry(day, entry_id)
 
-        self.backend.entry(entry_id, found)
+        self.backend.query(lambda m: m.entry(entry_id), found)
 
     def open_memory(self, memory: dict) -> None:
         self.tabs.setCurrentWidget(self.memories)
@@ -232,12 +235,11 @@ class MainWindow(QMainWindow):
                 return
             passphrase = dialog.passphrase()
         self.status.show_busy(True, self.tr("Exporting…"))
-        self.backend.export_json(
-            path, lambda _counts: self.status.show_busy(False, self.tr("Encrypted export written: {name}")
+        self.backend.query(
+            lambda m: m.export(path, passphrase=passphrase), lambda _counts: self.status.show_busy(False, self.tr("Encrypted export written: {name}")
                                                         .format(name=Path(path).name)),
             lambda exc: self.status.show_busy(False, self.tr("The export failed: {error}").format(
-                error=reason(exc))),
-            passphrase=passphrase)
+                error=reason(exc))))
 
     def _index_progress(self, done: int, total: int) -> None:
         self.status.show_progress(done, total, self.tr("Preparing search with the new model… {done} of {total} "
@@ -289,7 +291,7 @@ class MainWindow(QMainWindow):
         def failed(exc: BaseException) -> None:
             self.status.show_busy(False, self.tr("The backup could not be made: {error}").format(error=exc))
 
-        self.backend.backup_now(done, failed)
+        self.backend.write(lambda m: m.backup_now(), done, failed)
 
     def restore_backup(self) -> RestoreBackupDialog:
         dialog = RestoreBackupDialog(self.backend, self)
@@ -353,14 +355,14 @@ class MainWindow(QMainWindow):
         from memoir_desktop.ui.privacy import disclosure_text
 
         box = QMessageBox(QMessageBox.Information, self.tr("What your AI companion is sent"),
-                          disclosure_text(self.backend.disclosure()), QMessageBox.Ok, self)
+                          disclosure_text(self.backend.mem.disclosure()), QMessageBox.Ok, self)
         box.setInformativeText(self.tr("Settings → Privacy shows this again. Mark an entry private to keep it "
                                        "from the AI."))
         box.setAttribute(Qt.WA_DeleteOnClose)
         self.last_message_box = box
         box.open()
         settings.llm_disclosure_seen = True
-        self.backend.mark_disclosure_seen()
+        remember(self.backend, "llm_disclosure_seen")
         return box
 
     def open_source(self, memory: dict) -> None:
@@ -372,7 +374,8 @@ class MainWindow(QMainWindow):
             self.tabs.setCurrentWidget(self.journal)
             self.journal.show_entry(day, memory["source_entry_id"])
 
-        self.backend.entry_day(memory, found)
+        entry_id = memory.get("source_entry_id")
+        self.backend.query(lambda m: source_day(m, entry_id), found)
 
     def about(self) -> None:
         from importlib.metadata import PackageNotFoundError, version

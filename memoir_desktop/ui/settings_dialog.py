@@ -37,6 +37,7 @@ from memoir_desktop.core import config, crypto
 from memoir_desktop.core.llm.servers import BY_KEY, PRESETS, preset_for
 from memoir_desktop.ui.connected_apps.page import ConnectedAppsPage
 from memoir_desktop.ui.search_settings import SearchGroup
+from memoir_desktop.ui.settings_apply import api_key_present, apply_settings, remove_passphrase
 from memoir_desktop.viewmodels.reminder import parse_time
 
 OLLAMA_URL = BY_KEY["ollama"].base_url
@@ -98,7 +99,7 @@ class SettingsDialog(QDialog):
         layout.addWidget(self.buttons)
         self._load(settings)
         self._fit_pages()
-        backend.api_key_present(self._key_present)
+        api_key_present(backend, self._key_present)
 
     def show_page(self, widget: QWidget) -> None:
         """Open the tab that holds `widget`."""
@@ -345,7 +346,8 @@ class SettingsDialog(QDialog):
                                          if code == "wrong" else
                                          self.tr("The passphrase was not changed: {error}").format(error=exc))
 
-        self.backend.set_passphrase(new.passphrase(), current, done, failed)
+        passphrase = new.passphrase()
+        self.backend.write(lambda m: m.set_passphrase(passphrase, current=current), done, failed)
 
     def remove_passphrase(self) -> None:
         from memoir_desktop.ui.privacy import PassphraseDialog
@@ -377,7 +379,7 @@ class SettingsDialog(QDialog):
                 text = self.tr("The passphrase was not removed: {error}").format(error=exc)
             self.privacy_message.setText(text)
 
-        self.backend.remove_passphrase(ask.passphrase(), done, failed)
+        remove_passphrase(self.backend, ask.passphrase(), done, failed)
 
     def new_recovery_key(self) -> None:
         from memoir_desktop.ui.privacy import RecoveryKeyDialog
@@ -387,7 +389,7 @@ class SettingsDialog(QDialog):
             self.recovery_dialog.setAttribute(Qt.WA_DeleteOnClose)
             self.recovery_dialog.open()
 
-        self.backend.new_recovery_key(show)
+        self.backend.write(lambda m: m.new_recovery_key(), show)
 
     # -- values ------------------------------------------------------------------------------
 
@@ -483,7 +485,7 @@ class SettingsDialog(QDialog):
                 text += " " + self.tr("Also running: {names}.").format(names=others)
             self.test_result.setText(text)
 
-        self.backend.find_local_llms(found)
+        self.backend.query(lambda m: m.find_local_llms(), found)
 
     def _key_present(self, present: bool) -> None:
         self._has_saved_key = present
@@ -533,7 +535,7 @@ class SettingsDialog(QDialog):
             self.test_button.setEnabled(True)
             self.test_result.setText(self.tr("✗ Could not connect: {error}").format(error=self._connection_reason(exc)))
 
-        self.backend.test_connection(s.llm_base_url, s.llm_model, key, ok, failed)
+        self.backend.query(lambda m: m.test_llm(s.llm_base_url, s.llm_model, key), ok, failed)
 
     def _connection_reason(self, exc: BaseException) -> str:
         """Why the Test button's connection failed, in words: the core's message names the SDK's
@@ -587,7 +589,7 @@ class SettingsDialog(QDialog):
 
 def open_settings_dialog(parent, backend, on_saved: Callable[[config.Settings, str | None], None]) -> SettingsDialog:
     settings = config.load_settings(backend.home, apply_env=False)
-    dialog = SettingsDialog(settings, backend, apply=backend.apply_settings, parent=parent)
+    dialog = SettingsDialog(settings, backend, apply=lambda *a, **k: apply_settings(backend, *a, **k), parent=parent)
     dialog.setAttribute(Qt.WA_DeleteOnClose)
     dialog.accepted.connect(lambda: on_saved(dialog.saved_settings, dialog.key_message))
     dialog.open()

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QScrollArea, QVB
 
 from memoir_desktop.ui.refresh import RefreshWhenShown
 from memoir_desktop.ui.writing_calendar import WritingCalendar
-from memoir_desktop.viewmodels.journal_stats import JournalStats
+from memoir_desktop.viewmodels.journal_stats import JournalStats, journal_stats
 
 REFRESH_DELAY_MS = 1_500
 BLUE, ORANGE, GREEN = "#3b82d0", "#e07b39", "#1e8a4c"
@@ -106,7 +106,7 @@ class StatsPage(QWidget):
         self.refresh.run()
 
     def _load(self) -> None:
-        self.backend.journal_stats(self.show_stats)
+        self.backend.query(journal_stats, self.show_stats)
 
     def _bars(self, widget: pg.PlotWidget, series: list[tuple[list[int], str]]) -> None:
         plot = widget.getPlotItem()

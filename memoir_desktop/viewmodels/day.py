@@ -84,3 +84,21 @@ def build_day_view(day: date, entries: list[dict], jobs: list[dict]) -> DayView:
 
 def _job_brief(job: dict) -> dict:
     return {"id": job["id"], "state": job["state"], "result": job.get("result") or {}, "error": job.get("error")}
+
+
+def load_day(mem, day: date) -> DayView:
+    """One day of the journal as the page shows it (a read: run it as a query). memoir's letters are
+    read in their own view (LetterDialog), not among the day's entries."""
+    entries = [e for e in mem.entries(day=day) if e.get("kind") != "letter"]
+    jobs = mem.jobs(entry_ids=[e["id"] for e in entries]) if entries else []
+    return build_day_view(day, entries, jobs)
+
+
+def source_day(mem, entry_id: int | None) -> date | None:
+    """The day of a memory's source entry (None when it has none, or it is gone)."""
+    if entry_id is None:
+        return None
+    try:
+        return datetime.fromisoformat(mem.entry(entry_id)["created_at"]).date()
+    except (KeyError, LookupError, ValueError):
+        return None

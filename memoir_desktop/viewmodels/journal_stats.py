@@ -105,3 +105,9 @@ def build_journal_stats(entries: list[dict], memories: list[dict], history: list
                 months.setdefault(d.replace(day=1), []).append(e["content"])
         st.themes_by_month = [(m, themes(texts, limit=4)) for m, texts in sorted(months.items())]
     return st
+
+
+def journal_stats(mem) -> JournalStats:
+    """The Stats page's numbers from the journal (a read: run it as a query)."""
+    return build_journal_stats(mem.entries(), mem.get_all(include_invalid=True)["results"], mem.history_rows(),
+                               today=date.today(), moods=mem.moods())

@@ -85,3 +85,17 @@ def test_core_import_is_light():
             "print(heavy); sys.exit(1 if heavy else 0)\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_job_rows_are_made_and_deleted_by_jobs_py_only():
+    """jobs.py is the only writer of job rows: no other part of core builds a Job or deletes one."""
+    import re
+
+    offenders = []
+    for path in (ROOT / "memoir_desktop" / "core").rglob("*.py"):
+        if path.name in ("jobs.py", "models.py"):
+            continue
+        text = path.read_text("utf-8")
+        if re.search(r"\bJob\(", text) or re.search(r"delete\(Job\)", text):
+            offenders.append(str(path.relative_to(ROOT)))
+    assert offenders == []

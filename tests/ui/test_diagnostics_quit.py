@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, QEvent
 from PySide6.QtWidgets import QMenu
 
+from memoir_desktop.ui.journal import turns
 from tests.fakes.fake_llm import tool
 
 
@@ -30,7 +31,7 @@ def test_closing_diagnostics_then_writing_and_quitting_raises_nothing(window, ba
 
     finished = []
     backend.job_finished.connect(lambda job: finished.append(job))
-    backend.save_entry("오늘은 바다를 보았다")
+    turns.save_entry(backend, "오늘은 바다를 보았다")
     qtbot.waitUntil(lambda: bool(finished) and backend.idle, timeout=15_000)
     qtbot.wait(50)
     window.close()
@@ -43,7 +44,7 @@ def test_quitting_with_diagnostics_open_while_a_job_runs_raises_nothing(window, 
     qtbot.waitUntil(lambda: backend.idle, timeout=10_000)
     finished = []
     backend.job_finished.connect(lambda job: finished.append(job))
-    backend.save_entry("오늘은 산에 올랐다")
+    turns.save_entry(backend, "오늘은 산에 올랐다")
     window.close()  # closes the dialog too (it is deleted on close)
     QCoreApplication.sendPostedEvents(None, QEvent.DeferredDelete)
     qtbot.waitUntil(lambda: bool(finished) and backend.idle, timeout=15_000)

@@ -14,7 +14,7 @@ PASS = "ui test passphrase"
 
 
 def test_the_lock_hides_the_journal_until_the_passphrase_is_given(tmp_path, qtbot, fake_llm):
-    from memoir_desktop.ui.app_lock import AppLock
+    from memoir_desktop.ui.app_lock import AppLock, passphrase_checker
     from memoir_desktop.ui.async_memoir import AsyncMemoir
 
     mem = Memoir.open(tmp_path / "home", passphrase=PASS, llm_base_url=fake_llm.url, llm_model="fake")
@@ -22,7 +22,7 @@ def test_the_lock_hides_the_journal_until_the_passphrase_is_given(tmp_path, qtbo
     try:
         window = make_window(backend, qtbot, tmp_path)
         assert window.lock_action.isVisible()
-        lock = AppLock(window, backend.check_passphrase, minutes=0)
+        lock = AppLock(window, passphrase_checker(backend), minutes=0)
         window.app_lock = lock
         window.lock_now()
         assert lock.locked and lock.screen.isVisible()

@@ -23,19 +23,18 @@ from datetime import datetime
 
 from sqlmodel import Session, col, delete, select
 
+from memoir_desktop.core import jobs
 from memoir_desktop.core.graph_store import GraphEdge, GraphNode
 from memoir_desktop.core.models import (
     Entry,
     EntryHistory,
     FollowUp,
     History,
-    Job,
     Memory,
     MemorySource,
     Proposal,
     Summary,
     now,
-    pk,
 )
 from memoir_desktop.core.pipeline.graph import GraphMemory
 from memoir_desktop.core.search.episodes import EpisodeIndex
@@ -220,8 +219,7 @@ def purge_plan(s: Session, e: Entry) -> PurgePlan:
         left = s.exec(select(GraphEdge.id).where((col(GraphEdge.source_id) == n.id) | (col(GraphEdge.target_id) == n.id)))
         if not set(left) - gone:
             plan.nodes.append(n.id)  # type: ignore[arg-type]
-    plan.jobs = [pk(j) for j in s.exec(select(Job).where(col(Job.user_id) == e.user_id))
-                 if eid in (j.payload or {}).get("entry_ids", []) or (j.payload or {}).get("entry_id") == eid]
+    plan.jobs = jobs.naming(s, e.user_id, eid)
     plan.entry_history_rows = len(s.exec(select(EntryHistory.id).where(col(EntryHistory.entry_id) == eid)).all())
     return plan
 
@@ -258,9 +256,7 @@ def purge(ctx: CascadeContext, s: Session, change: Change, e: Entry, plan: Purge
     for n in s.exec(select(GraphNode).where(col(GraphNode.source_entry_id) == eid)):
         n.source_entry_id = None
         s.add(n)
-    if plan.jobs:
-        # A job's payload, result and raw reply can quote the entry: the rows go with it.
-        s.exec(delete(Job).where(col(Job.id).in_(plan.jobs)))  # type: ignore[call-overload]
+    jobs.delete(s, plan.jobs)
     # The running summary may quote it: it is dropped and written again without it.
     drop_summaries(s, e.user_id)
     s.exec(delete(EntryHistory).where(col(EntryHistory.entry_id) == eid))  # type: ignore[call-overload]
@@ -276,7 +272,4 @@ def drop_summaries(s: Session, user_id: str, since_entry_id: int | None = None) 
     if since_entry_id is not None:
         q = q.where(col(Summary.upto_entry_id) >= since_entry_id)
     s.exec(q)  # type: ignore[call-overload]
-    queued = [j for j in s.exec(select(Job).where(col(Job.user_id) == user_id, col(Job.kind) == "summary",
-                                                  col(Job.state) == "pending")) if (j.payload or {}).get("rebuild")]
-    if not queued:
-        s.add(Job(kind="summary", user_id=user_id, payload={"rebuild": True}))
+    jobs.queue_summary_rebuild(s, user_id)

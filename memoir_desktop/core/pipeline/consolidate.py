@@ -18,7 +18,9 @@ import numpy as np
 from sqlmodel import Session
 
 from memoir_desktop.core import prompts
-from memoir_desktop.core.models import Memory, now
+from memoir_desktop.core.changes import Changes
+from memoir_desktop.core.jobs import Prepared
+from memoir_desktop.core.models import Job, Memory, now
 from memoir_desktop.core.store import Change, MemoryStore, memory_dict
 from memoir_desktop.core.tokens import count_tokens
 
@@ -119,3 +121,38 @@ def _span(group: list[Memory]):
 
 def result_dict(new: Memory, group: list[Memory]) -> dict:
     return {"merged": memory_dict(new), "originals": [m.id for m in group]}
+
+
+def prepare(store: MemoryStore, llm, job: Job, threshold: float) -> Prepared:
+    """The consolidation job: every group found, merged where the LLM's text keeps every fact."""
+    groups = find_groups(store, job.user_id, threshold=threshold,
+                         include_user_edited=job.payload.get("include_user_edited", False))
+    plans = [(g, propose(llm, g, now())) for g in groups]
+    change = Change()
+
+    def apply(s: Session) -> dict:
+        merged = []
+        for group, text in plans:
+            if text:
+                new = apply_merge(store, s, change, group, text, job_id=job.id)
+                merged.append(result_dict(new, group))
+        ids = [x["merged"]["id"] for x in merged] + [o for x in merged for o in x["originals"]]
+        return {"groups": len(groups), "merged": merged, "changes": Changes.of(memories=ids).to_dict()}
+
+    return Prepared(apply, after_commit=lambda _r: store.apply_index(job.user_id, change))
+
+
+def undo_merge(engine, store: MemoryStore, write_lock, merged_id: str) -> list[str]:
+    """The user's Undo of a merge, in its own transaction: the originals come back."""
+    from memoir_desktop.core.inputs import NotFound
+
+    change = Change()
+    with write_lock, Session(engine) as s:
+        m = s.get(Memory, merged_id)
+        if m is None:
+            raise NotFound(merged_id)
+        user_id = m.user_id
+        restored = undo(store, s, change, merged_id)
+        s.commit()
+    store.apply_index(user_id, change)
+    return restored

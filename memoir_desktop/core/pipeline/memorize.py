@@ -17,6 +17,7 @@ from datetime import datetime
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from memoir_desktop.core import jobs
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.config import Settings
 from memoir_desktop.core.jobs import Prepared
@@ -358,8 +359,4 @@ def _active_hash(s: Session, user_id: str, h: str) -> str | None:
 
 def _maybe_queue_summary(s: Session, ctx: WriteContext, job: Job) -> None:
     """Queue a summary refresh every N memorised turns (it runs as its own job)."""
-    every = max(1, int(ctx.settings.summary_interval))
-    done = s.exec(select(Job.id).where(Job.user_id == job.user_id, Job.kind == "memorize",
-                                       Job.state == "done", Job.id != job.id)).all()
-    if (len(done) + 1) % every == 0:
-        s.add(Job(kind="summary", user_id=job.user_id, payload={}))
+    jobs.queue_summary_every(s, job.user_id, pk(job), int(ctx.settings.summary_interval))

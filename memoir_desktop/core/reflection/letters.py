@@ -307,3 +307,9 @@ def _entries(s: Session, user_id: str, p: Period) -> list[Entry]:
                                            col(Entry.kind) == "entry", col(Entry.deleted_at).is_(None),
                                            col(Entry.created_at) >= p.begins, col(Entry.created_at) < p.ends)
                        .order_by(col(Entry.created_at))))
+
+
+def covers(period_key: str, day: date) -> bool:
+    """Whether the letter of this period tells of `day` (a purge of that day's entry takes it too)."""
+    period = Period.from_key(period_key)
+    return period.start <= day <= period.end

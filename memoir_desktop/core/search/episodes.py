@@ -62,14 +62,14 @@ class EpisodeIndex:
 
     def dense(self, user_id: str, vec, limit: int):
         """(hits, similarity stats) over the user's entries."""
-        return self.vectors.search_with_stats(self.collections.get(user_id, "ent"), vec, limit)
+        return self.vectors.search_with_stats(self.collections.existing(user_id, "ent") or "", vec, limit)
 
     def search(self, user_id: str, q: Query, limit: int) -> list[tuple[int, float, dict]]:
         """[(entry id, fused score, signals)] best first."""
         ranked: dict[str, list[tuple[int, float]]] = {}
         vec = q.vector()
         if vec is not None:
-            name = self.collections.get(user_id, "ent")
+            name = self.collections.existing(user_id, "ent") or ""  # a search makes no collection
             ranked["dense"] = [(int(i), s) for i, s in self.vectors.search(name, vec, limit)]
         ranked["lexical"] = [(int(i), s) for i, s in self.bm25(user_id).search(q.terms, limit, weights=q.term_weights)]
         return fuse(ranked)[:limit]  # type: ignore[return-value]

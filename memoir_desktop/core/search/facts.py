@@ -66,7 +66,7 @@ class FactSearch:
         vec = q.vector()
         if vec is not None:
             try:
-                hits, stats = self.store.vectors.search_with_stats(self.store.collection(user_id), vec, depth)
+                hits, stats = self.store.vectors.search_with_stats(self.store.searched_collection(user_id), vec, depth)
                 if floor is True:
                     floor = floor_for(self.store.embedder.name) if listing else None
                 refs = lambda: reference_scores(self.store.embedder, vec)  # noqa: E731 - asked for lazily
@@ -135,7 +135,7 @@ class FactSearch:
         for d_id, matched in bm.explain_many(q.terms, lexical).items():
             lexical[d_id]["explain"]["lexical"]["matched"] = matched
         if second_stage and len(out) > 1:
-            vecs = self.store.vectors.vectors(self.store.collection(user_id), [d["id"] for d in out])
+            vecs = self.store.vectors.vectors(self.store.searched_collection(user_id), [d["id"] for d in out])
             out = rerank(q, out, vecs, vec, second_stage)
         out = order_states(self.engine, bm, user_id, q, out, lambda m: _passes(m, filters))
         return out[:limit]

@@ -33,7 +33,13 @@ from memoir_desktop.ui.formatting import short_date
 from memoir_desktop.ui.graph.canvas import GraphCanvas, type_color
 from memoir_desktop.ui.graph.layout_worker import LayoutEngine
 from memoir_desktop.ui.graph.node_panel import NodePanel, type_name
-from memoir_desktop.viewmodels.graph_view import Filters, GraphSnapshot, end_of_day, filter_view
+from memoir_desktop.viewmodels.graph_view import (
+    Filters,
+    GraphSnapshot,
+    end_of_day,
+    filter_view,
+    load_snapshot,
+)
 
 log = logging.getLogger(__name__)
 
@@ -249,7 +255,8 @@ class GraphPage(QWidget):
             self._reload_again = True
             return
         self._loading = True
-        self.backend.graph_snapshot(self._loaded, self._load_failed, user_id=self.user_id)
+        user_id = self.user_id
+        self.backend.query(lambda m: load_snapshot(m.graph_store, user_id), self._loaded, self._load_failed)
 
     def _loaded(self, snap: GraphSnapshot) -> None:
         self._loading = False
@@ -429,7 +436,7 @@ class GraphPage(QWidget):
             if self.selected == node_id:
                 self.panel.show_detail(detail)
 
-        self.backend.node_detail(node_id, shown, self._load_failed, user_id=self.user_id)
+        self.backend.query(lambda m: m.graph_node(node_id, user_id=self.user_id), shown, self._load_failed)
 
     def clear_selection(self) -> None:
         self.selected = None

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from memoir_desktop.core.inputs import InvalidInput
 from memoir_desktop.ui.formatting import long_date, parse
+from memoir_desktop.ui.journal import turns
 from memoir_desktop.ui.journal.chat_view import ChatView, PendingExchange
 from memoir_desktop.ui.journal.composer import Composer
 from memoir_desktop.ui.journal.day_navigator import DayNavigator
@@ -27,7 +28,7 @@ from memoir_desktop.ui.journal.reflection_cards import FollowUpCard, LetterCard,
 from memoir_desktop.ui.journal.trash_view import ActionBar, TrashView
 from memoir_desktop.ui.journal.welcome_panel import NoLLMBanner, WelcomePanel
 from memoir_desktop.ui.reasons import reason as _reason
-from memoir_desktop.viewmodels.day import DayView
+from memoir_desktop.viewmodels.day import DayView, load_day
 
 
 class JournalPage(QWidget):
@@ -56,7 +57,8 @@ class JournalPage(QWidget):
         self.navigator.day_selected.connect(self.show_day)
         self.navigator.trash_requested.connect(self.show_trash)
         self.chat = ChatView()
-        self.chat.retry_job.connect(self.backend.retry_job)
+        self.chat.retry_job.connect(
+            lambda job_id: self.backend.write(lambda m: m.retry_job(job_id), poke=True))
         self.chat.entry_action.connect(self._entry_action)
         self.chat.entry_edited.connect(self.edit_entry)
         self.trash_view = TrashView()
@@ -99,7 +101,7 @@ class JournalPage(QWidget):
     # -- days -----------------------------------------------------------------------------
 
     def refresh_days(self) -> None:
-        self.backend.days(self.navigator.set_days)
+        self.backend.query(lambda m: m.days(), self.navigator.set_days)
         self.refresh_trash()
 
     def show_today(self) -> None:
@@ -116,7 +118,7 @@ class JournalPage(QWidget):
         if then is not None:
             self._after_load.append(then)
         self.composer.set_day(day)
-        self.backend.load_day(day, lambda view: self._day_loaded(generation, view))
+        self.backend.query(lambda m: load_day(m, day), lambda view: self._day_loaded(generation, view))
 
     def show_entry(self, day: date, entry_id: int) -> None:
         self.show_day(day, then=lambda: self.chat.highlight_entry(entry_id))
@@ -188,10 +190,10 @@ class JournalPage(QWidget):
                 self.refresh_banner()
 
         self.on_this_day, self.followups, self.new_letters = [], [], []
-        self.backend.on_this_day(day, past)
+        self.backend.query(lambda m: m.on_this_day(day), past)
         if day == date.today():
-            self.backend.followups(plans)
-            self.backend.letters(letters)
+            turns.followups(self.backend, plans)
+            self.backend.query(lambda m: m.letters(), letters)
 
     def _reflection_cards(self) -> list[QWidget]:
         cards: list[QWidget] = []
@@ -225,7 +227,7 @@ class JournalPage(QWidget):
         if self.answering is followup:
             self.answering = None
             self.composer.set_day(self.day)
-        self.backend.dismiss_followup(followup["memory_id"])
+        self.backend.write(lambda m: m.dismiss_followup(followup["memory_id"]))
         self.refresh_banner()
 
     def _answered_followup(self, entry_id: int | None) -> None:
@@ -234,7 +236,7 @@ class JournalPage(QWidget):
             return
         self.followups = [f for f in self.followups if f["memory_id"] != followup["memory_id"]]
         self.composer.set_day(self.day)
-        self.backend.answer_followup(followup["memory_id"], entry_id)
+        self.backend.write(lambda m: m.answer_followup(followup["memory_id"], entry_id))
         self.refresh_banner()
 
     def _redraw_if_shown(self, day: date) -> None:
@@ -258,8 +260,8 @@ class JournalPage(QWidget):
         pending = self.chat.begin_exchange(text, when)
         pending.day = self.day
         self._pending.append(pending)
-        self.backend.chat(text, lambda out: self._answered(pending, out), lambda exc: self._failed(pending, exc),
-                          on_saved=lambda turn: (self.chat.confirm_saved(pending, turn["entry_id"],
+        turns.chat(self.backend, text, lambda out: self._answered(pending, out),
+                   lambda exc: self._failed(pending, exc), on_saved=lambda turn: (self.chat.confirm_saved(pending, turn["entry_id"],
                                                                          parse(turn.get("when"))),
                                                  self._answered_followup(turn["entry_id"])),
                           timestamp=when)
@@ -270,8 +272,8 @@ class JournalPage(QWidget):
         pending = self.chat.begin_saving(text, when)
         pending.day = self.day
         private = self.composer.is_private()
-        self.backend.save_entry(text, lambda entry_id: self._saved(pending, entry_id, private),
-                                lambda exc: self._failed(pending, exc), timestamp=when, private=private)
+        turns.save_entry(self.backend, text, lambda entry_id: self._saved(pending, entry_id, private),
+                         lambda exc: self._failed(pending, exc), timestamp=when, private=private)
 
     def _saved(self, pending: PendingExchange, entry_id: int, private: bool = False) -> None:
         self._answered_followup(entry_id)
@@ -335,12 +337,12 @@ class JournalPage(QWidget):
             ids = [r["id"] for r in result.get("results") or []]
             short = text if len(text) <= 60 else text[:57] + "…"
             self.bar.show_message(self.tr("Remembered: “{text}”").format(text=short), self.tr("Undo"),
-                                  lambda: [self.backend.forget(mid) for mid in ids])
+                                  lambda: [self.backend.write(lambda m, mid=mid: m.delete(mid)) for mid in ids])
 
         def failed(exc: BaseException) -> None:
             self.bar.show_message(self.tr("Could not remember this: {error}").format(error=exc))
 
-        self.backend.add_memory(text, done, failed, when=bubble.when, entry_id=bubble.entry_id)
+        self.backend.write(lambda m: m.add(text, infer=False, timestamp=bubble.when, entry_id=bubble.entry_id), done, failed)
 
     def set_private(self, bubble: MessageBubble, private: bool) -> None:
         self.set_entry_private(bubble.entry_id, private)
@@ -364,7 +366,7 @@ class JournalPage(QWidget):
         def failed(exc: BaseException) -> None:
             self.bar.show_message(self.tr("Could not change this entry: {error}").format(error=exc))
 
-        self.backend.set_entry_private(entry_id, private, done, failed)
+        self.backend.write(lambda m: m.set_entry_private(entry_id, private), done, failed, poke=True)
 
     def edit_entry(self, bubble: MessageBubble, text: str) -> None:
         if not text.strip():
@@ -384,7 +386,8 @@ class JournalPage(QWidget):
             if shiboken6.isValid(bubble):
                 bubble.show_edit_error(self.tr("Could not save this change: {error}").format(error=exc))
 
-        self.backend.edit_entry(bubble.entry_id, text, done, failed)
+        entry_id = bubble.entry_id
+        self.backend.write(lambda m: m.edit_entry(entry_id, text), done, failed, poke=True)
 
     def move_entry(self, bubble: MessageBubble) -> MoveEntryDialog:
         dialog = MoveEntryDialog(bubble.when or datetime.now(), self)
@@ -412,7 +415,7 @@ class JournalPage(QWidget):
         def failed(exc: BaseException) -> None:
             self.bar.show_message(self.tr("Could not move this entry: {error}").format(error=exc))
 
-        self.backend.move_entry(entry_id, when, done, failed)
+        self.backend.write(lambda m: m.move_entry(entry_id, when), done, failed, poke=True)
 
     def _after_same_day_move(self, entry_id: int, job_id: int | None) -> None:
         bubble = self.chat.bubble_for(entry_id)
@@ -439,7 +442,7 @@ class JournalPage(QWidget):
                 bubble.show()
             self.bar.show_message(self.tr("Could not move this entry to the trash: {error}").format(error=exc))
 
-        self.backend.delete_entry(entry_id, done, failed)
+        self.backend.write(lambda m: m.delete_entry(entry_id), done, failed)
 
     def restore_entry(self, entry_id: int, announce: bool = False) -> None:
         def done(entry: dict) -> None:
@@ -454,13 +457,14 @@ class JournalPage(QWidget):
         def failed(exc: BaseException) -> None:
             self.bar.show_message(self.tr("Could not restore this entry: {error}").format(error=exc))
 
-        self.backend.restore_entry(entry_id, done, failed)
+        self.backend.write(lambda m: m.restore_entry(entry_id), done, failed)
 
     def entry_history(self, bubble: MessageBubble) -> EntryHistoryDialog:
         dialog = EntryHistoryDialog(bubble.entry or {"content": bubble.text}, self)
         dialog.setAttribute(Qt.WA_DeleteOnClose)
         self.last_dialog = dialog
-        self.backend.entry_history(bubble.entry_id, dialog.set_rows, lambda exc: dialog.show_error(str(exc)))
+        entry_id = bubble.entry_id
+        self.backend.query(lambda m: m.entry_history(entry_id), dialog.set_rows, lambda exc: dialog.show_error(str(exc)))
         dialog.open()
         return dialog
 
@@ -483,7 +487,7 @@ class JournalPage(QWidget):
         def failed(exc: BaseException) -> None:
             self.chat.finish_ask(pending, {"reply": None}, self.tr("Could not ask: {error}").format(error=_reason(exc)))
 
-        self.backend.ask_about(bubble.entry_id, done, failed)
+        turns.ask_about(self.backend, bubble.entry_id, done, failed)
 
     # -- trash ----------------------------------------------------------------------------------
 
@@ -498,7 +502,7 @@ class JournalPage(QWidget):
             self.navigator.set_trash_count(len(entries))
             self.trash_view.set_entries(entries)
 
-        self.backend.trash(loaded)
+        self.backend.query(lambda m: m.trash(), loaded)
 
     def restore_from_trash(self, entry: dict) -> None:
         row = self.trash_view.row_for(entry["id"])
@@ -511,7 +515,7 @@ class JournalPage(QWidget):
         def failed(exc: BaseException) -> None:
             self.bar.show_message(self.tr("Could not delete this entry: {error}").format(error=exc))
 
-        self.backend.purge_preview(entry["id"], lambda preview: self._ask_purge(entry, preview), failed)
+        self.backend.query(lambda m: m.purge_preview(entry["id"]), lambda preview: self._ask_purge(entry, preview), failed)
 
     def _ask_purge(self, entry: dict, preview: dict) -> PurgeConfirmDialog:
         dialog = PurgeConfirmDialog(preview, self)
@@ -534,7 +538,7 @@ class JournalPage(QWidget):
             self.refresh_trash()
             self.bar.show_message(self.tr("Could not delete this entry: {error}").format(error=exc))
 
-        self.backend.purge_entry(entry["id"], done, failed)
+        self.backend.write(lambda m: m.purge_entry(entry["id"]), done, failed)
 
     # -- companion state ------------------------------------------------------------------------
 

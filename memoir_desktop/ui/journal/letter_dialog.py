@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from memoir_desktop.ui.journal import turns
 from memoir_desktop.viewmodels.markdown import to_safe_html
 
 
@@ -71,7 +72,7 @@ class LetterDialog(QDialog):
         self.busy.show()
         self.note.setText(self.tr("Writing the letter again…"))
         self._before = self.letter.get("content")
-        self.backend.regenerate_letter(self.letter["id"], self._written_again, self._not_written_again)
+        turns.regenerate_letter(self.backend, self.letter["id"], self._written_again, self._not_written_again)
 
     def _written_again(self, entry: dict) -> None:
         self.busy.hide()

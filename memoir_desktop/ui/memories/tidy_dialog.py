@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memoir_desktop.core.changes import Changes
 from memoir_desktop.ui.reasons import reason as _reason
 
 
@@ -60,7 +61,7 @@ class TidyRow(QFrame):
 
     def merge(self) -> None:
         self._busy(self.tr("Merging…"))
-        self.dialog.backend.apply_tidy(self.proposal, self._merged, self._failed)
+        self.dialog.backend.write(lambda m: m.apply_tidy(self.proposal), self._merged, self._failed)
 
     def _merged(self, result) -> None:
         if result.refused:
@@ -77,7 +78,8 @@ class TidyRow(QFrame):
         if self.merged_id is None:
             return
         self._busy(self.tr("Undoing…"))
-        self.dialog.backend.undo_tidy(self.merged_id, self._undone, self._failed)
+        merged = self.merged_id
+        self.dialog.backend.write(lambda m: undone(merged, m.undo_consolidation(merged)), self._undone, self._failed)
 
     def _undone(self, _restored) -> None:
         self.merged_id = None
@@ -147,7 +149,8 @@ class TidyDialog(QDialog):
             if generation == self._generation:
                 self.show_proposals(proposals)
 
-        self.backend.tidy_proposals(found, self._failed, include_user_edited=self.include_edited.isChecked())
+        edited = self.include_edited.isChecked()
+        self.backend.query(lambda m: m.tidy_proposals(include_user_edited=edited), found, self._failed)
 
     def show_proposals(self, proposals: list) -> None:
         self.progress.hide()
@@ -165,3 +168,8 @@ class TidyDialog(QDialog):
     def _failed(self, exc: BaseException) -> None:
         self.progress.hide()
         self.status.setText(self.tr("Could not look for similar memories: {error}").format(error=_reason(exc)))
+
+
+def undone(merged_id: str, restored: list[str]) -> dict:
+    """An undone merge as a result the screens refresh by: the merged memory and its originals."""
+    return {"restored": restored, "changes": Changes.of(memories=[merged_id, *restored])}

@@ -1,0 +1,106 @@
+"""The journal in and out: exports (memoir JSON, encrypted or not; Markdown or text), imports (a memoir
+export, a Day One export) with the memories of a Day One import made in the background as a batch
+that can be followed, cancelled and resumed, and the database backups.
+
+Threading rule: imports write (the writer); exports and backups read.
+"""
+
+from __future__ import annotations
+
+from sqlmodel import Session, col, select
+
+from memoir_desktop.core import backup, crypto, transfer
+from memoir_desktop.core.changes import Changes
+from memoir_desktop.core.importers.dayone import DayOneError, read_dayone_export
+from memoir_desktop.core.inputs import InvalidInput
+from memoir_desktop.core.jobs import JobQueue
+from memoir_desktop.core.journal import Journal
+from memoir_desktop.core.models import Entry, now
+from memoir_desktop.core.text_export import export_text
+
+
+class InAndOut:
+    def __init__(self, engine, home, journal: Journal, jobs_queue: JobQueue, *, settings, data_key, graph_store,
+                 lexical, reconcile):
+        self.engine, self.home, self.journal, self.jobs_queue = engine, home, journal, jobs_queue
+        self._settings, self._data_key = settings, data_key
+        self.graph_store, self.lexical, self._reconcile = graph_store, lexical, reconcile
+
+    def export(self, path, *, passphrase: str | None = None) -> dict:
+        """Write the whole journal as JSON (see core/transfer.py; never the API key). With a
+        passphrase the file is encrypted; without one it is plain text anyone can read."""
+        return transfer.export_journal(self.engine, path, passphrase=passphrase)
+
+    def import_(self, path, *, passphrase: str | None = None) -> dict:
+        """Merge an export: existing memories (same id) are kept; entries get new ids.
+        An encrypted export needs its passphrase (crypto.WrongPassphrase when it is wrong)."""
+        try:
+            data = transfer.read_export(path, passphrase)
+        except (transfer.PassphraseRequired, crypto.WrongPassphrase):
+            raise
+        except ValueError as exc:
+            raise InvalidInput(str(exc)) from exc
+        counts, graph_users = transfer.import_journal(self.engine, data)
+        for user_id in graph_users:
+            self.graph_store.invalidate_cache(user_id)
+        self.lexical.drop_all()  # imported memories and entries are not in the built indexes
+        self._reconcile()
+        return counts
+
+    def import_file(self, path, *, user_id: str = "me", progress=None, passphrase: str | None = None) -> dict:
+        """A memoir export (JSON, or encrypted) or a Day One export (.zip, or its .json): told apart by content."""
+        if transfer.is_memoir_export(path):
+            return {"kind": "memoir", **self.import_(path, passphrase=passphrase)}
+        return {"kind": "dayone", **self.import_dayone(path, user_id=user_id, progress=progress)}
+
+    def import_dayone(self, path, *, user_id: str = "me", progress=None) -> dict:
+        """Day One entries become journal entries (their dates, tags and time zones kept); their
+        memories are made in the background, one job each, as a batch that can be followed and
+        cancelled (batch_progress, cancel_batch). An entry imported before is skipped."""
+        try:
+            read = read_dayone_export(path, progress=progress)
+        except DayOneError as exc:
+            raise InvalidInput(str(exc)) from exc
+        batch = f"import-{now():%Y%m%d-%H%M%S}"
+        with Session(self.engine) as s:
+            known = set(s.exec(select(Entry.source_ref).where(col(Entry.user_id) == user_id,
+                                                              col(Entry.source_ref).is_not(None))))
+        fresh = [e for e in read.entries if f"dayone:{e.source_id}" not in known]
+        ids = self.journal.import_entries(
+            [{"content": e.text, "created_at": e.created_at, "tags": list(e.tags), "time_zone": e.time_zone,
+              "source_ref": f"dayone:{e.source_id}"} for e in fresh], user_id=user_id, batch=batch)
+        return {"entries": len(fresh), "already_there": len(read.entries) - len(fresh), "skipped": read.skipped,
+                "media": read.media, "warnings": read.warnings, "batch": batch,
+                # Not kept (entries have no field for them): counted so every report can say so.
+                "starred": sum(e.starred for e in read.entries),
+                "located": sum(e.place is not None for e in read.entries),
+                "changes": Changes.of(entries=ids).to_dict()}
+
+    def batch_progress(self, batch: str) -> dict:
+        """How far the memory building of an import has come: {total, done, failed, pending, cancelled}."""
+        out = {"total": 0, "done": 0, "failed": 0, "pending": 0, "cancelled": 0}
+        for j in self.jobs_queue.list():
+            if (j.payload or {}).get("batch") == batch:
+                out["total"] += 1
+                key = {"running": "pending", "waiting": "pending"}.get(j.state, j.state)
+                out[key] = out.get(key, 0) + 1
+        return out
+
+    def cancel_batch(self, batch: str) -> int:
+        """Stop making memories for an import (its entries stay); resume_batch starts again."""
+        return self.jobs_queue.set_batch_state(batch, "pending", "cancelled")
+
+    def resume_batch(self, batch: str) -> int:
+        return self.jobs_queue.set_batch_state(batch, "cancelled", "pending")
+
+    def export_text(self, path, *, fmt: str = "md", per_day: bool = False, lang: str = "ko",
+                    user_id: str = "me") -> list[str]:
+        """The journal as Markdown or plain text, one file or one per day (not the trash)."""
+        entries = self.journal.entries(user_id=user_id, letters=True)
+        return [str(p) for p in export_text(entries, path, fmt=fmt, per_day=per_day, lang=lang)]
+
+    def backup_now(self) -> str:
+        return str(backup.make_backup(self.home, self._settings().backups_keep, data_key=self._data_key))
+
+    def backups(self) -> list[str]:
+        return [str(p) for p in backup.list_backups(self.home)]

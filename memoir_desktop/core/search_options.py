@@ -1,0 +1,53 @@
+"""What Settings → Search offers: the models that can be downloaded (a larger search model, a reading
+model for the companion's context) and whether each is here, the reranker's state, and what letting
+the LLM pick memories would cost per question on this journal."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlmodel import Session, col, select
+
+from memoir_desktop.core import model_catalog
+from memoir_desktop.core.inputs import InvalidInput
+from memoir_desktop.core.models import Memory
+
+
+class SearchOptions:
+    def __init__(self, engine, context_rerank, *, llm: Callable, settings: Callable, switch_state: Callable):
+        self.engine, self.context_rerank = engine, context_rerank
+        self._llm, self._settings, self._switch_state = llm, settings, switch_state
+
+    def search_models(self, user_id: str = "me") -> dict:
+        from memoir_desktop.core.search.llm_rerank import estimate_tokens
+
+        with Session(self.engine) as s:
+            recent = s.exec(select(Memory).where(col(Memory.user_id) == user_id, col(Memory.state) == "active")
+                            .order_by(col(Memory.created_at).desc()).limit(30)).all()
+        shown = [{"id": m.id, "text": m.text, "created_at": m.created_at} for m in recent]
+        return {"models": [model_catalog.describe(m) for m in model_catalog.CATALOG.values()],
+                "embed_model": self._settings().embed_model, "switch": self._switch_state(),
+                "reranker": self.context_rerank.status(), "llm_configured": self._llm().configured,
+                "llm_tokens": estimate_tokens("요즘 어떻게 지내?", shown) if shown else 0}
+
+    def configure(self) -> None:
+        """The reranker the settings choose, tried anew (after a download, a removal, new settings)."""
+        self.context_rerank.configure(self._settings().search_reranker, self._llm)
+
+    def warm_search(self) -> None:
+        """Load what the first answer would otherwise wait for (the chosen reranker)."""
+        self.context_rerank.warm()
+
+    def install_search_model(self, key: str, progress=None, cancelled=None) -> str:
+        """Download a catalog model (resumable, verified); raises ModelUnavailable saying why."""
+        where = model_catalog.install(model_catalog.CATALOG[key], progress=progress, cancelled=cancelled)
+        self.configure()
+        return str(where)
+
+    def remove_search_model(self, key: str) -> None:
+        """Delete a downloaded model (not the search model in use or being prepared: InvalidInput)."""
+        settings = self._settings()
+        if key in (settings.embed_model, settings.embed_model_next):
+            raise InvalidInput("This model is what search uses now: choose another one first, then remove it.")
+        model_catalog.remove(model_catalog.CATALOG[key])
+        self.configure()

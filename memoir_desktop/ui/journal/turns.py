@@ -1,0 +1,110 @@
+"""A journal turn as the journal page runs it, and the reflection it shows with it.
+
+A turn: the message saved on the writer at once (`on_saved`), the companion's answer read on the
+reads pool (its LLM call must hold neither the writer nor a connection that writes), then the reply
+saved and the turn's job released on the writer. An answer that fails still releases the job: the
+turn is memorised without a reply.
+
+Reflection at start and on Today: the letters of weeks and months that ended, and the follow-ups on
+plans, each composed on the reads pool (the LLM may write them) and kept on the writer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from memoir_desktop.core.changes import Changes
+from memoir_desktop.core.companion import unanswered
+from memoir_desktop.ui.tasks import call_if_alive
+
+Callback = Callable | None
+
+
+def chat(backend, text: str, on_done: Callback, on_error: Callback = None, on_saved: Callback = None,
+         timestamp=None) -> None:
+    """Save the message (on_saved(turn) as soon as it is on disk), then the answer (on_done(out))."""
+    def finished(out: dict) -> None:
+        backend.writer.poke()
+        if out.get("error"):
+            backend.llm_reachable_changed.emit(False if backend.llm_configured else None)
+        elif out.get("reply"):
+            backend.llm_reachable_changed.emit(True)
+        call_if_alive(on_done, out)
+
+    def answered(out: dict) -> None:
+        backend.write(lambda m: _turn_written(m.companion.finish_turn(out)), finished, on_error)
+
+    def not_answered(turn: dict, exc: BaseException) -> None:
+        backend.write(lambda m: _turn_written(m.companion.finish_turn(unanswered(turn))))
+        call_if_alive(on_error, exc)
+
+    def saved(turn: dict) -> None:
+        backend.changed.emit(Changes.of(entries=[turn["entry_id"]]))
+        call_if_alive(on_saved, turn)
+        backend.query(lambda m: m.companion.answer_turn(turn), answered, lambda exc: not_answered(turn, exc))
+
+    backend.write(lambda m: m.begin_chat(text, timestamp=timestamp), saved, on_error)
+
+
+def _turn_written(out: dict) -> dict:
+    return {**out, "changes": Changes.of(entries=[out.get("entry_id"), out.get("reply_entry_id")])}
+
+
+def save_entry(backend, text: str, on_done: Callback = None, on_error: Callback = None, timestamp=None,
+               private: bool = False) -> None:
+    """Save an entry without asking the companion (its memories are made in the background). A private
+    entry is only journaled: it is never sent to the LLM."""
+    def saved(entry_id: int) -> None:
+        backend.writer.poke()
+        backend.changed.emit(Changes.of(entries=[entry_id]))
+        call_if_alive(on_done, entry_id)
+
+    backend.write(lambda m: m.journal(text, timestamp=timestamp, private=private), saved, on_error)
+
+
+def ask_about(backend, entry_id: int, on_done: Callback, on_error: Callback = None) -> None:
+    """Ask the companion about an entry saved without a reply: read the answer, then keep it."""
+    def keep(out: dict) -> None:
+        backend.write(lambda m: _reply_written(m.companion.save_reply(out)), on_done, on_error)
+
+    backend.query(lambda m: m.companion.reply_text(entry_id), keep, on_error)
+
+
+def _reply_written(out: dict) -> dict:
+    return {**out, "changes": Changes.of(entries=[out.get("reply_entry_id")])}
+
+
+def followups(backend, on_done: Callable[[list[dict]], None]) -> None:
+    """Due follow-ups: at once in their template words, then again once the companion has phrased the
+    new ones (when one is connected; that can take a while, or not come at all)."""
+    def kept_offline(found: list[dict]) -> None:
+        call_if_alive(on_done, found)
+        if backend.llm_configured and any(not f["phrased"] for f in found):
+            backend.query(lambda m: m.reflection.due_followups(), keep)
+
+    def keep(due: dict) -> None:
+        backend.write(lambda m: m.reflection.keep_followups(due), on_done)
+
+    backend.query(lambda m: m.reflection.due_followups(phrase=False),
+                  lambda due: backend.write(lambda m: m.reflection.keep_followups(due), kept_offline))
+
+
+def make_letters(backend, on_done: Callback = None) -> None:
+    """The letters of the weeks and months that ended (at start): composed, then written."""
+    def written(made: list[dict]) -> None:
+        if made:
+            backend.changed.emit(Changes.of(entries=[e["id"] for e in made]))
+        call_if_alive(on_done, made)
+
+    backend.query(lambda m: m.reflection.compose_letters(),
+                  lambda composed: backend.write(lambda m: m.reflection.write_letters(composed), written))
+
+
+def regenerate_letter(backend, entry_id: int, on_done: Callback = None, on_error: Callback = None) -> None:
+    """Write a letter again: its new text composed, then put in place (the old one kept in its history)."""
+    def written(entry: dict) -> None:
+        backend.changed.emit(Changes.of(entries=[entry_id]))
+        call_if_alive(on_done, entry)
+
+    backend.query(lambda m: m.reflection.recompose_letter(entry_id),
+                  lambda text: backend.write(lambda m: m.edit_entry(entry_id, text), written, on_error), on_error)
