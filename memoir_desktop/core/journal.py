@@ -28,10 +28,10 @@ from memoir_desktop.core.jobs import JobQueue
 from memoir_desktop.core.lexical.highlight import matched_spans_many, snippet
 from memoir_desktop.core.models import Entry, EntryHistory, Job, Summary, now, pk
 from memoir_desktop.core.pipeline import cascade
-from memoir_desktop.core.search.floor import dense_only_cut, floor_for, has_content, keep_dense
+from memoir_desktop.core.search.first_stage import rankings
+from memoir_desktop.core.search.floor import has_content
 from memoir_desktop.core.search.fusion import fuse
 from memoir_desktop.core.search.query import Query
-from memoir_desktop.core.search.reference import reference_scores
 from memoir_desktop.core.store import Change, stage_pending
 
 log = logging.getLogger(__name__)
@@ -398,26 +398,10 @@ class Journal:
         if not has_content(q.terms, None, None):
             return []
         depth = max(limit * 3, 30)
-        bm = self.ctx.episodes.bm25(user_id)
-        ranked: dict[str, list[tuple[int, float]]] = {
-            "lexical": [(int(i), sc) for i, sc in bm.search(q.terms, depth, weights=q.term_weights)]}
-        vec = q.vector()
-        if vec is not None:
-            try:
-                hits, stats = self.ctx.episodes.dense(user_id, vec, depth)
-                embedder = self.ctx.store.embedder
-                floor = floor_for(embedder.name)
-                refs = lambda: reference_scores(embedder, vec)  # noqa: E731 - asked for lazily
-                if keep_dense(floor, knows_a_word=bm.knows(q.terms), best=hits[0][1] if hits else None,
-                              stats=stats, reference=refs, text=q.text):
-                    cut = dense_only_cut(floor, stats, refs)
-                    matched = {i for i, _ in ranked["lexical"]}
-                    # A line with no word in it ("^^;;", "ㅎ") is near everything by meaning: listed by words only.
-                    worded = {i for i, toks in bm.tokens_of(str(i) for i, _ in hits).items() if toks}
-                    ranked["dense"] = [(int(i), sc) for i, sc in hits
-                                       if int(i) in matched or ((cut is None or sc >= cut) and str(i) in worded)]
-            except Exception as exc:  # the lexical side still answers
-                log.warning("dense entry search unavailable: %s", exc.__class__.__name__)
+        episodes = self.ctx.episodes
+        ranked = rankings(q, episodes.bm25(user_id), lambda vec, depth: episodes.dense(user_id, vec, depth),
+                          self.ctx.store.embedder, depth=depth, listing=True, what="entry search", words_first=True)
+        ranked = {k: [(int(i), sc) for i, sc in v] for k, v in ranked.items()}
         fused = fuse(ranked)
         found: list[tuple[Entry, float, dict]] = []
         for at in range(0, len(fused), limit * 2):

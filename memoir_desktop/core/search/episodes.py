@@ -12,6 +12,7 @@ from sqlmodel import Session, col, select
 from memoir_desktop.core.lexical import BM25Index, LexicalIndexes
 from memoir_desktop.core.models import Entry, pk
 from memoir_desktop.core.sealed_vectors import AnyVectorIndex
+from memoir_desktop.core.search.first_stage import rankings
 from memoir_desktop.core.search.fusion import fuse
 from memoir_desktop.core.search.query import Query
 from memoir_desktop.core.store import Collections, clear_pending, pending_items
@@ -65,14 +66,10 @@ class EpisodeIndex:
         return self.vectors.search_with_stats(self.collections.existing(user_id, "ent") or "", vec, limit)
 
     def search(self, user_id: str, q: Query, limit: int) -> list[tuple[int, float, dict]]:
-        """[(entry id, fused score, signals)] best first."""
-        ranked: dict[str, list[tuple[int, float]]] = {}
-        vec = q.vector()
-        if vec is not None:
-            name = self.collections.existing(user_id, "ent") or ""  # a search makes no collection
-            ranked["dense"] = [(int(i), s) for i, s in self.vectors.search(name, vec, limit)]
-        ranked["lexical"] = [(int(i), s) for i, s in self.bm25(user_id).search(q.terms, limit, weights=q.term_weights)]
-        return fuse(ranked)[:limit]  # type: ignore[return-value]
+        """[(entry id, fused score, signals)] best first: the companion's context ranks, never cuts."""
+        ranked = rankings(q, self.bm25(user_id), lambda vec, depth: self.dense(user_id, vec, depth),
+                          self.collections.embedder, depth=limit, listing=False, what="episode search")
+        return fuse({k: [(int(i), s) for i, s in v] for k, v in ranked.items()})[:limit]  # type: ignore[return-value]
 
     def bm25(self, user_id: str) -> BM25Index:
         return self.lexical.get(user_id, "ent")

@@ -16,19 +16,10 @@ from sqlmodel import Session, col, select
 
 from memoir_desktop.core import temporal
 from memoir_desktop.core.models import Memory
-from memoir_desktop.core.search.floor import (
-    Floor,
-    dense_only_cut,
-    floor_for,
-    has_content,
-    in_language,
-    in_query_language,
-    keep_dense,
-    stats_of,
-)
+from memoir_desktop.core.search.first_stage import rankings
+from memoir_desktop.core.search.floor import Floor, has_content
 from memoir_desktop.core.search.fusion import fuse, rank_score
 from memoir_desktop.core.search.query import Query
-from memoir_desktop.core.search.reference import reference_scores
 from memoir_desktop.core.search.rerank import POOL, Weights, language, rerank, weights_for
 from memoir_desktop.core.search.state_order import order_states
 from memoir_desktop.core.store import MemoryStore, memory_dict
@@ -60,37 +51,11 @@ class FactSearch:
         if not has_content(q.terms, q.span, q.recurrence):
             return []  # nothing to match on ("!!!", "ㅋㅋㅋ")
         depth = max(limit * 3, 30)
-        ranked: dict[str, list] = {}
         bm = self.store.bm25(user_id)
-        cut: float | None = None
+        dense = lambda vec, depth: self.store.vectors.search_with_stats(  # noqa: E731
+            self.store.searched_collection(user_id), vec, depth)
+        ranked = rankings(q, bm, dense, self.store.embedder, depth=depth, listing=listing, floor=floor)
         vec = q.vector()
-        if vec is not None:
-            try:
-                hits, stats = self.store.vectors.search_with_stats(self.store.searched_collection(user_id), vec, depth)
-                if floor is True:
-                    floor = floor_for(self.store.embedder.name) if listing else None
-                refs = lambda: reference_scores(self.store.embedder, vec)  # noqa: E731 - asked for lazily
-                judged = hits
-                if floor:
-                    # A line with no word in it ("^^;;", "ㅎ", "😴") is near everything by meaning: it
-                    # neither decides what is listed nor is listed but by its words.
-                    worded = {i for i, toks in bm.tokens_of(str(h[0]) for h in hits).items() if toks}
-                    judged, floor, korean = in_query_language([h for h in hits if str(h[0]) in worded], q.text,
-                                                              floor, _korean_of(bm))
-                    if stats.n <= len(hits):  # every item is a hit: their spread is judged with everyday sentences
-                        stats, refs = stats_of([h[1] for h in judged], stats), in_language(refs, korean)
-                if keep_dense(floor or None, knows_a_word=bm.knows(q.terms),
-                              best=max((h[1] for h in judged), default=None), stats=stats, reference=refs,
-                              text=q.text):
-                    ranked["dense"] = hits
-                    cut = dense_only_cut(floor or None, stats, refs) if listing else None
-            except Exception as exc:  # a failing source is skipped, not fatal
-                log.warning("dense search unavailable: %s", exc.__class__.__name__)
-        ranked["lexical"] = bm.search(q.terms, depth, weights=q.term_weights)
-        if cut is not None and "dense" in ranked:  # what the words found stays, whatever its similarity
-            matched = {str(i) for i, _ in ranked["lexical"]}
-            passed = {str(h[0]) for h in judged if h[1] >= cut}
-            ranked["dense"] = [h for h in ranked["dense"] if str(h[0]) in passed or str(h[0]) in matched]
         hits = {str(i): [s, sig] for i, s, sig in fuse(ranked)}
         bounds = q.span_bounds
         if bounds and q.span:
@@ -179,14 +144,6 @@ class FactSearch:
                 if wanted is None or have is None or wanted & have:
                     out.append((mid, rule))
         return out
-
-
-def _korean_of(bm):
-    """Whether each memory is Korean, from its indexed words (no row read)."""
-    def korean(ids: list) -> dict:
-        return {i: any("\uac00" <= c <= "\ud7a3" for t in toks for c in t[:1])
-                for i, toks in bm.tokens_of(str(i) for i in ids).items()}
-    return korean
 
 
 def _passes(m: Memory, filters: dict | None) -> bool:
