@@ -16,6 +16,7 @@ import logging
 from collections.abc import Callable
 
 from memoir_desktop.core.lexical import BM25Index
+from memoir_desktop.core.mirror import SimilarityStats
 from memoir_desktop.core.search.floor import (
     Floor,
     dense_only_cut,
@@ -30,7 +31,7 @@ from memoir_desktop.core.search.reference import reference_scores
 
 log = logging.getLogger(__name__)
 
-DenseSearch = Callable[..., tuple[list, object]]  # (vector, depth) -> ([(id, similarity)], SimilarityStats)
+DenseSearch = Callable[..., tuple[list, SimilarityStats]]  # (vector, depth) -> ([(id, similarity)], stats)
 
 
 def korean_of(bm: BM25Index):
