@@ -16,7 +16,7 @@ from memoir_desktop.core import app_suggestions, connected_apps, graph_store, mo
 from memoir_desktop.core.crypto import sqlcipher_key
 from memoir_desktop.core.models import Meta
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 
 # Each migration takes a connection at version N-1 and brings it to N. Append only.
 MIGRATIONS: dict[int, list[str]] = {
@@ -73,6 +73,10 @@ MIGRATIONS: dict[int, list[str]] = {
     # this one cannot write to these tables (its connections lack the triggers' function), so the
     # version goes up and it refuses the journal instead.
     9: list(outside_changes.SCHEMA),
+    # Sync (core/sync): an entry's global id, the same on every computer, given to every entry there is.
+    10: ["ALTER TABLE entry ADD COLUMN uuid VARCHAR",
+         "UPDATE entry SET uuid = lower(hex(randomblob(16))) WHERE uuid IS NULL",
+         "CREATE UNIQUE INDEX IF NOT EXISTS ix_entry_uuid ON entry (uuid)"],
 }
 
 
