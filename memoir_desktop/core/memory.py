@@ -32,6 +32,7 @@ from memoir_desktop.core import (
     transfer,
     vault,
 )
+from memoir_desktop.core import sync as e2e_sync
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.db import checkpoint, open_database, origin_of
 from memoir_desktop.core.embedder import Embedder
@@ -1304,6 +1305,24 @@ class Memoir:
 
     def backups(self) -> list[str]:
         return [str(p) for p in backup.list_backups(self.home)]
+
+    # -- end-to-end encrypted sync (core/sync) ---------------------------------------------
+
+    @classmethod
+    def join(cls, url: str, passphrase: str, *, home=None, progress=None, **overrides) -> Memoir:
+        """Open a journal kept in a sync place on this computer for the first time, with its passphrase."""
+        return e2e_sync.join(cls, url, passphrase, home=home, progress=progress, **overrides)
+
+    def sync(self, url: str | None = None, progress=None) -> e2e_sync.SyncReport:
+        """One sync round with `url` (remembered) or the remembered place; raises e2e_sync.SyncError."""
+        return e2e_sync.run(self, url, progress)
+
+    def sync_status(self) -> e2e_sync.SyncStatus:
+        """The sync place, the last sync time and the notices not yet seen (for Settings and the status bar)."""
+        return e2e_sync.status(self)
+
+    def dismiss_sync_notice(self, notice_id: str) -> None:
+        e2e_sync.dismiss(self, notice_id)
 
 
 
