@@ -513,7 +513,7 @@ class Round:
         if mine is None:
             return
         for seq in sorted(mine.segments):
-            if seq < snap:
+            if seq <= snap:  # the snapshot holds its own number's segment too
                 self.target.delete(log_format.segment_name(self.device, seq))
         for seq in sorted(mine.snapshots):
             if seq < snap:
