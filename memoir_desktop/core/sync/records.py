@@ -38,6 +38,8 @@ MEMORY_GROUPS = {
 }
 # Which history events change which group (for the rank of a memory's group: the latest such event's actor).
 MEMORY_EVENTS = {"text": ("ADD", "UPDATE", "CONSOLIDATE"), "state": ("ADD", "DELETE", "RESTORE")}
+ENTRY_EVENTS = {"content": ("EDIT", "CONFLICT"), "time": ("MOVE",), "trash": ("DELETE", "RESTORE"),
+                "private": ("PRIVATE", "SHARED")}
 GRAPH_GROUPS = {"all": ()}  # a node or an edge changes as one
 CONTENT_EVENTS = ("EDIT", "CONFLICT")
 RANK = {"user": 1}
@@ -115,6 +117,14 @@ def memory_record(s: Session, m: Memory, ids: Objects, uuids: dict[int, str],
                        "category": m.category, "invalid_reason": m.invalid_reason,
                        "source_entry": uuids.get(m.source_entry_id) if m.source_entry_id else None,
                        "user_edited": bool(m.user_edited), "meta": dict(m.meta or {})}}
+
+
+def touched_groups(rec: dict, fresh: set[str]) -> set[str]:
+    """The groups that history rows written here since the last capture acted on: a decision counts
+    even when it left the value as it was (forgotten, then restored)."""
+    table = ENTRY_EVENTS if rec["t"] == "entry" else MEMORY_EVENTS
+    kinds = {e["event"] for e in rec.get("events", []) if e["id"] in fresh}
+    return {g for g, names in table.items() if kinds & set(names)}
 
 
 def memory_ranks(rec: dict) -> dict[str, int]:

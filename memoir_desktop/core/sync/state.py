@@ -76,14 +76,14 @@ class Objects:
                 self.gid[(kind, local)] = gid
             if kind in ("entry", "memory", "node", "edge"):
                 self.shadow[(kind, gid)] = (h, json.loads(groups) if groups else {}, bool(push), bool(gone))
-        self._minted = 0
+        self.minted: set[str] = set()  # gids given now: history rows written here since the last capture
 
     def gid_of(self, kind: str, local, *, mint: bool = True) -> str | None:
         key = (kind, str(local))
         found = self.gid.get(key)
         if found is None and mint:
-            self._minted += 1
             found = f"{self.device}-{pysecrets.token_hex(6)}"
+            self.minted.add(found)
             self.link(kind, found, local)
         return found
 
