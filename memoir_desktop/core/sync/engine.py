@@ -192,10 +192,11 @@ class Round:
         old = shadow[1] if shadow else {}
         old_stamps, old_groups = old.get("stamps", {}), old.get("groups", {})
         groups = records.group_hashes(rec)
+        acted = records.touched_groups(rec, ids.minted)
         stamps = {}
         at = None
         for g, gh in groups.items():
-            if g in old_stamps and old_groups.get(g) == gh:
+            if g in old_stamps and old_groups.get(g) == gh and g not in acted:
                 stamps[g] = old_stamps[g]
             else:
                 at = at or self.clock.now()
