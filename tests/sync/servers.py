@@ -84,14 +84,13 @@ class S3:
 
 
 class Relay:
-    """A TCP relay to a server on this machine; `cut_after(n)` breaks every connection once n bytes
-    went up through it (an upload cut in the middle), `heal()` lets them through again."""
+    """A TCP relay to a server on this machine; `cut_after(n)` breaks a connection once an upload
+    (a PUT) has sent n bytes through it (the upload is cut in the middle), `heal()` lets them through."""
 
     def __init__(self, upstream_port: int):
         self.upstream = upstream_port
         self.port = free_port()
         self.limit: int | None = None
-        self.sent = 0
         self.cuts = 0
         self._lock = threading.Lock()
         self.sock = socket.socket()
@@ -105,7 +104,7 @@ class Relay:
 
     def cut_after(self, n: int) -> None:
         with self._lock:
-            self.limit, self.sent = n, 0
+            self.limit = n
 
     def heal(self) -> None:
         with self._lock:
@@ -122,19 +121,21 @@ class Relay:
             threading.Thread(target=self._pipe, args=(up, client, False), daemon=True).start()
 
     def _pipe(self, src: socket.socket, dst: socket.socket, upward: bool) -> None:
+        put = None  # bytes of the upload under way on this connection
         try:
             while True:
                 data = src.recv(16384)
                 if not data:
                     break
                 if upward:
+                    if b"PUT " in data[:8]:
+                        put = 0
                     with self._lock:
-                        if self.limit is not None and self.sent + len(data) > self.limit:
-                            room = max(0, self.limit - self.sent)
-                            self.sent = self.limit
+                        if self.limit is not None and put is not None and put + len(data) > self.limit:
+                            room = max(0, self.limit - put)
                             cut = True
                         else:
-                            self.sent += len(data)
+                            put = None if put is None else put + len(data)
                             room, cut = len(data), False
                     if cut:
                         if room:

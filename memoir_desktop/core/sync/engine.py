@@ -72,7 +72,7 @@ class Round:
 
     def run(self) -> SyncReport:
         self.progress("look", 0, 1)
-        listing = log_format.read_listing(self.target.list(log_format.ROOT))
+        listing = log_format.read_listing(self.target.list(""))
         self._check_boxes(listing)
         self._write_box(listing)
         for tmp in listing.devices.get(self.device, log_format.DeviceFiles(self.device)).tmp:

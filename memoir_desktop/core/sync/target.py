@@ -60,6 +60,8 @@ class Target:
         self.bytes_down = 0
 
     def _path(self, name: str) -> str:
+        if not name:
+            return self.root
         return f"{self.root}/{name}" if self.root else name
 
     def _name(self, path: str) -> str:
