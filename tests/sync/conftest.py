@@ -63,7 +63,8 @@ def s3(s3_server, monkeypatch, request) -> Place:
         monkeypatch.setenv(k, v)
     bucket = f"b{abs(hash(request.node.nodeid)) % 10**12}"
     s3_server.make_bucket(bucket)
-    return Place("s3", f"s3://{bucket}/journal", lambda: s3_server.all_objects(bucket))
+    return Place("s3", f"s3://{bucket}/journal",
+                 lambda: {k.removeprefix("journal/"): v for k, v in s3_server.all_objects(bucket).items()})
 
 
 @pytest.fixture(params=["folder", "webdav", "s3"])

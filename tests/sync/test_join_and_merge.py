@@ -1,7 +1,6 @@
 """Two and three computers of one diarist, each with its own journal, synced through a folder, a
 WebDAV server and S3 on this machine."""
 
-from memoir_desktop.core import Memoir
 
 
 def texts(mem) -> list[str]:
