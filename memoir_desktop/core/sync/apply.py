@@ -134,7 +134,7 @@ class Applier:
         e = self.s.exec(select(Entry).where(col(Entry.uuid) == gid)).first()
         if e is None:
             e = Entry(uuid=gid, user_id=f["user_id"], role=f["role"], content=f["content"],
-                      created_at=rec.dt(f["created_at"]), source=f.get("source") or "journal",
+                      created_at=rec.dt(f["created_at"]) or now(), source=f.get("source") or "journal",
                       updated_at=rec.dt(f.get("updated_at")), deleted_at=rec.dt(f.get("deleted_at")),
                       tags=list(f.get("tags") or []), time_zone=f.get("time_zone"), source_ref=f.get("source_ref"),
                       kind=f.get("kind") or "entry", private=bool(f.get("private")))

@@ -162,6 +162,7 @@ class Round:
         out += self._capture_entries(s, ids, uuids, None if full else cand["entry"])
         out += self._capture_memories(s, ids, uuids, None if full else cand["memory"])
         out += self._capture_graph(s, ids, uuids, None if full else cand["graph_node"] | cand["graph_edge"])
+        ids.flush()
         state.put(con, "feed_cursor", top)
         if not out:
             return 0
@@ -389,6 +390,7 @@ class Round:
             ids = state.Objects(con, self.device)
             applier = Applier(s, ids, self.mem.journal_.ctx, now().isoformat())
             done = applier.apply(recs)
+            ids.flush()
             if snap:
                 state.mark_applied(con, dev, range(1, seq + 1))
                 for other, upto in (data.get("frontier") or {}).items():
@@ -439,6 +441,7 @@ class Round:
                 con = s.connection()
                 ids = state.Objects(con, self.device)
                 ids.set_shadow("entry", gid, None, {}, gone=True)
+                ids.flush()
                 con.execute(text("DELETE FROM sync_notice WHERE entry_uuid = :u"), {"u": gid})
                 left = [p for p in json.loads(state.get(con, "purge") or "[]") if p != [eid, gid]]
                 state.put(con, "purge", json.dumps(left))

@@ -77,6 +77,7 @@ class Objects:
             if kind in ("entry", "memory", "node", "edge"):
                 self.shadow[(kind, gid)] = (h, json.loads(groups) if groups else {}, bool(push), bool(gone))
         self.minted: set[str] = set()  # gids given now: history rows written here since the last capture
+        self._dirty: dict[tuple[str, str], None] = {}  # written by flush(), in one executemany
 
     def gid_of(self, kind: str, local, *, mint: bool = True) -> str | None:
         key = (kind, str(local))
@@ -98,25 +99,38 @@ class Objects:
         self.local[(kind, gid)] = local
         if local is not None:
             self.gid[(kind, local)] = gid
-        self.con.execute(text("INSERT INTO sync_object (kind, gid, local) VALUES (:k, :g, :l) "
-                              "ON CONFLICT(kind, gid) DO UPDATE SET local = excluded.local"),
-                         {"k": kind, "g": gid, "l": local})
+        self._dirty[(kind, gid)] = None
 
     def set_shadow(self, kind: str, gid: str, h: str | None, groups: dict, *, push: bool = False,
                    gone: bool = False, local=None) -> None:
         if local is not None or gone:
             self.link(kind, gid, None if gone else local)
+        elif (kind, gid) not in self.local:
+            self.link(kind, gid, None)
         self.shadow[(kind, gid)] = (h, groups, push, gone)
-        self.con.execute(text("UPDATE sync_object SET hash = :h, groups = :g, push = :p, gone = :x "
-                              "WHERE kind = :k AND gid = :gid"),
-                         {"h": h, "g": json.dumps(groups), "p": int(push), "x": int(gone), "k": kind, "gid": gid})
+        self._dirty[(kind, gid)] = None
+
+    def flush(self) -> None:
+        """Write the pairs and shadows changed since the last flush (before the transaction commits)."""
+        rows = []
+        for kind, gid in self._dirty:
+            h, groups, push, gone = self.shadow.get((kind, gid), (None, None, False, False))
+            rows.append((kind, gid, self.local.get((kind, gid)), h, json.dumps(groups) if groups is not None else None,
+                         int(push), int(gone)))
+        self._dirty.clear()
+        if rows:
+            self.con.exec_driver_sql(
+                "INSERT INTO sync_object (kind, gid, local, hash, groups, push, gone) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT(kind, gid) DO UPDATE SET local = excluded.local, hash = excluded.hash, "
+                "groups = excluded.groups, push = excluded.push, gone = excluded.gone", rows)
 
     def forget_events(self, kind: str, locals_: list[str]) -> None:
-        """History rows deleted here (a purge): their pairs go (their gids stay unknown to nobody)."""
+        """History rows deleted here (a purge): their pairs go."""
         for local in locals_:
             gid = self.gid.pop((kind, str(local)), None)
             if gid is not None:
                 self.local.pop((kind, gid), None)
+                self._dirty.pop((kind, gid), None)
                 self.con.execute(text("DELETE FROM sync_object WHERE kind = :k AND gid = :g"), {"k": kind, "g": gid})
 
 

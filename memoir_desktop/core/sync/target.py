@@ -153,7 +153,7 @@ def open_target(url: str) -> Target:
         host = parts.hostname or ""
         netloc = f"{host}:{parts.port}" if parts.port else host
         user, password = _webdav_login(url, parts)
-        fs = WebdavFileSystem(f"{http}://{netloc}", auth=(user, password) if user else None, timeout=30,
+        fs = WebdavFileSystem(f"{http}://{netloc}", auth=(user, password or "") if user else None, timeout=30,
                               retry=False)
         root = unquote(parts.path).strip("/")
         with _translated("open the WebDAV folder"):
