@@ -174,6 +174,7 @@ class Applier:
         return None
 
     def _add_entry_events(self, e: Entry, events: list[dict]) -> None:
+        added = []
         for ev in events:
             if self.ids.local_of("ehist", ev["id"]) is not None:
                 continue
@@ -181,8 +182,11 @@ class Applier:
                              new_content=ev.get("new_content"), old_time=rec.dt(ev.get("old_time")),
                              new_time=rec.dt(ev.get("new_time")), created_at=rec.dt(ev.get("created_at")) or now())
             self.s.add(h)
+            added.append((ev["id"], h))
+        if added:
             self.s.flush()
-            self.ids.link("ehist", ev["id"], pk(h))
+        for gid, h in added:
+            self.ids.link("ehist", gid, pk(h))
 
     def _conflict(self, e: Entry, c: merging.Conflict) -> None:
         """Both texts stay: the other in the history (a CONFLICT row), and the user is told once."""
@@ -273,6 +277,7 @@ class Applier:
         m.source_entry_id = int(src) if src is not None else None
         self.s.add(m)
         self.s.flush()
+        added = []
         for ev in merged.get("events", []):
             if self.ids.local_of("mhist", ev["id"]) is not None:
                 continue
@@ -281,8 +286,11 @@ class Applier:
                         actor=ev.get("actor") or "llm", created_at=rec.dt(ev.get("created_at")) or now(),
                         entry_id=int(entry) if entry is not None else None, note=ev.get("note"))
             self.s.add(h)
+            added.append((ev["id"], h))
+        if added:
             self.s.flush()
-            self.ids.link("mhist", ev["id"], pk(h))
+        for hid, h in added:
+            self.ids.link("mhist", hid, pk(h))
         for entry_gid, created in merged.get("sources", []):
             entry = self.ids.local_of("entry", entry_gid)
             if entry is not None and self.s.get(MemorySource, (gid, int(entry))) is None:
