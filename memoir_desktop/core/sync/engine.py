@@ -32,6 +32,7 @@ from sqlalchemy import text
 from sqlmodel import Session, col, select
 
 from memoir_desktop.core import config, crypto
+from memoir_desktop.core.db import origin_of
 from memoir_desktop.core.graph_store import GraphEdge, GraphNode
 from memoir_desktop.core.models import Entry, History, Memory, MemorySource, new_uid, now
 from memoir_desktop.core.sync import errors, hlc, log_format, records, sealing, state
@@ -387,6 +388,7 @@ class Round:
         with self.lock, Session(self.engine) as s:
             self._capture(s)  # a change made here since the round began is stamped before it is merged
             con = s.connection()
+            before = int(state.get(con, "feed_cursor") or 0)
             ids = state.Objects(con, self.device)
             applier = Applier(s, ids, self.mem.journal_.ctx, now().isoformat())
             done = applier.apply(recs)
@@ -401,6 +403,13 @@ class Round:
             if done.purge:
                 pending = json.loads(state.get(con, "purge") or "[]")
                 state.put(con, "purge", json.dumps(pending + [[eid, gid] for eid, gid in done.purge]))
+            # The feed rows this batch wrote are no local change (what its cascade did is marked to
+            # be sent): passed over, unless another program wrote meanwhile (then the capture reads them all).
+            top = int(con.execute(text("SELECT COALESCE(MAX(seq), 0) FROM change_feed")).scalar() or 0)
+            others = con.execute(text("SELECT COUNT(*) FROM change_feed WHERE seq > :b AND origin != :me"),
+                                 {"b": before, "me": origin_of(self.engine)}).scalar()
+            if not others:
+                state.put(con, "feed_cursor", top)
             state.put(con, "hlc", self.clock.last)
             s.commit()
         self.report.pulled += done.changed
