@@ -64,6 +64,7 @@ class Applier:
         self.s, self.ids, self.ctx, self.when = s, ids, ctx, when
         self.out = Applied()
         self.uuids = rec.entry_uuids(s)
+        self._have_memory: set[str] | None = None  # ids of the memories here, read once per batch
         self._transitions: list[tuple[Entry, dict, dict]] = []
         self._pending_links: list[tuple[GraphEdge, str | None]] = []
 
@@ -99,11 +100,12 @@ class Applier:
 
     # -- entries -------------------------------------------------------------------------------
 
-    def _local_record(self, kind: str, gid: str, row) -> dict:
+    def _local_record(self, kind: str, gid: str, row, parts: tuple | None = None) -> dict:
         if kind == "entry":
             r = rec.entry_record(self.s, row, self.ids, self.uuids)
         elif kind == "memory":
-            r = rec.memory_record(self.s, row, self.ids, self.uuids)
+            history, sources = parts if parts is not None else (None, None)
+            r = rec.memory_record(self.s, row, self.ids, self.uuids, history, sources)
         elif kind == "node":
             r = rec.node_record(row, self.ids, self.uuids)
         else:
@@ -112,11 +114,12 @@ class Applier:
         r["stamps"] = shadow[1].get("stamps", {}) if shadow else {}
         return r
 
-    def _settle(self, kind: str, gid: str, row, stamps: dict, remote: dict) -> None:
+    def _settle(self, kind: str, gid: str, row, stamps: dict, remote: dict, parts: tuple | None = None) -> None:
         """The shadow of an object just written: its state as now in the database, the merged stamps;
-        exported again when it differs from what came (a true merge: the others converge on it)."""
+        exported again when it differs from what came (a true merge: the others converge on it).
+        `parts`: a new memory's history and source rows, as just written (saves reading them back)."""
         self.s.flush()
-        local = self._local_record(kind, gid, row)
+        local = self._local_record(kind, gid, row, parts)
         h = rec.state_hash(local)
         # Sent on when the others lack part of it (a group won here, a history row they have not
         # seen); never for a mere difference of form, which would bounce between devices forever.
@@ -257,7 +260,10 @@ class Applier:
         shadow = self.ids.shadow.get(("memory", gid))
         if shadow and shadow[3]:
             return
-        m = self.s.get(Memory, gid)
+        if self._have_memory is None:
+            self._have_memory = set(self.s.exec(select(Memory.id)))
+        m = self.s.get(Memory, gid) if gid in self._have_memory else None
+        fresh = m is None
         change = self.out.memory_changes[f["user_id"]]
         if m is None:
             m = Memory(id=gid, user_id=f["user_id"], text=f["text"], hash=f["hash"], state=f["state"])
@@ -291,10 +297,13 @@ class Applier:
             self.s.flush()
         for hid, h in added:
             self.ids.link("mhist", hid, pk(h))
+        sources = []
         for entry_gid, created in merged.get("sources", []):
             entry = self.ids.local_of("entry", entry_gid)
-            if entry is not None and self.s.get(MemorySource, (gid, int(entry))) is None:
-                self.s.add(MemorySource(memory_id=gid, entry_id=int(entry), created_at=rec.dt(created) or now()))
+            if entry is not None and (fresh or self.s.get(MemorySource, (gid, int(entry))) is None):
+                x = MemorySource(memory_id=gid, entry_id=int(entry), created_at=rec.dt(created) or now())
+                self.s.add(x)
+                sources.append(x)
         if m.state == "active":
             change.upsert[gid] = m.text
             change.remove.discard(gid)
@@ -303,7 +312,9 @@ class Applier:
             change.upsert.pop(gid, None)
         stage_pending(self.s, "mem", gid, m.user_id)
         self.out.memories.add(gid)
-        self._settle("memory", gid, m, merged["stamps"], r)
+        self._have_memory.add(gid)
+        self._settle("memory", gid, m, merged["stamps"], r,
+                     ([h for _, h in added], sources) if fresh else None)
 
     # -- the graph -----------------------------------------------------------------------------
 
