@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         desk = Memoir.join(url, PASS, home=root / "desk", progress=progress)
         joined = time.perf_counter() - t
         print(file=sys.stderr)
-        rows.append(("join (download, apply, index)", joined, None))
+        rows.append(("join (download, apply" + (")" if args.no_index else ", index)"), joined, None))
         if "index_start" in marks:
             rows.append(("join, without the index", marks["index_start"] - t, None))
         assert len(desk.entries()) == args.entries, "the join lost entries"

@@ -68,6 +68,16 @@ class Round:
         self.report = SyncReport(url=target.url, device=self.device, started=now())
         self.snapshot_due = False
         self._told: set[str] = set()
+        self._ids: state.Objects | None = None
+
+    def _objects(self, con) -> state.Objects:
+        """The id pairs and shadows, read once a round (a ten-year journal has ~100k) and kept in step:
+        every change to them goes through this object and is flushed in the transaction that made it
+        (a transaction that fails ends the round, and the next round reads them afresh)."""
+        if self._ids is None:
+            self._ids = state.Objects(con, self.device)
+        self._ids.con = con
+        return self._ids
 
     # -- the round -------------------------------------------------------------------------
 
@@ -145,7 +155,8 @@ class Round:
         top = int(con.execute(text("SELECT COALESCE(MAX(seq), 0) FROM change_feed")).scalar() or 0)
         low = con.execute(text("SELECT MIN(seq) FROM change_feed")).scalar()
         full = cursor is None or (low is not None and int(low) > int(cursor) + 1)
-        ids = state.Objects(con, self.device)
+        ids = self._objects(con)
+        ids.minted = set()
         cand: dict[str, set[str]] = {t: set() for t in FED_TABLES}
         if not full:
             for tbl, item in con.execute(text("SELECT tbl, item FROM change_feed WHERE seq > :c AND seq <= :t "
@@ -389,7 +400,7 @@ class Round:
             self._capture(s)  # a change made here since the round began is stamped before it is merged
             con = s.connection()
             before = int(state.get(con, "feed_cursor") or 0)
-            ids = state.Objects(con, self.device)
+            ids = self._objects(con)
             applier = Applier(s, ids, self.mem.journal_.ctx, now().isoformat())
             done = applier.apply(recs)
             ids.flush()
@@ -448,7 +459,7 @@ class Round:
                 log.info("a synced purge found nothing to do (%s)", exc.__class__.__name__)
             with self.lock, Session(self.engine) as s:
                 con = s.connection()
-                ids = state.Objects(con, self.device)
+                ids = self._objects(con)
                 ids.set_shadow("entry", gid, None, {}, gone=True)
                 ids.flush()
                 con.execute(text("DELETE FROM sync_notice WHERE entry_uuid = :u"), {"u": gid})
@@ -473,7 +484,7 @@ class Round:
         seq = int(state.get(con, "seq") or 0)
         if seq == 0:
             return  # this device never wrote anything: it has nothing of its own to compact
-        ids = ids or state.Objects(con, self.device)
+        ids = ids or self._objects(con)
         uuids = records.entry_uuids(s)
         recs: list[dict] = []
         for (kind, gid), (_h, _groups, _push, gone) in ids.shadow.items():
