@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from memoir_desktop.core.sync.records import CONTENT_EVENTS, groups_of
+from memoir_desktop.core.sync.records import groups_of
 
 
 def stamp(rank: int, hlc: str) -> str:
@@ -95,7 +95,3 @@ def conflict_event(c: Conflict, when: str) -> dict:
     """The history row that keeps the losing text (its id is the same on both computers)."""
     return {"id": f"x-{c.other_event}", "event": "CONFLICT", "old_content": c.other, "new_content": c.kept,
             "old_time": None, "new_time": None, "created_at": when}
-
-
-def content_events() -> tuple[str, ...]:
-    return CONTENT_EVENTS
