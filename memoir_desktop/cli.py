@@ -109,6 +109,10 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--lang", choices=["ko", "en"], default="ko", help="md/txt: language of the day headings")
     ex.add_argument("--encrypt", action="store_true",
                     help="json: protect the file with a passphrase (MEMOIR_EXPORT_PASSPHRASE, else asked)")
+    sy = sub.add_parser("sync", help="sync the journal, end-to-end encrypted, through a folder, WebDAV or S3 "
+                                     "(into an empty home: join the journal kept there; MEMOIR_PASSPHRASE)")
+    sy.add_argument("url", nargs="?", help="file:///folder, webdav(s)://host/path or s3://bucket/prefix "
+                                           "(remembered; later rounds need none)")
     im = sub.add_parser("import", help="import a memoir export or a Day One export (.zip or .json)")
     im.add_argument("file")
     en = sub.add_parser("entries", help="list journal entries (not the trash), or search them")
@@ -159,6 +163,8 @@ def run(args) -> int:
         return EXIT_OK
     if args.cmd == "encrypt":
         return _encrypt(args)
+    if args.cmd == "sync":
+        return _sync(args)
     if args.cmd == "mcp":
         if args.http:
             from memoir_desktop.mcp.http import serve_http
@@ -521,6 +527,59 @@ def _encrypt(args) -> int:
         text += f"\nrecovery key (shown only now, keep it somewhere safe):\n  {key.recovery_key}"
     _print(args, {"encrypted": True}, text)
     return EXIT_OK
+
+
+def _sync(args) -> int:
+    """One sync round; into a home with no journal yet, joining the one kept in the sync place."""
+    from memoir_desktop.core import Memoir, config, crypto, sync, vault
+
+    home = config.resolve_home(args.home)
+
+    def progress(stage: str, done: int, total: int) -> None:
+        if total and stage in ("upload", "download", "index"):
+            print(f"\r{stage} {done}/{total}", end="" if done < total else "\n", file=sys.stderr, flush=True)
+
+    try:
+        if not crypto.is_encrypted(home) and not vault.is_plain_journal(home) and args.url:
+            mem = Memoir.join(args.url, _secret(crypto.ENV_PASSPHRASE, "passphrase of the synced journal: "),
+                              home=home, progress=progress)
+            report = None
+        else:
+            mem = Memoir.open(home)
+            try:
+                report = mem.sync(args.url, progress=progress)
+            except BaseException:
+                mem.close()
+                raise
+    except sync.WrongPassphrase as exc:
+        print(f"memoir-cli: {exc}", file=sys.stderr)
+        return EXIT_LOCKED
+    except sync.AccessRefused as exc:
+        print(f"memoir-cli: {exc}", file=sys.stderr)
+        return EXIT_LOCKED
+    except sync.CannotSync as exc:
+        print(f"memoir-cli: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except sync.SyncError as exc:
+        print(f"memoir-cli: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    try:
+        if report is None:
+            st = mem.sync_status()
+            _print(args, {"joined": True, "url": st.url, "entries": len(mem.entries())},
+                   f"joined the journal kept at {st.url}: {_count(len(mem.entries()), 'entry', 'entries')} here now")
+            return EXIT_OK
+        data = {"url": report.url, "pushed": report.pushed, "pulled": report.pulled,
+                "conflicts": [{"id": n.id, "entry_id": n.entry_id, "message": n.message} for n in report.conflicts],
+                "skipped": [{"name": k.name, "kind": k.kind, "reason": k.reason} for k in report.skipped],
+                "bytes_up": report.bytes_up, "bytes_down": report.bytes_down, "devices": report.devices}
+        lines = [f"synced with {report.url}: {report.summary()}"]
+        lines += [f"  entry {n.entry_id}: {n.message}" for n in report.conflicts]
+        lines += [f"  skipped {k.name}: {k.reason}" for k in report.skipped]
+        _print(args, data, "\n".join(lines))
+        return EXIT_OK
+    finally:
+        mem.close()
 
 
 def _apps(mem, args) -> int:

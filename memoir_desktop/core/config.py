@@ -76,6 +76,8 @@ class Settings:
     llm_disclosure_seen: bool = False
     # A plain journal from before is offered encryption at start until it is encrypted or declined.
     encryption_offer_declined: bool = False
+    # The sync place of `memoir-cli sync` / Settings → Sync (core/sync): an address, never a password.
+    sync_url: str = ""
     extra: dict = field(default_factory=dict)
 
     @classmethod

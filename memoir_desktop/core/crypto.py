@@ -204,6 +204,25 @@ class KeyFile:
         return kf, data_key, recovery
 
     @classmethod
+    def adopt(cls, home: Path, data_key: bytes, *, passphrase: str, recovery_slot: dict | None = None,
+              use_keyring: bool = True) -> KeyFile:
+        """The key file of a journal made on another computer and joined here (core/sync): the same
+        data key, wrapped by the passphrase (and this computer's keyring), its recovery slot copied
+        (the same recovery key opens it). Its own journal id: this computer's keyring entry."""
+        kf = cls(home, {"format": FORMAT, "version": VERSION, "journal_id": uuid.uuid4().hex,
+                        "cipher": "sqlcipher4", "verifier": verifier(data_key)})
+        if use_keyring and keyring_available():
+            try:
+                kf._set_keyring(data_key)
+            except (NoKeyringError, KeyringError, RuntimeError):
+                kf.data.pop("keyring", None)
+        kf._set_passphrase(data_key, passphrase)
+        if recovery_slot:
+            kf.data["recovery"] = dict(recovery_slot)
+        kf.save()
+        return kf
+
+    @classmethod
     def load(cls, home: Path) -> KeyFile:
         path = key_path(home)
         try:

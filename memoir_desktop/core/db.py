@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import threading
 import uuid
@@ -19,7 +20,7 @@ from memoir_desktop.core import app_suggestions, connected_apps, graph_store, mo
 from memoir_desktop.core.crypto import sqlcipher_key
 from memoir_desktop.core.models import Meta
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 
 # Each migration takes a connection at version N-1 and brings it to N. Append only.
 MIGRATIONS: dict[int, list[str]] = {
@@ -74,6 +75,10 @@ MIGRATIONS: dict[int, list[str]] = {
         "CREATE INDEX IF NOT EXISTS ix_memory_suggestion_user_state ON memory_suggestion (user_id, state)"],
     # What another process changed (outside_changes.py): the feed our connections' triggers fill.
     9: list(outside_changes.SCHEMA),
+    # Sync (core/sync): an entry's global id, the same on every computer, given to every entry there is.
+    10: ["ALTER TABLE entry ADD COLUMN uuid VARCHAR",
+         "UPDATE entry SET uuid = lower(hex(randomblob(16))) WHERE uuid IS NULL",
+         "CREATE UNIQUE INDEX IF NOT EXISTS ix_entry_uuid ON entry (uuid)"],
 }
 
 
@@ -218,6 +223,18 @@ def _tables():
     ]
 
 
+_ADD_COLUMN = re.compile(r"ALTER TABLE (\w+) ADD COLUMN (\w+)", re.I)
+
+
+def _column_there(conn, stmt: str) -> bool:
+    """An ADD COLUMN whose column is there already (the table has today's columns while the version
+    row says older, as when a journal was shaped by hand) is skipped rather than failing the open."""
+    m = _ADD_COLUMN.match(stmt.strip())
+    if not m:
+        return False
+    return m.group(2) in {r[1] for r in conn.exec_driver_sql(f'PRAGMA table_info("{m.group(1)}")')}
+
+
 def _migrate(engine: Engine) -> None:
     with Session(engine) as s:
         row = s.exec(select(Meta).where(Meta.key == "schema_version")).first()
@@ -233,7 +250,8 @@ def _migrate(engine: Engine) -> None:
             )
         for version in range(current + 1, SCHEMA_VERSION + 1):
             for stmt in MIGRATIONS.get(version, []):
-                s.connection().exec_driver_sql(stmt)
+                if not _column_there(s.connection(), stmt):
+                    s.connection().exec_driver_sql(stmt)
             assert row is not None  # a version above 0 was read from this row
             row.value = str(version)
             s.add(row)

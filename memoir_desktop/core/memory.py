@@ -17,6 +17,7 @@ from datetime import datetime
 from pathlib import Path
 
 from memoir_desktop.core import backup, config, disclosure, vault
+from memoir_desktop.core import sync as e2e_sync
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.companion import Companion, llm_message
 from memoir_desktop.core.connected_apps import ConnectedApps
@@ -181,8 +182,7 @@ class Memoir:
 
     # -- keys (vault.JournalKey) ----------------------------------------------------------
 
-    encrypted = property(lambda self: self.key.encrypted)
-    has_passphrase = property(lambda self: self.key.has_passphrase)
+    encrypted, has_passphrase = property(lambda self: self.key.encrypted), property(lambda self: self.key.has_passphrase)
     keyring_keeps_key = property(lambda self: self.key.keyring_keeps_key)
 
     set_passphrase, new_recovery_key = via("key", vault.JournalKey.set_passphrase), \
@@ -297,3 +297,12 @@ class Memoir:
     cancel_batch, resume_batch = via("in_and_out", InAndOut.cancel_batch), via("in_and_out", InAndOut.resume_batch)
     export_text = via("in_and_out", InAndOut.export_text)
     backup_now, backups = via("in_and_out", InAndOut.backup_now), via("in_and_out", InAndOut.backups)
+
+    # -- one journal on every computer: end-to-end encrypted sync (core/sync/) --------------------
+
+    @classmethod
+    def join(cls, url: str, passphrase: str, *, home=None, progress=None, **overrides) -> Memoir:
+        """Open a journal kept in a sync place on this computer for the first time, with its passphrase."""
+        return e2e_sync.join(cls, url, passphrase, home=home, progress=progress, **overrides)
+
+    sync, sync_status, dismiss_sync_notice = e2e_sync.run, e2e_sync.status, e2e_sync.dismiss

@@ -6,6 +6,7 @@ Times are naive local wall-clock datetimes: a journal is about the writer's own 
 
 from __future__ import annotations
 
+import uuid as uuidlib
 from datetime import datetime
 
 from pydantic import NaiveDatetime
@@ -15,6 +16,11 @@ from sqlmodel import Field, SQLModel
 
 def now() -> datetime:
     return datetime.now().replace(microsecond=0)
+
+
+def new_uid() -> str:
+    """A global id: the same row on every computer a journal is synced to (core/sync)."""
+    return uuidlib.uuid4().hex
 
 
 def pk(row) -> int:
@@ -30,8 +36,11 @@ class Entry(SQLModel, table=True):
 
     __table_args__ = (Index("ix_entry_user_time", "user_id", "created_at"),
                       Index("ix_entry_user_deleted", "user_id", "deleted_at"),
-                      Index("ix_entry_user_kind", "user_id", "kind"))
+                      Index("ix_entry_user_kind", "user_id", "kind"),
+                      Index("ix_entry_uuid", "uuid", unique=True))
     id: int | None = Field(default=None, primary_key=True)
+    # The entry's id on every computer (ids are local integers); sync translates references by it.
+    uuid: str | None = Field(default_factory=new_uid)
     user_id: str = Field(index=True)
     role: str  # user | assistant
     content: str

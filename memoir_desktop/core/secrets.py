@@ -91,3 +91,32 @@ def keyring_available() -> bool:
     except Exception:
         return False
     return getattr(backend, "priority", 0) > 0 and "fail" not in type(backend).__module__
+
+
+# -- the sync server's login (core/sync/target.py): kept like the API key, in the OS keyring ----------
+
+def get_sync_login(url: str) -> tuple[str, str] | None:
+    """(user, password) saved for a sync address, or None."""
+    try:
+        stored = keyring.get_password(SERVICE, f"sync:{url}")
+    except (NoKeyringError, KeyringError, RuntimeError):
+        return None
+    if not stored or "\n" not in stored:
+        return None
+    user, password = stored.split("\n", 1)
+    return user, password
+
+
+def set_sync_login(url: str, user: str | None, password: str | None = None) -> bool:
+    """Save (or, with no user, remove) the login of a sync address; False when there is no keyring."""
+    try:
+        if not user:
+            try:
+                keyring.delete_password(SERVICE, f"sync:{url}")
+            except PasswordDeleteError:
+                pass
+            return True
+        keyring.set_password(SERVICE, f"sync:{url}", f"{user}\n{password or ''}")
+        return True
+    except (NoKeyringError, KeyringError, RuntimeError):
+        return False

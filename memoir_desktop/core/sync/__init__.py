@@ -1,0 +1,19 @@
+"""End-to-end encrypted sync of a journal through storage the user already has (a synced folder,
+WebDAV, S3), with no server of memoir's own. See engine.py for a round, log_format.py for what the
+target holds, merge.py for how two computers' changes become one journal."""
+
+from memoir_desktop.core.sync.engine import dismiss, join, notices, run, status
+from memoir_desktop.core.sync.errors import (
+    AccessRefused,
+    CannotSync,
+    NotThisJournal,
+    Offline,
+    SyncError,
+    TargetFull,
+    WrongPassphrase,
+)
+from memoir_desktop.core.sync.report import Notice, Skipped, SyncReport, SyncStatus
+
+__all__ = ["AccessRefused", "CannotSync", "NotThisJournal", "Notice", "Offline", "Skipped", "SyncError",
+           "SyncReport", "SyncStatus", "TargetFull", "WrongPassphrase", "dismiss", "join", "notices", "run",
+           "status"]

@@ -1,0 +1,61 @@
+"""What can stop a sync round, in the diarist's words, each with a `code` a screen can translate.
+
+Every one of them leaves the journal as it was before the round, or with some of the round done:
+a round is made of steps that each commit (or upload) completely or not at all, and the next round
+takes up where this one stopped.
+"""
+
+from __future__ import annotations
+
+
+class SyncError(Exception):
+    code = "failed"
+
+    def __init__(self, message: str, code: str | None = None):
+        super().__init__(message)
+        if code:
+            self.code = code
+
+
+class Offline(SyncError):
+    """The sync place cannot be reached (no network, the server is down, the connection broke)."""
+
+    code = "offline"
+
+
+class AccessRefused(SyncError):
+    """The server refused the user name and password (or the storage's credentials)."""
+
+    code = "access"
+
+
+class TargetFull(SyncError):
+    """The sync place has no room left."""
+
+    code = "full"
+
+
+class WrongPassphrase(SyncError):
+    """The passphrase does not open the journal kept in the sync place. Nothing was changed."""
+
+    code = "wrong_passphrase"
+
+
+class NotThisJournal(SyncError):
+    """The sync place holds another journal (or something that is not a memoir sync folder)."""
+
+    code = "another_journal"
+
+
+class CannotSync(SyncError):
+    """This journal cannot be synced as it is (not encrypted, no passphrase, no place chosen)."""
+
+    code = "cannot_sync"
+
+
+OFFLINE = ("The sync place cannot be reached: check the network connection (and that the server is "
+           "running). Nothing was lost; the next sync takes up where this one stopped.")
+ACCESS = ("The sync server refused the user name or password. Check them in Settings → Sync "
+          "(or MEMOIR_SYNC_USER / MEMOIR_SYNC_PASSWORD). Nothing was changed.")
+FULL = ("The sync place is full: free some space there (or choose a larger one). Nothing was lost; "
+        "the next sync takes up where this one stopped.")

@@ -1,0 +1,48 @@
+"""memoir-cli sync: a round, the address remembered (never a password), joining into an empty home."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from memoir_desktop.core import Memoir
+from tests.sync.conftest import PASS
+from tests.sync.servers import WEBDAV_PASSWORD, WEBDAV_USER
+
+
+def cli(home, *args, env_extra=None, passphrase=PASS):
+    env = {**os.environ, "MEMOIR_HOME": str(home), "MEMOIR_PASSPHRASE": passphrase, **(env_extra or {})}
+    return subprocess.run([sys.executable, "-m", "memoir_desktop.cli", *args], capture_output=True, text=True,
+                          env=env, timeout=180)
+
+
+@pytest.mark.slow  # five memoir-cli processes, each loading the journal and its models (~40 s)
+def test_cli_sync_join_and_remembered_address(tmp_path, webdav_server):
+    url = webdav_server.url("cli")
+    typed = url.replace("webdav://", f"webdav://{WEBDAV_USER}:{WEBDAV_PASSWORD}@")  # a login typed into the address
+    laptop, desk = tmp_path / "laptop", tmp_path / "desk"
+    with Memoir.open(laptop, passphrase=PASS) as mem:
+        mem.journal("Fed the ducks at the pond")
+    r = cli(laptop, "--json", "sync", typed)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["pushed"] >= 1
+    saved = json.loads((laptop / "settings.json").read_text())
+    assert saved["sync_url"] == url and WEBDAV_PASSWORD not in (laptop / "settings.json").read_text()
+    login = {"MEMOIR_SYNC_USER": WEBDAV_USER, "MEMOIR_SYNC_PASSWORD": WEBDAV_PASSWORD}
+    r = cli(desk, "sync", url, env_extra=login, passphrase="not the passphrase")
+    assert r.returncode == 4 and "does not open" in r.stderr and "Traceback" not in r.stderr
+    assert not (desk / "memoir.key").exists()
+    r = cli(desk, "sync", url, env_extra=login)
+    assert r.returncode == 0, r.stderr
+    assert "joined" in r.stdout and "1 entry" in r.stdout
+    with Memoir.open(desk, passphrase=PASS) as mem:
+        mem.journal("The ducks were back on Sunday")
+    r = cli(desk, "sync", env_extra=login)  # no address: the remembered one
+    assert r.returncode == 0 and "sent" in r.stdout, r.stderr
+    r = cli(laptop, "sync", env_extra=login)
+    assert r.returncode == 0, r.stderr
+    with Memoir.open(laptop, passphrase=PASS) as mem:
+        assert sorted(e["content"] for e in mem.entries()) == ["Fed the ducks at the pond",
+                                                               "The ducks were back on Sunday"]
