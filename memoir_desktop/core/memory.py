@@ -13,7 +13,6 @@ jobs run one at a time. `journal()` commits an entry and its job, never waiting 
 from __future__ import annotations
 
 import threading
-from datetime import datetime
 from pathlib import Path
 
 from memoir_desktop.core import backup, config, disclosure, vault
@@ -45,6 +44,7 @@ from memoir_desktop.core.reflection_ops import Reflection
 from memoir_desktop.core.sealed_vectors import AnyVectorIndex, SealedVectorIndex
 from memoir_desktop.core.search import Retriever
 from memoir_desktop.core.search.episodes import EpisodeIndex
+from memoir_desktop.core.search_field import SearchField
 from memoir_desktop.core.search_options import SearchOptions
 from memoir_desktop.core.store import MemoryStore
 from memoir_desktop.core.upkeep import Upkeep
@@ -92,6 +92,7 @@ class Memoir:
                                       self.metrics, llm=llm, run_job=self.runner.run)
         self.reflection = Reflection(self.engine, home, self.store, self.journal_, self.jobs_queue, self._write_lock,
                                      llm=llm, settings=cfg)
+        self.field = SearchField(self.retriever, self.journal_)
         self.companion = Companion(self.engine, self.journal_, self.retriever, self.metrics, llm=llm, settings=cfg,
                                    followups=self.reflection.followups)
         self.in_and_out = InAndOut(self.engine, home, self.journal_, self.jobs_queue, settings=cfg,
@@ -137,13 +138,9 @@ class Memoir:
     def __exit__(self, *exc):
         self.close()
 
-    embedder = property(lambda self: self.store.embedder, lambda self, e: self._set_embedder(e))
+    embedder = property(lambda self: self.store.embedder, lambda self, e: self.switcher.use(e))
     index_switch = property(lambda self: self.switcher.switch)  # a new embedding model's index being built
     switch_progress = property(lambda self: self.switcher.progress)
-
-    def _set_embedder(self, embedder: Embedder) -> None:
-        self.store.set_embedder(embedder)
-        self.graph.embedder = embedder
 
     def _make_llm(self) -> Gate:
         """Every feature holds the gate, never the client: each request is cleared there (core/llm/gate.py)."""
@@ -182,9 +179,9 @@ class Memoir:
 
     # -- keys (vault.JournalKey) ----------------------------------------------------------
 
-    encrypted, has_passphrase = property(lambda self: self.key.encrypted), property(lambda self: self.key.has_passphrase)
+    encrypted = property(lambda self: self.key.encrypted)
+    has_passphrase = property(lambda self: self.key.has_passphrase)
     keyring_keeps_key = property(lambda self: self.key.keyring_keeps_key)
-
     set_passphrase, new_recovery_key = via("key", vault.JournalKey.set_passphrase), \
         via("key", vault.JournalKey.new_recovery_key)
     check_passphrase = via("key", vault.JournalKey.check_passphrase)
@@ -195,17 +192,16 @@ class Memoir:
         self.key.remove_passphrase(current=current)
         self._persist(lock_at_start=False, lock_idle_minutes=0)
 
-    def disclosure(self) -> disclosure.Disclosure:
-        """What is sent to the LLM endpoint, and when (nothing when no LLM is set)."""
-        return disclosure.describe(self.settings.llm_base_url, self.llm_configured, self.settings)
-
     # -- the LLM connection (llm/connection.py) and search models (search_options.py) -------
 
     llm_configured = property(lambda self: bool(self.llm.configured))
     llm_mode = property(lambda self: self.llm.capabilities.mode if self.llm.capabilities else None)
-
     check_llm, test_llm = via("connection", Connection.check_llm), via("connection", Connection.test_llm)
     find_local_llms = staticmethod(connection.find_local)
+
+    def disclosure(self) -> disclosure.Disclosure:
+        """What is sent to the LLM endpoint, and when (nothing when no LLM is set)."""
+        return disclosure.describe(self.settings.llm_base_url, self.llm_configured, self.settings)
 
     search_models, warm_search = via("search_options", SearchOptions.search_models), \
         via("search_options", SearchOptions.warm_search)
@@ -230,15 +226,7 @@ class Memoir:
     purge_preview, purge_entry = via("journal_", Journal.purge_preview), via("journal_", Journal.purge)
     trash, entry_history = via("journal_", Journal.in_trash), via("journal_", Journal.history)
 
-    def search_entries(self, query: str, *, user_id: str = "me", limit: int = 20, now: datetime | None = None
-                       ) -> list[dict]:
-        return self.journal_.search(user_id, self.retriever.query(query, now), limit=limit)
-
-    def find(self, query: str, *, user_id: str = "me", limit: int = 20, now: datetime | None = None) -> dict:
-        """The one search field: entries and memories for a query, analysed once."""
-        q = self.retriever.query(query, now)
-        return {"entries": self.journal_.search(user_id, q, limit=limit),
-                "memories": self.retriever.search(user_id, q, limit=limit, listing=True)}
+    find, search_entries = via("field", SearchField.find), via("field", SearchField.search_entries)
 
     chat, begin_chat = via("companion", Companion.chat), via("companion", Companion.begin_chat)
     answer_chat, reply_to = via("companion", Companion.answer_chat), via("companion", Companion.reply_to)

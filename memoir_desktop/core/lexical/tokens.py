@@ -180,7 +180,11 @@ def _ends_cvc(stem: str) -> bool:
 
 
 def stem_english(word: str) -> str:
-    """Inflection-only stemming (Porter/Snowball steps 1a-1c and 5a) of a lower-case word."""
+    """Inflection-only stemming (Porter/Snowball steps 1a-1c and 5a) of a lower-case word.
+
+    Not snowballstemmer: its full Porter2 also strips derivations, so "dependency" and "dependent"
+    (and "organization" and "organize") become one word, and every token would change (each
+    journal's index rebuilt, every recall figure measured again)."""
     if word in _EN_EXCEPTIONS:
         return _EN_EXCEPTIONS[word]
     word = _EN_IRREGULAR.get(word, word)

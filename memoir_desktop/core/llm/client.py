@@ -96,7 +96,9 @@ class LLMClient:
             # Local servers ignore the key but the SDK insists on one.
             api_key=api_key or "not-needed",
             timeout=timeout,
-            max_retries=0,  # our own loop below honours Retry-After and records attempts
+            # Not the SDK's retries: the loop below logs each retry with its purpose (never text), caps a
+            # server's Retry-After at 30 s so a job never sleeps minutes, and lets tests shorten the backoff.
+            max_retries=0,
         )
 
     # -- public -------------------------------------------------------------------------
