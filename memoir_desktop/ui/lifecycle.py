@@ -60,9 +60,11 @@ class AppLifecycle(QObject):
             instance.activated.connect(self._raise)
 
     def _make_opener(self) -> None:
-        # One reads pool for the run of a journal: it opens the journal, then serves the screens.
+        # Opening, encrypting or restoring a journal writes before any writer exists: on a pool of its
+        # own, so that the reads pool the screens use never writes (ui/ops.py).
+        self.opening = TaskRunner(1, self)
         self.reads = TaskRunner(3, self)
-        self.opener = MemoirOpener(self.home, self, reads=self.reads)
+        self.opener = MemoirOpener(self.home, self, reads=self.opening)
         self.opener.progress.connect(self.startup.set_step)
         self.opener.downloading.connect(self.startup.skip.setVisible)
         self.opener.ready.connect(self._ready)
@@ -222,22 +224,23 @@ class AppLifecycle(QObject):
                                               "backup is restored…"), 0, 0)
             QTimer.singleShot(RESTORE_POLL_MS, self._close_journal)
             return
-        old_backend, old_reads = self.backend, self.reads
+        old_backend, old_reads, old_opening = self.backend, self.reads, self.opening
         self.backend = None
         old_backend.mem.close()
         old_backend.deleteLater()
         old_reads.deleteLater()
+        old_opening.deleteLater()
         self.opener.deleteLater()
         self._make_opener()
         if state["action"] == "encrypt":
             self.startup.set_step(self.tr("Encrypting your journal…"), 0, 0)
             state.pop("data_key", None)
             passphrase = state.pop("passphrase", None)
-            self.reads.submit(lambda: self._convert(passphrase), self._converted, self._restore_failed)
+            self.opening.submit(lambda: self._convert(passphrase), self._converted, self._restore_failed)
             return
         self.startup.set_step(self.tr("Restoring the backup…"), 0, 0)
         backup, data_key = state["backup"], state.pop("data_key", None)
-        self.reads.submit(lambda: self._put_in_place(backup, data_key), self._restored, self._restore_failed)
+        self.opening.submit(lambda: self._put_in_place(backup, data_key), self._restored, self._restore_failed)
 
     def _convert(self, passphrase: str | None):
         from memoir_desktop.core import vault

@@ -65,7 +65,7 @@ class MemoirOpener(QObject):
     locked = Signal(str, bool)  # why a passphrase is needed (a crypto code), and whether the journal is new
 
     def __init__(self, home: Path, parent: QObject | None = None, reads: TaskRunner | None = None):
-        """`reads`: the app's reads pool, which the journal's screens use once it is open."""
+        """`reads`: the pool that opens the journal (its own: opening writes; the screens read elsewhere)."""
         super().__init__(parent)
         self.home = home
         self.model_problem = ""
