@@ -45,7 +45,7 @@ def test_the_notice_is_told_once_and_dismissing_it_keeps_it_away(mem, backend, t
     window = make_window(backend, qtbot, tmp_path, wait=False)  # the round at start meets the other edit
     qtbot.waitUntil(lambda: len(_shown(window)) == 1, timeout=20_000)
     told = ("한 기록이 동기화되기 전에 두 컴퓨터에서 각각 고쳐졌습니다. 두 버전 모두 남아 있습니다: "
-            "나중 것이 보이고, 다른 것은 그 기록의 바뀐 내역에 있습니다.")
+            "하나는 지금 보이고, 다른 하나는 그 기록의 바뀐 내역에 있습니다.")
     assert _shown(window)[0].message.text() == told
     assert [n.entry_id for n in mem.sync_status().notices] == [mem.entries()[0]["id"]]
 

@@ -1,7 +1,9 @@
 """`ConflictNoticeCard`: above the journal page's day, the one quiet notice that an entry was edited on two
-computers before they synced. Nothing was lost: both versions are kept, the later one is the entry's
-text and the other is in its history. Show opens the entry's day and its history; both Show and Dismiss
-mark the notice seen (core/sync: `dismiss_sync_notice`), so it is told once."""
+computers before they synced. Nothing was lost: both versions are kept, one is the entry's text and the
+other is in its history (which one is core/sync's rule: the edit stamped last, and an edit is stamped by
+the round that sends it, so "the later one" would not always be the one typed later). Show opens the
+entry's day and its history; both Show and Dismiss mark the notice seen (core/sync:
+`dismiss_sync_notice`), so it is told once."""
 
 from __future__ import annotations
 
@@ -25,11 +27,11 @@ class ConflictNoticeCard(QFrame):
         layout.addWidget(title)
         if len(notices) == 1:
             said = self.tr("An entry was changed on two of your computers before they synced. Both versions "
-                           "are kept: the later one is shown, and the other is in the entry's history.")
+                           "are kept: one is shown, and the other is in the entry's history.")
         else:
             said = self.tr("%n entries were changed on two of your computers before they synced. Both "
-                           "versions of each are kept: the later one is shown, and the other is in the "
-                           "entry's history.", None, len(notices))
+                           "versions of each are kept: one is shown, and the other is in the entry's "
+                           "history.", None, len(notices))
         self.message = QLabel(said)
         self.message.setWordWrap(True)
         self.message.setTextFormat(Qt.TextFormat.PlainText)
