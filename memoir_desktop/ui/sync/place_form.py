@@ -7,6 +7,7 @@ only ever read from the field to be saved in the keyring (ui/sync/page.py) or us
 from __future__ import annotations
 
 from urllib.parse import unquote, urlsplit
+from urllib.request import url2pathname
 
 from PySide6.QtWidgets import (
     QComboBox,
@@ -121,7 +122,9 @@ class PlaceForm(QWidget):
             self.s3.setText(url)
         elif url:
             parts = urlsplit(url)
-            self.folder.setText(unquote(parts.path) if parts.scheme == "file" else url)
+            # file:///… (memoir-cli's form) shown as the path it names; file://server/share as it is.
+            local = parts.scheme == "file" and not parts.netloc
+            self.folder.setText(url2pathname(parts.path) if local else url)
 
     def _kind_changed(self, index: int) -> None:
         for i, page in enumerate(self.pages):
