@@ -175,3 +175,26 @@ def test_a_journal_without_a_passphrase_is_told_sync_needs_one_and_offered_it(tm
     finally:
         backend.shutdown(10_000)
         plain.close()
+
+
+def test_testing_a_place_tells_this_journals_place_from_another_journals(window, mem, folder, tmp_path, qtbot):
+    mem.sync(str(folder))
+    dialog, page = _sync_page(window, qtbot)
+    page.place.folder.setText(str(folder))
+    page.test_button.click()
+    qtbot.waitUntil(lambda: page.result.text().startswith("✓"), timeout=10_000)
+    assert page.result.text() == "✓ 연결되었습니다. 컴퓨터 1대가 그곳에 이 일기를 보관하고 있습니다."
+
+    elsewhere = tmp_path / "Dropbox" / "someone else's"
+    other = open_journal(tmp_path / "another journal")
+    try:
+        other.journal("Not this diarist's day")
+        other.sync(str(elsewhere))
+    finally:
+        other.close()
+    page.place.folder.setText(str(elsewhere))
+    page.test_button.click()
+    qtbot.waitUntil(lambda: page.failure.isVisible() and page.test_button.isEnabled(), timeout=10_000)
+    assert page.failure.text() == ("✗ 그곳에는 이미 다른 일기가 있습니다: 이 일기에는 다른 폴더나 주소를 고르세요. "
+                                   "그곳의 내용은 바뀌지 않았습니다.")
+    dialog.reject()
