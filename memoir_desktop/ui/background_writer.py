@@ -1,10 +1,12 @@
 """`BackgroundWriter`: the one writer that drains the durable job queue, in order.
 
-Threading rule: a two-thread QThreadPool runs every memory-changing call: at most one job at a
-time through `Memoir.process_jobs(limit=1)` (the drain holds one thread), and the user's own
-edits on the other, so a user edit never waits behind a slow LLM call. The core serialises the
-short transactions of both with its write lock (core/jobs.py). Results come back by signals on
-the UI thread. At shut-down a user edit already submitted is always finished, never dropped.
+Threading rule: a three-thread QThreadPool runs every memory-changing call: at most one job at a
+time through `Memoir.process_jobs(limit=1)` (the drain holds one thread), one step of long
+background work (a new model's index, a sync round: `submit_background`), and the user's own
+edits on the third, so a user edit never waits behind a slow LLM call or a sync round waiting on
+the network. The core serialises the short transactions of all with its write lock (core/jobs.py).
+Results come back by signals on the UI thread. At shut-down a user edit already submitted is
+always finished, never dropped.
 
 Jobs are durable SQLite rows: stopping with jobs pending loses nothing; the next start
 resumes them. A job left "pending" after a run means the LLM was unreachable: we retry with
@@ -26,6 +28,7 @@ log = logging.getLogger(__name__)
 
 BACKOFF_FIRST_MS = 2_000
 BACKOFF_MAX_MS = 60_000
+THREADS = 3  # the job drain, one background step, the user's edits
 USER_WRITE_PRIORITY = 10  # the user's own edits go before the next queued job
 USER_WRITE_WAIT_S = 30.0  # at shut-down: a user's edit needs no LLM, only SQLite and the embedder
 
@@ -40,7 +43,7 @@ class BackgroundWriter(QObject):
     def __init__(self, mem, parent: QObject | None = None):
         super().__init__(parent)
         self._mem = mem
-        self._runner = TaskRunner(2, self)
+        self._runner = TaskRunner(THREADS, self)
         self._user_writes = 0  # submitted and not finished: counted on the pool threads too
         self._count_lock = threading.Lock()
         self._runner.error.connect(self.error)

@@ -314,7 +314,13 @@ class AppLifecycle(QObject):
             self.instance.release()
         if self.backend is None:
             return True
-        clean = self.backend.shutdown(SHUTDOWN_GRACE_MS)
+        from memoir_desktop.ui.sync.auto_sync import AutoSync
+
+        grace = SHUTDOWN_GRACE_MS
+        sync = AutoSync.find(self.backend)
+        if sync is not None and sync.at_quit():  # a short last round, bounded: the next start does the rest
+            grace = max(grace, sync.AT_QUIT_MS)
+        clean = self.backend.shutdown(grace)
         if clean:
             self.backend.mem.close()
         else:

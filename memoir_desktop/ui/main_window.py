@@ -37,6 +37,8 @@ from memoir_desktop.ui.settings_apply import remember
 from memoir_desktop.ui.settings_dialog import open_settings_dialog
 from memoir_desktop.ui.stats_page import StatsPage
 from memoir_desktop.ui.status_bar import MemoirStatusBar
+from memoir_desktop.ui.sync.auto_sync import AutoSync
+from memoir_desktop.ui.sync.status_label import SyncStatusLabel
 from memoir_desktop.ui.theme import apply_theme
 from memoir_desktop.viewmodels.day import source_day
 
@@ -82,6 +84,12 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.tabs)
         self.status = MemoirStatusBar()
         self.setStatusBar(self.status)
+        self.sync = AutoSync.of(backend)  # the backend's: a window rebuilt in another language shares it
+        self.sync_label = SyncStatusLabel(self.sync, self.status)
+        self.sync_label.clicked.connect(self.open_sync_settings)
+        self.status.addPermanentWidget(self.sync_label)
+        self.sync.status_known.connect(self._sync_status)
+        self.sync.received.connect(self._synced_in)
         self._build_menus()
         self.reminders = ReminderTray(backend, self)
         self.reminders.open_requested.connect(self.raise_window)
@@ -172,6 +180,7 @@ class MainWindow(QMainWindow):
         """Show today's page and start the background writer (the core must be ready)."""
         self.show_current()
         self.backend.start()
+        self.sync.start()
         self.reminders.apply_settings()
         # The letters of the weeks and months that ended since the last start.
         turns.make_letters(self.backend, lambda made: self.journal.load_reflection() if made else None)
@@ -336,6 +345,25 @@ class MainWindow(QMainWindow):
     def open_settings(self):
         self.settings_dialog = open_settings_dialog(self, self.backend, self._settings_saved)
         return self.settings_dialog
+
+    def open_sync_settings(self):
+        """Settings → Sync (the status bar's sync state was clicked)."""
+        dialog = self.open_settings()
+        dialog.show_page(dialog.sync_page)
+        return dialog
+
+    def _sync_status(self, status) -> None:
+        self.journal.set_sync_notices(status.notices)
+
+    def _synced_in(self, _report) -> None:
+        """Changes came from another computer. A round does not say which rows it changed, so what lists
+        entries and memories reloads (each page when it is next on screen)."""
+        self.journal.refresh_days()
+        self.journal.redraw_quietly()
+        self.memories.mark_dirty()
+        self.stats.refresh.changed()
+        self.profile.refresh.changed()
+        self.backend.refresh_status()
 
     def _settings_saved(self, settings, key_message: str | None) -> None:
         self.status.set_llm(None, self.backend.llm_configured, settings.llm_model)

@@ -1,6 +1,6 @@
 """`SettingsDialog`: the AI companion (provider, model, key), memory options, appearance, privacy
-(the passphrase, the recovery key, the app lock, and what leaves the machine), and the other apps
-that read the journal (ui/connected_apps/).
+(the passphrase, the recovery key, the app lock, and what leaves the machine), sync (ui/sync/), and
+the other apps that read the journal (ui/connected_apps/).
 
 It edits the settings as saved on disk (environment overrides are shown, never persisted).
 The API key goes to the system keyring through `AsyncMemoir.apply_settings`, never to a file.
@@ -38,6 +38,7 @@ from memoir_desktop.core.llm.servers import BY_KEY, PRESETS, preset_for
 from memoir_desktop.ui.connected_apps.page import ConnectedAppsPage
 from memoir_desktop.ui.search_settings import SearchGroup
 from memoir_desktop.ui.settings_apply import api_key_present, apply_settings, remove_passphrase
+from memoir_desktop.ui.sync.page import SyncPage
 from memoir_desktop.viewmodels.reminder import parse_time
 
 OLLAMA_URL = BY_KEY["ollama"].base_url
@@ -66,11 +67,13 @@ class SettingsDialog(QDialog):
         self.search_group = SearchGroup(backend, settings.search_reranker,
                                         embed_model=settings.embed_model_next or settings.embed_model)
         self.apps_page = ConnectedAppsPage(backend)
+        self.sync_page = SyncPage(backend, settings.sync_url, set_passphrase=self.change_passphrase)
         for title, groups in ((self.tr("AI companion"), [self._llm_group()]),
                               (self.tr("Memory"), [self._memory_group()]),
                               (self.tr("Search"), [self.search_group]),
                               (self.tr("Appearance and reminder"), [self._appearance_group(), self._reminder_group()]),
                               (self.tr("Privacy"), [self._privacy_group()]),
+                              (self.tr("Sync"), [self.sync_page]),
                               (self.tr("Connected apps"), [self.apps_page])):
             page = QWidget()
             column = QVBoxLayout(page)
@@ -339,6 +342,7 @@ class SettingsDialog(QDialog):
             self.lock_at_start.setEnabled(not self._asks_every_start)
             self.lock_idle.setEnabled(True)
             self.privacy_message.setText(self.tr("Passphrase saved. The journal's data was not re-encrypted."))
+            self.sync_page.refresh_state()  # sync needed it
 
         def failed(exc: BaseException) -> None:
             code = getattr(exc, "code", "")
@@ -367,6 +371,7 @@ class SettingsDialog(QDialog):
             self.lock_idle.setValue(0)
             self.privacy_message.setText(self.tr("Passphrase removed. This computer's keyring opens the journal; "
                                                  "keep the recovery key for any other."))
+            self.sync_page.refresh_state()
 
         def failed(exc: BaseException) -> None:
             code = getattr(exc, "code", "")
@@ -512,6 +517,7 @@ class SettingsDialog(QDialog):
         s.start_in_tray = self.start_in_tray.isChecked()
         s.lock_at_start = self.original.lock_at_start if self._asks_every_start else self.lock_at_start.isChecked()
         s.lock_idle_minutes = self.lock_idle.value()
+        s.sync_url = self.sync_page.place.url()
         return s
 
     # -- actions ------------------------------------------------------------------------------
@@ -565,6 +571,7 @@ class SettingsDialog(QDialog):
             return
         self.buttons.setEnabled(False)
         self.error.hide()
+        self.sync_page.save_login()  # to the keyring, before the saved address starts a round
         key = self.api_key.text().strip() or None
         self._apply(settings, key, self.remove_key.isChecked() and not key, lambda msg: self._saved(settings, msg),
                     self._failed)

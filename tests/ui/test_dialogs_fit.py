@@ -40,6 +40,20 @@ def _connected_apps(window, mem, qtbot):
     return dialog
 
 
+def _sync_settings(window):
+    """Settings → Sync at its fullest: the passphrase it needs, the WebDAV form, and why a round failed."""
+    from memoir_desktop.core.sync import Offline
+    from memoir_desktop.ui.sync import words
+    from memoir_desktop.ui.sync.address import WEBDAV
+
+    dialog = window.open_settings()
+    page = dialog.sync_page
+    page.place.kind.setCurrentIndex(page.place.kind.findData(WEBDAV))
+    page._said(words.failure(Offline("unreachable"), WEBDAV), failed=True)
+    dialog.show_page(page)
+    return dialog
+
+
 def _dialogs(window, mem, qtbot):
     """(name, a function that opens the dialog the way the app does and returns it)."""
     from memoir_desktop.ui.connected_apps.network_access import AccessKeyDialog
@@ -79,6 +93,7 @@ def _dialogs(window, mem, qtbot):
         ("letter", lambda: LetterDialog(window.backend, letter, window)),
         ("tidy memories", lambda: TidyDialog(window.backend, window)),
         ("settings: connected apps", lambda: _connected_apps(window, mem, qtbot)),
+        ("settings: sync", lambda: _sync_settings(window)),
         ("new access key", lambda: AccessKeyDialog("Jx3kQ9_vR2mWb7LpT5nYc8Hs4dFg6KaZ1eUo0iXqB2w", window)),
     ]
 

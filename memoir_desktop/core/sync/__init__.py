@@ -2,7 +2,7 @@
 WebDAV, S3), with no server of memoir's own. See engine.py for a round, log_format.py for what the
 target holds, merge.py for how two computers' changes become one journal."""
 
-from memoir_desktop.core.sync.engine import dismiss, join, notices, run, status
+from memoir_desktop.core.sync.engine import check, dismiss, join, notices, run, status
 from memoir_desktop.core.sync.errors import (
     AccessRefused,
     CannotSync,
@@ -15,5 +15,5 @@ from memoir_desktop.core.sync.errors import (
 from memoir_desktop.core.sync.report import Notice, Skipped, SyncReport, SyncStatus
 
 __all__ = ["AccessRefused", "CannotSync", "NotThisJournal", "Notice", "Offline", "Skipped", "SyncError",
-           "SyncReport", "SyncStatus", "TargetFull", "WrongPassphrase", "dismiss", "join", "notices", "run",
-           "status"]
+           "SyncReport", "SyncStatus", "TargetFull", "WrongPassphrase", "check", "dismiss", "join", "notices",
+           "run", "status"]

@@ -613,6 +613,37 @@ def join(memoir_cls, url: str, passphrase: str, *, home=None, progress: Progress
     return mem
 
 
+def check(url: str, data_key: bytes | None = None) -> int:
+    """Whether the sync place at `url` can be used, without writing to it or to the journal (only a missing
+    folder is made, as the first round would make it): it is opened and listed. Returns how many computers
+    keep a journal there. Raises errors.py's classes; with `data_key`, NotThisJournal when the place holds
+    another journal. Settings → Sync's "Test the connection"."""
+    try:
+        target = open_target(url)
+    except OSError as exc:  # a folder that cannot be made: a file in the way, no permission, a drive gone
+        raise errors.CannotSync("That folder cannot be made or opened: choose another one.") from exc
+    try:
+        listing = log_format.read_listing(target.list(log_format.ROOT))
+        computers = 0
+        for dev, files in listing.devices.items():
+            if not files.key:
+                continue
+            computers += 1
+            if data_key is None:
+                continue
+            try:
+                box = sealing.read_box(target.read(log_format.key_name(dev)))
+            except sealing.Unreadable:
+                continue  # a round reports it; it does not make the place unusable
+            if not sealing.same_journal(box, data_key):
+                raise errors.NotThisJournal(
+                    "That sync place already holds another journal: choose another folder, bucket or "
+                    "address for this one. Nothing was changed there.")
+        return computers
+    finally:
+        target.close()
+
+
 def notices(engine, *, unseen: bool = True) -> list[Notice]:
     with engine.connect() as con:
         if not state.exists(con):  # never synced: nothing to tell (a read makes no table)

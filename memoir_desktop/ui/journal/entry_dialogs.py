@@ -118,8 +118,8 @@ class EntryHistoryDialog(QDialog):
     def _event_label(self, event: str) -> str:
         return {"EDIT": self.tr("Edited"), "MOVE": self.tr("Moved to another date"),
                 "DELETE": self.tr("Moved to the trash"), "RESTORE": self.tr("Restored from the trash"),
-                "PRIVATE": self.tr("Made private"), "SHARED": self.tr("Shared with the companion again")
-                }.get(event, event)
+                "PRIVATE": self.tr("Made private"), "SHARED": self.tr("Shared with the companion again"),
+                "CONFLICT": self.tr("Changed on two computers: both versions kept")}.get(event, event)
 
     def set_rows(self, rows: list[dict]) -> None:
         self.rows = rows
@@ -134,6 +134,9 @@ class EntryHistoryDialog(QDialog):
                         f"<br>→ {_esc(row.get('new_content') or '')}")
             elif event == "MOVE":
                 body = f"{_esc(date_time(row.get('old_time')))} → {_esc(date_time(row.get('new_time')))}"
+            elif event == "CONFLICT":  # core/sync: the version not shown is kept here, whole
+                body = (f"<span style='color:#6b6f7b'>{_esc(self.tr('The other version:'))}</span>"
+                        f"<br>{_esc(row.get('old_content') or '')}")
             parts.append(f"<p style='margin-bottom:10px'>{head}" + (f"<br>{body}" if body else "") + "</p>")
         self.timeline.setHtml("".join(parts) or _esc(self.tr("No changes yet.")))
 

@@ -28,6 +28,7 @@ from memoir_desktop.ui.journal.reflection_cards import FollowUpCard, LetterCard,
 from memoir_desktop.ui.journal.trash_view import ActionBar, TrashView
 from memoir_desktop.ui.journal.welcome_panel import NoLLMBanner, WelcomePanel
 from memoir_desktop.ui.reasons import reason as _reason
+from memoir_desktop.ui.sync.conflict_notice import ConflictNoticeCard
 from memoir_desktop.viewmodels.day import DayView, load_day
 
 
@@ -50,6 +51,9 @@ class JournalPage(QWidget):
         self.followups: list[dict] = []
         self.new_letters: list[dict] = []  # letters of the last week
         self.answering: dict | None = None  # the follow-up the user chose to write about
+        self.sync_notices: list = []  # entries edited on two computers, not seen yet (core/sync Notice)
+        # Dismissed here: a status read before the dismiss was saved does not bring them back.
+        self._notices_seen: set[str] = set()
         self.cards: list[QWidget] = []
         self._cards_seen = -1  # the page generation whose cards were scrolled into view
 
@@ -197,6 +201,11 @@ class JournalPage(QWidget):
 
     def _reflection_cards(self) -> list[QWidget]:
         cards: list[QWidget] = []
+        if self.sync_notices:
+            notice = ConflictNoticeCard(self.sync_notices)
+            notice.show_requested.connect(self.show_conflict)
+            notice.dismiss_requested.connect(self.dismiss_sync_notices)
+            cards.append(notice)
         for letter in self.new_letters:
             card = LetterCard(letter)
             card.open_letter.connect(self.read_letter)
@@ -211,6 +220,49 @@ class JournalPage(QWidget):
             card.open_day.connect(self.show_day)
             cards.append(card)
         return cards
+
+    # -- an entry edited on two computers (ui/sync/conflict_notice.py) ----------------------------
+
+    def set_sync_notices(self, notices: list) -> None:
+        fresh = [n for n in notices if n.id not in self._notices_seen]
+        if [n.id for n in fresh] != [n.id for n in self.sync_notices]:
+            self.sync_notices = fresh
+            self.refresh_banner()
+
+    def dismiss_sync_notices(self, notices: list) -> None:
+        ids = [n.id for n in notices]
+        self._notices_seen.update(ids)
+        self.sync_notices = [n for n in self.sync_notices if n.id not in self._notices_seen]
+        self.refresh_banner()
+
+        def work(m) -> None:
+            for notice_id in ids:
+                m.dismiss_sync_notice(notice_id)
+
+        self.backend.write(work)
+
+    def redraw_quietly(self) -> None:
+        """The day shown again (entries came from another computer), unless the user is in the middle of
+        something on it: an answer on its way or an entry being edited keeps the page as it is."""
+        if self.stack.currentWidget() is not self.chat or self._pending:
+            return
+        if any(b.editing for b in self.chat.bubbles):
+            return
+        self.show_day(self.day)
+
+    def show_conflict(self, notice) -> None:
+        """The entry's day, the entry, and its history (where the other version is); the notice is seen."""
+        self.dismiss_sync_notices([notice])
+        if notice.entry_id is None:
+            return
+        entry_id = notice.entry_id
+
+        def found(entry: dict) -> None:
+            self.show_entry(parse(entry["created_at"]).date(), entry_id)
+            self._after_load.append(lambda: self.open_history(entry, entry_id))
+
+        gone = self.tr("That entry is no longer in the journal.")
+        self.backend.query(lambda m: m.entry(entry_id), found, lambda _exc: self.bar.show_message(gone))
 
     def read_letter(self, letter: dict):
         self.last_dialog = open_letter(self, self.backend, letter)
@@ -460,10 +512,12 @@ class JournalPage(QWidget):
         self.backend.write(lambda m: m.restore_entry(entry_id), done, failed)
 
     def entry_history(self, bubble: MessageBubble) -> EntryHistoryDialog:
-        dialog = EntryHistoryDialog(bubble.entry or {"content": bubble.text}, self)
+        return self.open_history(bubble.entry or {"content": bubble.text}, bubble.entry_id)
+
+    def open_history(self, entry: dict, entry_id: int) -> EntryHistoryDialog:
+        dialog = EntryHistoryDialog(entry, self)
         dialog.setAttribute(Qt.WA_DeleteOnClose)
         self.last_dialog = dialog
-        entry_id = bubble.entry_id
         self.backend.query(lambda m: m.entry_history(entry_id), dialog.set_rows, lambda exc: dialog.show_error(str(exc)))
         dialog.open()
         return dialog

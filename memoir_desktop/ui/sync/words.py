@@ -1,0 +1,133 @@
+"""What sync says on screen: why a round did not work, how far one has got, when the journal last synced.
+
+The core's errors carry a `code` (core/sync/errors.py) and sentences written for its command line (they
+name `memoir-cli` and environment variables), so the screens say each code in their own words, told
+apart by the kind of place: a folder refuses differently from a server.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from PySide6.QtCore import QCoreApplication
+
+from memoir_desktop.core.sync import SyncError, SyncReport
+from memoir_desktop.ui.formatting import short_date, short_time
+from memoir_desktop.ui.reasons import reason
+from memoir_desktop.ui.sync.address import FOLDER, S3, WEBDAV
+
+
+def tr(text: str, n: int = -1) -> str:
+    """QCoreApplication.translate in the "sync" context (named `tr` so the translation check finds these)."""
+    return QCoreApplication.translate("sync", text, None, n)
+
+
+def failure(exc: BaseException, kind: str) -> str:
+    """A sentence (or two) saying why a round or a test did not work, and what to do."""
+    if not isinstance(exc, SyncError):
+        return tr("Could not sync: {reason}.").format(reason=reason(exc))
+    code = exc.code
+    if code == "offline":
+        if kind == FOLDER:
+            return tr("The sync folder cannot be reached (is its drive connected?). Nothing was lost; memoir "
+                      "tries again in a few minutes.")
+        return tr("The sync place cannot be reached: check the network connection, and that the server is "
+                  "running. Nothing was lost; memoir tries again in a few minutes.")
+    if code == "access":
+        if kind == WEBDAV:
+            return tr("The server refused the user name or password: check them in Settings → Sync. Nothing "
+                      "was changed.")
+        if kind == S3:
+            return tr("The storage refused this computer's access keys: check the AWS settings on this "
+                      "computer. Nothing was changed.")
+        return tr("memoir is not allowed to read or write in that folder: choose another one, or allow it "
+                  "there. Nothing was changed.")
+    if code == "full":
+        return tr("The sync place is full: free some space there, or choose a larger one. Nothing was lost; "
+                  "the next sync takes up where this one stopped.")
+    if code == "wrong_passphrase":
+        return tr("Your passphrase does not open the journal kept there. Nothing was changed.")
+    if code == "another_journal":
+        return tr("That place already holds another journal: choose another folder or address for this one. "
+                  "Nothing was changed there.")
+    if code == "cannot_sync":
+        return _cannot_sync(str(exc))
+    return tr("The sync place answered with an error. Nothing was lost; memoir tries again in a few minutes.")
+
+
+def _cannot_sync(text: str) -> str:
+    """The core's reasons a journal or an address cannot be synced, said for the app, not its command line."""
+    if "encrypted journal" in text:
+        return tr("Only an encrypted journal can be synced: File → Encrypt this journal, then set a "
+                  "passphrase.")
+    if "passphrase" in text:
+        return tr("Sync needs your journal to have a passphrase: your other computers open the journal with "
+                  "it. Set one in Settings → Sync.")
+    if "No sync place" in text:
+        return no_place()
+    if "cannot be made or opened" in text:
+        return tr("That folder cannot be made or opened: choose another one.")
+    if "cannot reach S3" in text:
+        return tr("This copy of memoir cannot reach S3 storage: sync through a folder or WebDAV, or use "
+                  "memoir installed with pip from its source, which can.")
+    if "names its bucket" in text:
+        return tr("An S3 address names its bucket: s3://bucket/folder")
+    if "bucket does not exist" in text:
+        return tr("That S3 bucket does not exist, or this computer's access keys cannot see it.")
+    if "cannot sync to a" in text:
+        return tr("memoir cannot sync to this kind of address: choose a folder, a WebDAV server or S3 "
+                  "storage.")
+    return text
+
+
+def no_place() -> str:
+    return tr("Choose where to sync first: a folder, a WebDAV server or S3 storage.")
+
+
+def short_failure(exc: BaseException) -> str:
+    """A few words for the status bar (the sentence is its tooltip)."""
+    code = getattr(exc, "code", None) if isinstance(exc, SyncError) else None
+    return {"offline": tr("Not synced: the place cannot be reached"),
+            "access": tr("Not synced: access refused"),
+            "full": tr("Not synced: the place is full")}.get(code, tr("Not synced"))
+
+
+def progress(stage: str, done: int, total: int) -> str:
+    """How far a round has got (core/sync/report.py's stages)."""
+    if stage == "upload":
+        return tr("Syncing… sending your changes")
+    if stage == "download" and total:
+        return tr("Syncing… receiving {done} of {total}").format(done=min(done + 1, total), total=total)
+    if stage == "apply":
+        return tr("Syncing… adding what came from your other computers")
+    if stage == "index":
+        return tr("Syncing… preparing search for what came")
+    return tr("Syncing…")
+
+
+def synced_ago(when: datetime | None, now: datetime | None = None) -> str:
+    if when is None:
+        return tr("Not synced yet")
+    now = now or datetime.now()
+    seconds = max(0.0, (now - when).total_seconds())
+    if seconds < 60:
+        return tr("Synced just now")
+    if seconds < 3600:
+        return tr("Synced %n minute(s) ago", int(seconds // 60))
+    if when.date() == now.date():
+        return tr("Synced %n hour(s) ago", int(seconds // 3600))
+    if (now.date() - when.date()).days == 1:
+        return tr("Synced yesterday at {time}").format(time=short_time(when))
+    return tr("Synced on {date}").format(date=short_date(when))
+
+
+def round_result(report: SyncReport) -> str:
+    """What a round did, for Settings → Sync."""
+    if not report.pushed and not report.pulled:
+        said = tr("Nothing new to send or receive.")
+    else:
+        said = tr("%n change(s) sent", report.pushed) + ", " + tr("%n received", report.pulled) + "."
+    if report.skipped:
+        said += " " + tr("%n file(s) in the sync place could not be read and were left alone.",
+                         len(report.skipped))
+    return said
