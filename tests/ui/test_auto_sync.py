@@ -41,7 +41,7 @@ def test_a_round_runs_at_start_and_carries_what_was_written_before(mem, backend,
     mem.journal("Before memoir opened: rain all afternoon")
     set_sync_url(mem, folder)
     window = make_window(backend, qtbot, tmp_path, wait=False)
-    qtbot.waitUntil(lambda: window.sync.last_sync is not None and not window.sync.running, timeout=15_000)
+    qtbot.waitUntil(lambda: window.sync.last_sync is not None and not window.sync.running, timeout=60_000)
     assert window.sync_label.text() == "⇅ 방금 동기화함"
     desk = join(folder, tmp_path / "desk")
     try:
@@ -55,16 +55,16 @@ def test_writing_starts_one_round_a_few_seconds_after_a_burst(mem, backend, fold
     monkeypatch.setattr(AutoSync, "AFTER_WRITE_MS", 800)
     set_sync_url(mem, folder)
     window = make_window(backend, qtbot, tmp_path)
-    qtbot.waitUntil(lambda: window.sync.last_sync is not None and not window.sync.running, timeout=15_000)
+    qtbot.waitUntil(lambda: window.sync.last_sync is not None and not window.sync.running, timeout=60_000)
     rounds: list[float] = []
     window.sync.started.connect(lambda: rounds.append(time.monotonic()))
     wrote = time.monotonic()
     for text in ("Morning: coffee on the balcony", "Noon: lunch with Jae", "Evening: a long walk"):
         window.journal.save(text)
         qtbot.wait(150)
-    qtbot.waitUntil(lambda: len(mem.entries()) == 3, timeout=10_000)
+    qtbot.waitUntil(lambda: len(mem.entries()) == 3, timeout=60_000)
     assert rounds == []  # not at once: a burst of writes is one round
-    qtbot.waitUntil(lambda: bool(rounds) and not window.sync.running, timeout=15_000)
+    qtbot.waitUntil(lambda: bool(rounds) and not window.sync.running, timeout=60_000)
     qtbot.wait(1_500)
     assert len(rounds) == 1 and rounds[0] - wrote >= 0.8
     desk = join(folder, tmp_path / "desk")
@@ -81,19 +81,19 @@ def test_a_round_that_cannot_reach_its_place_says_so_once_and_the_journal_keeps_
     said: list[str] = []
     window = make_window(backend, qtbot, tmp_path, wait=False)
     window.status.messageChanged.connect(lambda text: said.append(text) if text else None)
-    qtbot.waitUntil(lambda: window.sync.last_error is not None, timeout=20_000)
+    qtbot.waitUntil(lambda: window.sync.last_error is not None, timeout=60_000)
     sentence = ("동기화 위치에 연결할 수 없습니다: 네트워크 연결과 서버가 켜져 있는지 확인하세요. 잃은 것은 없습니다. "
                 "memoir가 몇 분 뒤에 다시 시도합니다.")
     assert window.sync_label.text() == "⇅ 동기화 안 됨: 위치에 연결할 수 없음"
     assert window.sync_label.toolTip() == sentence
-    qtbot.waitUntil(lambda: sentence in said, timeout=5_000)
+    qtbot.waitUntil(lambda: sentence in said, timeout=60_000)
     assert not re.search(r"Error|Exception|MEMOIR_|memoir-cli", " ".join(said))
 
     window.journal.save("Written while the sync place was away")  # the journal works as before
-    qtbot.waitUntil(lambda: texts(mem) == ["Written while the sync place was away"], timeout=10_000)
+    qtbot.waitUntil(lambda: texts(mem) == ["Written while the sync place was away"], timeout=60_000)
     window.status.clearMessage()  # the sentence's time is up; a second one would show again
     window.sync.sync_now()  # the next tick: tried again, failed again, not said again
-    qtbot.waitUntil(lambda: not window.sync.running, timeout=20_000)
+    qtbot.waitUntil(lambda: not window.sync.running, timeout=60_000)
     assert window.sync.last_error is not None and said.count(sentence) == 1
 
     dialog = window.sync_label  # a click opens Settings → Sync, with the sentence
@@ -110,11 +110,11 @@ def test_at_quit_a_short_round_sends_what_is_unsent(mem, backend, folder, tmp_pa
     monkeypatch.setattr(AutoSync, "AFTER_WRITE_MS", 600_000)  # only the quit's round sends it
     set_sync_url(mem, folder)
     window = make_window(backend, qtbot, tmp_path)
-    qtbot.waitUntil(lambda: window.sync.last_sync is not None and not window.sync.running, timeout=15_000)
+    qtbot.waitUntil(lambda: window.sync.last_sync is not None and not window.sync.running, timeout=60_000)
     rounds: list[bool] = []
     window.sync.started.connect(lambda: rounds.append(True))
     window.journal.save("The last entry before closing")
-    qtbot.waitUntil(lambda: window.sync.unsent and backend.idle, timeout=10_000)
+    qtbot.waitUntil(lambda: window.sync.unsent and backend.idle, timeout=60_000)
     assert _quit(backend)
     assert rounds == [True]
     desk = join(folder, tmp_path / "desk")
@@ -127,7 +127,7 @@ def test_at_quit_a_short_round_sends_what_is_unsent(mem, backend, folder, tmp_pa
 def test_nothing_unsent_no_round_at_quit(mem, backend, folder, tmp_path, qtbot):
     set_sync_url(mem, folder)
     window = make_window(backend, qtbot, tmp_path)
-    qtbot.waitUntil(lambda: window.sync.last_sync is not None and not window.sync.running, timeout=15_000)
+    qtbot.waitUntil(lambda: window.sync.last_sync is not None and not window.sync.running, timeout=60_000)
     rounds: list[bool] = []
     window.sync.started.connect(lambda: rounds.append(True))
     assert _quit(backend) and rounds == []  # the quit does not wait for a round with nothing to send
@@ -140,7 +140,7 @@ def test_a_round_too_slow_at_quit_does_not_hold_the_quit(mem, backend, folder, t
     monkeypatch.setattr(lifecycle, "SHUTDOWN_GRACE_MS", 300)
     set_sync_url(mem, folder)
     window = make_window(backend, qtbot, tmp_path)
-    qtbot.waitUntil(lambda: window.sync.last_sync is not None and not window.sync.running, timeout=15_000)
+    qtbot.waitUntil(lambda: window.sync.last_sync is not None and not window.sync.running, timeout=60_000)
     released = threading.Event()
     real_sync = mem.sync
     mem.sync = lambda *a, **k: released.wait(30) and real_sync(*a, **k)  # a server that hardly answers
@@ -165,7 +165,7 @@ def test_a_users_edit_does_not_wait_for_a_round_or_for_the_ai(tmp_path, qtbot, f
     try:
         backend.writer.start()
         eid = mem.journal("First draft of the day")
-        qtbot.waitUntil(lambda: backend.idle and not mem.jobs("pending"), timeout=20_000)
+        qtbot.waitUntil(lambda: backend.idle and not mem.jobs("pending"), timeout=60_000)
         fake_llm.on("save_facts", lambda req: slow(3.0, tool({"facts": user_lines(req)})))
         set_sync_url(mem, str(tmp_path / "place"))
         mem.sync = lambda *a, **k: released.wait(30)
@@ -174,12 +174,12 @@ def test_a_users_edit_does_not_wait_for_a_round_or_for_the_ai(tmp_path, qtbot, f
         assert sync.running
         mem.journal("Something for the AI to read slowly")
         backend.writer.poke()
-        qtbot.waitUntil(lambda: backend.writer._draining, timeout=5_000)
+        qtbot.waitUntil(lambda: backend.writer._draining, timeout=60_000)
         qtbot.wait(300)  # the AI's reply is on its way (3 s), the round waits on its place
         began = time.monotonic()
         edited: list = []
         backend.write(lambda m: m.edit_entry(eid, "Second draft of the day"), edited.append)
-        qtbot.waitUntil(lambda: bool(edited), timeout=10_000)
+        qtbot.waitUntil(lambda: bool(edited), timeout=60_000)
         assert time.monotonic() - began < 1.5 and sync.running and backend.writer._draining
     finally:
         released.set()

@@ -43,35 +43,35 @@ def _shown(window) -> list[ConflictNoticeCard]:
 
 def test_the_notice_is_told_once_and_dismissing_it_keeps_it_away(mem, backend, tmp_path, qtbot):
     window = make_window(backend, qtbot, tmp_path, wait=False)  # the round at start meets the other edit
-    qtbot.waitUntil(lambda: len(_shown(window)) == 1, timeout=20_000)
+    qtbot.waitUntil(lambda: len(_shown(window)) == 1, timeout=60_000)
     told = ("한 기록이 동기화되기 전에 두 컴퓨터에서 각각 고쳐졌습니다. 두 버전 모두 남아 있습니다: "
             "하나는 지금 보이고, 다른 하나는 그 기록의 바뀐 내역에 있습니다.")
     assert _shown(window)[0].message.text() == told
     assert [n.entry_id for n in mem.sync_status().notices] == [mem.entries()[0]["id"]]
 
     window.sync.sync_now()  # another round: still the one notice, not a second
-    qtbot.waitUntil(lambda: not window.sync.running and backend.idle, timeout=15_000)
+    qtbot.waitUntil(lambda: not window.sync.running and backend.idle, timeout=60_000)
     qtbot.wait(200)
     assert len(_shown(window)) == 1 and len(_cards(window)) == 1
     assert len(_shown(window)[0].notices) == 1 and _shown(window)[0].message.text() == told
 
     _shown(window)[0].dismiss_button.click()
     assert _shown(window) == []
-    qtbot.waitUntil(lambda: mem.sync_status().notices == [], timeout=10_000)
+    qtbot.waitUntil(lambda: mem.sync_status().notices == [], timeout=60_000)
     window.sync.sync_now()
-    qtbot.waitUntil(lambda: not window.sync.running and backend.idle, timeout=15_000)
+    qtbot.waitUntil(lambda: not window.sync.running and backend.idle, timeout=60_000)
     window.journal.show_today()  # the page drawn again, the notice seen
-    qtbot.waitUntil(lambda: backend.idle, timeout=10_000)
+    qtbot.waitUntil(lambda: backend.idle, timeout=60_000)
     qtbot.wait(200)
     assert _shown(window) == [] and mem.sync_status().notices == []
 
 
 def test_show_opens_the_entrys_day_and_its_history_with_the_other_version(mem, backend, tmp_path, qtbot):
     window = make_window(backend, qtbot, tmp_path, wait=False)
-    qtbot.waitUntil(lambda: len(_shown(window)) == 1, timeout=20_000)
+    qtbot.waitUntil(lambda: len(_shown(window)) == 1, timeout=60_000)
     _shown(window)[0].show_button.click()
     qtbot.waitUntil(lambda: window.journal.last_dialog is not None and bool(window.journal.last_dialog.rows),
-                    timeout=10_000)
+                    timeout=60_000)
     history = window.journal.last_dialog
     text = history.timeline.toPlainText()
     assert "두 컴퓨터에서 고침: 두 버전 모두 남김" in text and "다른 버전:" in text
@@ -81,7 +81,7 @@ def test_show_opens_the_entrys_day_and_its_history_with_the_other_version(mem, b
     conflict = next(r for r in history.rows if r["event"] == "CONFLICT")
     assert conflict["old_content"] == DESK_TEXT and DESK_TEXT in text
     assert any(b.entry_id == mem.entries()[0]["id"] for b in window.journal.chat.bubbles)
-    qtbot.waitUntil(lambda: mem.sync_status().notices == [], timeout=10_000)  # shown is seen
+    qtbot.waitUntil(lambda: mem.sync_status().notices == [], timeout=60_000)  # shown is seen
     assert _shown(window) == []
     history.reject()
 
