@@ -62,6 +62,9 @@ class SettingsDialog(QDialog):
         # Pages, not one column: six groups stacked were taller than a laptop screen, which put
         # Save out of reach.
         self.pages = QTabWidget()
+        # Every tab in sight: with scroll arrows the last page ("Connected apps") was cut to "Conn"
+        # and found by nobody; the dialog is as wide as its tabs instead.
+        self.pages.tabBar().setUsesScrollButtons(False)
         self._scrolls: list[QScrollArea] = []
         # A model whose index is being prepared is shown as the choice: saving again keeps preparing it.
         self.search_group = SearchGroup(backend, settings.search_reranker,

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QAbstractScrollArea,
     QLabel,
     QScrollArea,
+    QTabBar,
     QWidget,
 )
 
@@ -48,6 +49,11 @@ def clipped(top: QWidget) -> list[str]:
         elif isinstance(w, QAbstractButton) and w.text():
             if w.sizeHint().width() > w.width() + SLACK:
                 problems.append(f"{_name(w)} needs {w.sizeHint().width()} px of width, has {w.width()}")
+        if isinstance(w, QTabBar):
+            # A tab past the bar's end hides behind scroll arrows ("Conn◂▸"): a page nobody finds.
+            for i in range(w.count()):
+                if w.tabRect(i).left() < -SLACK or w.tabRect(i).right() > w.width() + SLACK or w.tabRect(i).width() < w.tabSizeHint(i).width() - SLACK:
+                    problems.append(f"the tab {w.tabText(i)!r} is cut off or hidden ({w.tabRect(i)} in {w.width()} px)")
         if isinstance(w, QAbstractScrollArea) and w.horizontalScrollBar().isVisible():
             problems.append(f"{_name(w)} scrolls sideways")
         if not _inside_scroll_area(w, top):
