@@ -11,7 +11,6 @@ from memoir_desktop.core import model_catalog
 from tests.fakes.file_server import serve_directory
 from tests.fakes.tiny_models import make_cross_encoder, publish
 
-pytestmark = pytest.mark.filterwarnings("ignore::Warning")  # torch's ONNX exporter is chatty
 TEXTS = ["사랑니를 뽑았다", "서울로 이사했다", "커피를 끊었다", "이 뽑은 거 어땠어?"]
 
 
