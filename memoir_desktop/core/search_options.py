@@ -1,6 +1,7 @@
 """What Settings → Search offers: the models that can be downloaded (a larger search model, a reading
-model for the companion's context) and whether each is here, the reranker's state, and what letting
-the LLM pick memories would cost per question on this journal."""
+model for the companion's context) and whether each is here, whether the English-only model's
+packages are installed, the reranker's state, and what letting the LLM pick memories would cost per
+question on this journal."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Callable
 from sqlmodel import Session, col, select
 
 from memoir_desktop.core import model_catalog
+from memoir_desktop.core.embedder import minilm_installed
 from memoir_desktop.core.inputs import InvalidInput
 from memoir_desktop.core.models import Memory
 
@@ -26,6 +28,7 @@ class SearchOptions:
                             .order_by(col(Memory.created_at).desc()).limit(30)).all()
         shown = [{"id": m.id, "text": m.text, "created_at": m.created_at} for m in recent]
         return {"models": [model_catalog.describe(m) for m in model_catalog.CATALOG.values()],
+                "english_model": minilm_installed(),  # the minilm extra: a pip install adds it, not a download
                 "embed_model": self._settings().embed_model, "switch": self._switch_state(),
                 "reranker": self.context_rerank.status(), "llm_configured": self._llm().configured,
                 "llm_tokens": estimate_tokens("요즘 어떻게 지내?", shown) if shown else 0}

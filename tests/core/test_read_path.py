@@ -5,6 +5,7 @@ import pytest
 
 from memoir_desktop.core.search.context import assemble
 from memoir_desktop.core.tokens import count_tokens
+from tests.fakes.minilm import needs_minilm
 
 
 def test_episodic_search_finds_raw_journal_messages(tmp_path):
@@ -57,6 +58,7 @@ def test_failing_source_is_skipped(mem, fake_llm):
     assert "graph" in ctx.skipped and ctx.memories[0]["memory"] == "I met Jisoo at the gym"
 
 
+@needs_minilm
 def test_korean_query_finds_korean_memory_with_english_only_model(tmp_path):
     from memoir_desktop.core import Memoir
 

