@@ -148,7 +148,8 @@ def _progress(done: int, total: int) -> None:
 
 
 def run(args) -> int:
-    from memoir_desktop.core import Memoir, backup, config
+    from memoir_desktop.core import Memoir, config
+    from memoir_desktop.core.archive import backup
 
     if args.cmd == "model":
         return _model(args)
@@ -189,7 +190,7 @@ def run(args) -> int:
 
 
 def _catalog_model(args, model, noun: str, use: str) -> int:
-    from memoir_desktop.core import model_catalog, model_files
+    from memoir_desktop.core.search_models import model_catalog, model_files
 
     def progress(done: int, total: int) -> None:
         print(f"\rdownloading {noun}: {done >> 20}/{total >> 20} MB", end="", file=sys.stderr, flush=True)
@@ -228,7 +229,7 @@ def _search_model(mem, args) -> int:
 
 
 def _model(args) -> int:
-    from memoir_desktop.core import model_catalog, model_files
+    from memoir_desktop.core.search_models import model_catalog, model_files
 
     if args.reranker:
         return _catalog_model(args, model_catalog.RERANKER, "the reading model",
@@ -468,7 +469,7 @@ def _import(mem, args) -> int:
     def progress(done: int, total: int) -> None:
         print(f"\rreading {done}/{total}", end="" if done < total else "\n", file=sys.stderr, flush=True)
 
-    from memoir_desktop.core import transfer
+    from memoir_desktop.core.archive import transfer
 
     passphrase = _secret(ENV_EXPORT_PASSPHRASE, "passphrase of the export: ") \
         if transfer.is_encrypted_export(args.file) else None
@@ -488,7 +489,7 @@ def _import(mem, args) -> int:
 
 def _key_message(exc) -> str:
     """The core asks to "enter" a passphrase; a terminal gives it through MEMOIR_PASSPHRASE."""
-    from memoir_desktop.core.crypto import ENV_PASSPHRASE
+    from memoir_desktop.core.keys.crypto import ENV_PASSPHRASE
 
     if getattr(exc, "code", "") in ("locked", "passphrase_only", "no_keyring", "keyring_missing") \
             and ENV_PASSPHRASE not in str(exc):
@@ -504,7 +505,7 @@ def _secret(env: str, prompt: str) -> str:
     if value:
         return value
     if not sys.stdin.isatty():
-        from memoir_desktop.core.crypto import PassphraseNeeded
+        from memoir_desktop.core.keys.crypto import PassphraseNeeded
 
         raise PassphraseNeeded(f"a passphrase is needed: set {env}")
     return getpass.getpass(prompt)
@@ -531,7 +532,8 @@ def _encrypt(args) -> int:
 
 def _sync(args) -> int:
     """One sync round; into a home with no journal yet, joining the one kept in the sync place."""
-    from memoir_desktop.core import Memoir, config, crypto, sync, vault
+    from memoir_desktop.core import Memoir, config, sync, vault
+    from memoir_desktop.core.keys import crypto
 
     home = config.resolve_home(args.home)
 
@@ -650,10 +652,10 @@ def main(argv: list[str] | None = None) -> int:
         setup_logging()
     except OSError:
         logging.basicConfig(level=logging.WARNING)
-    from memoir_desktop.core.crypto import KeyError_
     from memoir_desktop.core.db import DatabaseCorrupt
     from memoir_desktop.core.inputs import InvalidInput, NotFound
-    from memoir_desktop.core.vectors import IndexBusy
+    from memoir_desktop.core.keys.crypto import KeyError_
+    from memoir_desktop.core.storage.vectors import IndexBusy
 
     try:
         return run(args)
@@ -667,7 +669,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"memoir-cli: {exc}", file=sys.stderr)
         return EXIT_LOCKED
     except DatabaseCorrupt as exc:
-        from memoir_desktop.core import backup, config
+        from memoir_desktop.core import config
+        from memoir_desktop.core.archive import backup
 
         last = next(iter(backup.list_backups(config.resolve_home(args.home))), None)
         hint = f" Restore the last backup with: memoir-cli restore-backup {last}" if last else ""

@@ -57,7 +57,7 @@ def _isolated_environment():
     yield
     os.environ.clear()
     os.environ.update(saved)
-    from memoir_desktop.core import secrets
+    from memoir_desktop.core.keys import secrets
     from tests.fakes.memory_keyring import MemoryKeyring
 
     secrets._session_key = None

@@ -22,10 +22,10 @@ from memoir_desktop.core import prompts, temporal
 from memoir_desktop.core.inputs import InvalidInput, clean_reply, clean_text, parse_time
 from memoir_desktop.core.journal import Journal
 from memoir_desktop.core.llm import Gate, LLMError, LLMUnavailable, PrivateRefused
-from memoir_desktop.core.models import Memory, pk
 from memoir_desktop.core.pipeline.memorize import latest_summary, recent_context
 from memoir_desktop.core.search import Retriever, assemble, route
-from memoir_desktop.core.store import memory_dict
+from memoir_desktop.core.storage.models import Memory, pk
+from memoir_desktop.core.storage.store import memory_dict
 
 PROFILE_SIZE = 8  # memories always in the answer's context (the hot path), the user's own first
 

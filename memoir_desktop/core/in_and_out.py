@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from sqlmodel import Session, col, select
 
-from memoir_desktop.core import backup, crypto, transfer
+from memoir_desktop.core.archive import backup, transfer
+from memoir_desktop.core.archive.text_export import export_text
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.importers.dayone import DayOneError, read_dayone_export
 from memoir_desktop.core.inputs import InvalidInput
 from memoir_desktop.core.jobs import JobQueue
 from memoir_desktop.core.journal import Journal
-from memoir_desktop.core.models import Entry, now
-from memoir_desktop.core.text_export import export_text
+from memoir_desktop.core.keys import crypto
+from memoir_desktop.core.storage.models import Entry, now
 
 
 class InAndOut:
@@ -27,7 +28,7 @@ class InAndOut:
         self.graph_store, self.lexical, self._reconcile = graph_store, lexical, reconcile
 
     def export(self, path, *, passphrase: str | None = None) -> dict:
-        """Write the whole journal as JSON (see core/transfer.py; never the API key). With a
+        """Write the whole journal as JSON (see core/archive/transfer.py; never the API key). With a
         passphrase the file is encrypted; without one it is plain text anyone can read."""
         return transfer.export_journal(self.engine, path, passphrase=passphrase)
 

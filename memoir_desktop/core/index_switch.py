@@ -22,12 +22,12 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, col, select
 
-from memoir_desktop.core.embedder import Embedder
-from memoir_desktop.core.graph_store import GraphNode, vector_bytes
-from memoir_desktop.core.models import Entry, IndexState, Memory, pk
-from memoir_desktop.core.sealed_vectors import AnyVectorIndex
 from memoir_desktop.core.search.episodes import MAX_EMBED_CHARS
-from memoir_desktop.core.store import Collections
+from memoir_desktop.core.search_models.embedder import Embedder
+from memoir_desktop.core.storage.graph_store import GraphNode, vector_bytes
+from memoir_desktop.core.storage.models import Entry, IndexState, Memory, pk
+from memoir_desktop.core.storage.sealed_vectors import AnyVectorIndex
+from memoir_desktop.core.storage.store import Collections
 
 log = logging.getLogger(__name__)
 

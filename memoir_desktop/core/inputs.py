@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime
 
-from memoir_desktop.core.models import now
+from memoir_desktop.core.storage.models import now
 
 MAX_ENTRY_CHARS = 200_000
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")

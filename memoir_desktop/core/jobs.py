@@ -27,7 +27,7 @@ from sqlmodel import Session, col, select
 from sqlmodel import delete as sql_delete
 
 from memoir_desktop.core.llm.errors import LLMBadReply, LLMUnavailable
-from memoir_desktop.core.models import Entry, Job, now, pk
+from memoir_desktop.core.storage.models import Entry, Job, now, pk
 
 log = logging.getLogger(__name__)
 

@@ -26,13 +26,13 @@ from memoir_desktop.core.db import checkpoint
 from memoir_desktop.core.inputs import InvalidInput, NotFound, clean_text, parse_time
 from memoir_desktop.core.jobs import JobQueue
 from memoir_desktop.core.lexical.highlight import matched_spans_many, snippet
-from memoir_desktop.core.models import Entry, EntryHistory, Job, Summary, now, pk
 from memoir_desktop.core.pipeline import cascade
 from memoir_desktop.core.search.first_stage import rankings
 from memoir_desktop.core.search.floor import has_content
 from memoir_desktop.core.search.fusion import fuse
 from memoir_desktop.core.search.query import Query
-from memoir_desktop.core.store import Change, stage_pending
+from memoir_desktop.core.storage.models import Entry, EntryHistory, Job, Summary, now, pk
+from memoir_desktop.core.storage.store import Change, stage_pending
 
 log = logging.getLogger(__name__)
 

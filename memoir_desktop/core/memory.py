@@ -15,15 +15,14 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from memoir_desktop.core import backup, config, disclosure, vault
+from memoir_desktop.core import config, disclosure, vault
 from memoir_desktop.core import sync as e2e_sync
+from memoir_desktop.core.apps.connected_apps import ConnectedApps
+from memoir_desktop.core.archive import backup
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.companion import Companion, llm_message
-from memoir_desktop.core.connected_apps import ConnectedApps
 from memoir_desktop.core.db import open_database, origin_of
 from memoir_desktop.core.delegation import via
-from memoir_desktop.core.embedder import Embedder
-from memoir_desktop.core.graph_store import SQLiteGraphStore
 from memoir_desktop.core.in_and_out import InAndOut
 from memoir_desktop.core.jobs import JobQueue, JobRunner
 from memoir_desktop.core.journal import Journal
@@ -34,21 +33,23 @@ from memoir_desktop.core.llm.probe import ProbeCache
 from memoir_desktop.core.memory_actions import MemoryActions
 from memoir_desktop.core.metrics import MetricsRecorder
 from memoir_desktop.core.model_switch import ModelSwitcher
-from memoir_desktop.core.models import pk
 from memoir_desktop.core.outside_changes import ChangeFeed, IndexFollower
 from memoir_desktop.core.pipeline.cascade import CascadeContext
 from memoir_desktop.core.pipeline.graph import GraphMemory
 from memoir_desktop.core.pipeline.handlers import JobHandlers
 from memoir_desktop.core.reflection import letters
 from memoir_desktop.core.reflection_ops import Reflection
-from memoir_desktop.core.sealed_vectors import AnyVectorIndex, SealedVectorIndex
 from memoir_desktop.core.search import Retriever
 from memoir_desktop.core.search.episodes import EpisodeIndex
 from memoir_desktop.core.search_field import SearchField
+from memoir_desktop.core.search_models.embedder import Embedder
 from memoir_desktop.core.search_options import SearchOptions
-from memoir_desktop.core.store import MemoryStore
+from memoir_desktop.core.storage.graph_store import SQLiteGraphStore
+from memoir_desktop.core.storage.models import pk
+from memoir_desktop.core.storage.sealed_vectors import AnyVectorIndex, SealedVectorIndex
+from memoir_desktop.core.storage.store import MemoryStore
+from memoir_desktop.core.storage.vectors import VectorIndex
 from memoir_desktop.core.upkeep import Upkeep
-from memoir_desktop.core.vectors import VectorIndex
 
 
 class Memoir:

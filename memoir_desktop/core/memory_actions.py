@@ -18,15 +18,16 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
-from memoir_desktop.core import app_suggestions, prompts, temporal
+from memoir_desktop.core import prompts, temporal
+from memoir_desktop.core.apps import app_suggestions
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.inputs import InvalidInput, NotFound, clean_text, parse_time
 from memoir_desktop.core.journal import Journal
 from memoir_desktop.core.llm import Gate, LLMBadReply, LLMUnavailable
-from memoir_desktop.core.models import Entry, Memory, Proposal
 from memoir_desktop.core.pipeline.extraction import fact_span, shape_fact
 from memoir_desktop.core.reflection import categories
-from memoir_desktop.core.store import Change, MemoryStore, memory_dict
+from memoir_desktop.core.storage.models import Entry, Memory, Proposal
+from memoir_desktop.core.storage.store import Change, MemoryStore, memory_dict
 
 
 def as_messages(messages) -> list[dict]:

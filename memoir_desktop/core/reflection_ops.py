@@ -22,10 +22,10 @@ from memoir_desktop.core.inputs import InvalidInput, NotFound
 from memoir_desktop.core.jobs import JobQueue
 from memoir_desktop.core.journal import Journal
 from memoir_desktop.core.llm import Gate, LLMBadReply, LLMError
-from memoir_desktop.core.models import Entry, History, Memory, pk
 from memoir_desktop.core.reflection import categories, followups, letters
 from memoir_desktop.core.reflection.on_this_day import on_this_day
-from memoir_desktop.core.store import MemoryStore, memory_dict
+from memoir_desktop.core.storage.models import Entry, History, Memory, pk
+from memoir_desktop.core.storage.store import MemoryStore, memory_dict
 
 log = logging.getLogger(__name__)
 

@@ -9,10 +9,10 @@ from collections.abc import Callable
 
 from sqlmodel import Session, col, select
 
-from memoir_desktop.core import model_catalog
-from memoir_desktop.core.embedder import minilm_installed
 from memoir_desktop.core.inputs import InvalidInput
-from memoir_desktop.core.models import Memory
+from memoir_desktop.core.search_models import model_catalog
+from memoir_desktop.core.search_models.embedder import minilm_installed
+from memoir_desktop.core.storage.models import Memory
 
 
 class SearchOptions:

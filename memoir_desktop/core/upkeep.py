@@ -13,9 +13,9 @@ from collections.abc import Callable
 
 from memoir_desktop.core.jobs import JobQueue, JobRunner
 from memoir_desktop.core.llm.modes import MODE_LABELS
-from memoir_desktop.core.models import now
 from memoir_desktop.core.pipeline import consolidate, tidy
 from memoir_desktop.core.pipeline.summary import summary_text
+from memoir_desktop.core.storage.models import now
 
 
 class Upkeep:

@@ -28,9 +28,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from memoir_desktop.core import crypto
-from memoir_desktop.core.crypto import KeyFile
-from memoir_desktop.core.private_files import create_private, write_private
+from memoir_desktop.core.keys import crypto
+from memoir_desktop.core.keys.crypto import KeyFile
+from memoir_desktop.core.keys.private_files import create_private, write_private
 
 log = logging.getLogger(__name__)
 
@@ -293,7 +293,7 @@ def _is_plain_file(path: Path) -> bool:
 
 def _finish(home: Path, data_key: bytes) -> None:
     """After a kill between the swap and the clean-up: no plain backup or index is left behind."""
-    from memoir_desktop.core import backup
+    from memoir_desktop.core.archive import backup
 
     if (home / "qdrant").exists() or any(_is_plain_file(p) for p in backup.list_backups(home)):
         _encrypt_backups(home, data_key)
@@ -310,7 +310,7 @@ def _move_vectors(home: Path, enc) -> None:
     if "vector_point" not in have:
         return  # an older schema: the tables come with the migration, the index is rebuilt then
     try:
-        from memoir_desktop.core.vectors import VectorIndex
+        from memoir_desktop.core.storage.vectors import VectorIndex
 
         plain_index = VectorIndex(index)
     except Exception as exc:  # an unreadable plain index is only rebuilt later
@@ -328,7 +328,7 @@ def _move_vectors(home: Path, enc) -> None:
 
 
 def _encrypt_backups(home: Path, data_key: bytes) -> None:
-    from memoir_desktop.core import backup
+    from memoir_desktop.core.archive import backup
     from memoir_desktop.core.db import connect_encrypted
 
     for old in backup.list_backups(home):
@@ -353,7 +353,7 @@ def _encrypt_backups(home: Path, data_key: bytes) -> None:
 
 
 def _drop_plain_index(home: Path) -> None:
-    from memoir_desktop.core.mirror import mirror_folder
+    from memoir_desktop.core.storage.mirror import mirror_folder
 
     shutil.rmtree(home / "qdrant", ignore_errors=True)
     shutil.rmtree(mirror_folder(home / "qdrant"), ignore_errors=True)

@@ -311,7 +311,7 @@ def _stage_with_vectors(mem, user: str, texts: list[str], when: datetime, vecs) 
     from sqlmodel import Session
 
     from memoir_desktop.core.pipeline.extraction import fact_span
-    from memoir_desktop.core.store import Change
+    from memoir_desktop.core.storage.store import Change
 
     change = Change()
     with Session(mem.engine) as s:

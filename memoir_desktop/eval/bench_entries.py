@@ -49,7 +49,7 @@ def run(sizes: list[int], queries: int, pool: int) -> list[dict]:
     from sqlmodel import Session
 
     from memoir_desktop.core import Memoir
-    from memoir_desktop.core.models import Entry
+    from memoir_desktop.core.storage.models import Entry
 
     rows = []
     qs = synthetic_queries(queries, seed=21)

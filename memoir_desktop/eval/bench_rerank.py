@@ -50,7 +50,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
-from memoir_desktop.core import model_catalog
+from memoir_desktop.core.search_models import model_catalog
 from memoir_desktop.eval.bench import (
     _EN_A2,
     _EN_FEEL,
@@ -269,8 +269,9 @@ def bench_score(encoder, pool: list[str], questions: list[str], runs: int, warmu
 
 def bench_context(folder: Path, n: int, queries: int, installed: bool) -> list[str]:
     """context_for with the reranker off and on, on a temporary journal of `n` memories."""
-    from memoir_desktop.core import Memoir, model_catalog, model_files
+    from memoir_desktop.core import Memoir
     from memoir_desktop.core.search.context_rerank import ContextReranker
+    from memoir_desktop.core.search_models import model_catalog, model_files
 
     saved = {k: os.environ.get(k) for k in ("MEMOIR_MODELS_DIR", "MEMOIR_E5_MODEL")}
     with tempfile.TemporaryDirectory(prefix="memoir-bench-rerank-") as tmp:
@@ -350,8 +351,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_args(argv)
 
     _bench_environment()
-    from memoir_desktop.core import model_catalog
-    from memoir_desktop.core.cross_encoder import MAX_TOKENS, THREADS, CrossEncoder
+    from memoir_desktop.core.search_models import model_catalog
+    from memoir_desktop.core.search_models.cross_encoder import MAX_TOKENS, THREADS, CrossEncoder
 
     start_load = _loadavg()
     installed = model_catalog.installed(model_catalog.RERANKER)

@@ -49,9 +49,9 @@ def build(home: Path, entries: int, memories: int, seed: int = 7) -> None:
     from sqlmodel import Session
 
     from memoir_desktop.core import Memoir
-    from memoir_desktop.core.graph_store import GraphEdge, GraphNode
-    from memoir_desktop.core.models import Entry, EntryHistory, History, Memory, MemorySource
-    from memoir_desktop.core.store import text_hash
+    from memoir_desktop.core.storage.graph_store import GraphEdge, GraphNode
+    from memoir_desktop.core.storage.models import Entry, EntryHistory, History, Memory, MemorySource
+    from memoir_desktop.core.storage.store import text_hash
 
     rng = random.Random(seed)
     mem = Memoir.open(home, passphrase=PASS, reconcile=False)

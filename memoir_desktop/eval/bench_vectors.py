@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 from qdrant_client import QdrantClient, models
 
-from memoir_desktop.core.vectors import VectorIndex, point_id
+from memoir_desktop.core.storage.vectors import VectorIndex, point_id
 from memoir_desktop.eval.edge_index import EdgeVectorIndex
 
 DIM = 384

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from memoir_desktop.core.vectors import point_id
+from memoir_desktop.core.storage.vectors import point_id
 
 try:
     from qdrant_edge import (

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import secrets
 
-from memoir_desktop.core.crypto import ENV_PASSPHRASE
+from memoir_desktop.core.keys.crypto import ENV_PASSPHRASE
 
 
 def throwaway_passphrase() -> None:

@@ -23,7 +23,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, field_validator
 
-from memoir_desktop.core import config, secrets
+from memoir_desktop.core import config
+from memoir_desktop.core.keys import secrets
 from memoir_desktop.core.llm import Gate, LLMBadReply, LLMClient, LLMUnavailable, Tool
 from memoir_desktop.core.llm.purposes import Purpose, register
 from memoir_desktop.eval.stats import wilson_interval

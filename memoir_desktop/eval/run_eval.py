@@ -41,9 +41,9 @@ from sqlmodel import Session, select
 
 from memoir_desktop.core import Memoir, prompts
 from memoir_desktop.core.llm import LLMBadReply, LLMUnavailable
-from memoir_desktop.core.models import Entry, Metric
+from memoir_desktop.core.storage.models import Entry, Metric
 from memoir_desktop.core.temporal import WEEKDAY_NAMES
-from memoir_desktop.core.tokens import count_tokens
+from memoir_desktop.core.token_estimate import count_tokens
 from memoir_desktop.eval import report
 from memoir_desktop.eval.headless import throwaway_passphrase
 from memoir_desktop.eval.judge import Judge, llm_settings, require_llm
@@ -208,7 +208,7 @@ def _owner(mem: Memoir, item: dict) -> str | None:
     try:
         with Session(mem.engine) as s:
             if "triplet" in item:
-                from memoir_desktop.core.graph_store import GraphEdge
+                from memoir_desktop.core.storage.graph_store import GraphEdge
 
                 row = s.get(GraphEdge, item.get("id"))
                 return row.user_id if row else None

@@ -1,6 +1,6 @@
 """The journal as the MCP server reaches it: opened once, and each tool call checked against what
-the user lets the calling app do (core/connected_apps.py), then logged with how many items went
-out. What may leave is core's decision (core/app_view.py); nothing here decides what is private."""
+the user lets the calling app do (core/apps/connected_apps.py), then logged with how many items went
+out. What may leave is core's decision (core/apps/app_view.py); nothing here decides what is private."""
 
 from __future__ import annotations
 
@@ -54,8 +54,8 @@ class JournalAccess:
 
     def open(self):
         from memoir_desktop.core import Memoir
-        from memoir_desktop.core.crypto import KeyError_
-        from memoir_desktop.core.vectors import IndexBusy
+        from memoir_desktop.core.keys.crypto import KeyError_
+        from memoir_desktop.core.storage.vectors import IndexBusy
 
         try:
             self.mem = Memoir.open(self.home)
@@ -73,13 +73,13 @@ class JournalAccess:
 
     def visible(self, memories: list[dict]) -> list[dict]:
         """Core decides what may leave: not private-only memories, not switched-off categories."""
-        from memoir_desktop.core.app_view import visible_memories
+        from memoir_desktop.core.apps.app_view import visible_memories
 
         mem = self.memoir()
         return visible_memories(mem.engine, mem.home, memories)
 
     def visible_entries(self, entries: list[dict]) -> list[dict]:
-        from memoir_desktop.core.app_view import visible_entries
+        from memoir_desktop.core.apps.app_view import visible_entries
 
         return visible_entries(self.memoir().engine, entries)
 
@@ -87,7 +87,7 @@ class JournalAccess:
     def call(self, ctx: Context | None, tool: str, needs: str | None = None) -> Iterator[Served]:
         """Run one tool call for the app behind `ctx`: refused when it is paused or lacks `needs`;
         logged however it ends (answered, refused, failed), never with any text."""
-        from memoir_desktop.core import connected_apps as apps
+        from memoir_desktop.core.apps import connected_apps as apps
 
         engine = self.memoir().engine  # a locked journal has no log to write to: its sentence only
         served = Served(apps.seen(engine, client_name(ctx)))

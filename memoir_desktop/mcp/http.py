@@ -14,7 +14,7 @@ import ipaddress
 import logging
 import sys
 
-from memoir_desktop.core import app_access
+from memoir_desktop.core.apps import app_access
 from memoir_desktop.mcp.access import JournalAccess
 from memoir_desktop.mcp.server import build_server
 

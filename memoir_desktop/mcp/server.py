@@ -133,8 +133,8 @@ def build_server(access: JournalAccess) -> MCPServer:
         "diarist lets this app write directly, it becomes a suggestion they accept or reject in memoir; "
         "the answer says which happened."))
     def add_memory(text: str, ctx: Context) -> dict[str, Any]:
-        from memoir_desktop.core import app_suggestions
-        from memoir_desktop.core.app_view import switched_off_kind
+        from memoir_desktop.core.apps import app_suggestions
+        from memoir_desktop.core.apps.app_view import switched_off_kind
         from memoir_desktop.core.inputs import InvalidInput
 
         with access.call(ctx, "add_memory") as call:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
 
-from memoir_desktop.core import app_suggestions, connected_apps
+from memoir_desktop.core.apps import app_suggestions, connected_apps
 
 _DAYS = [
     (3, time(21, 40),

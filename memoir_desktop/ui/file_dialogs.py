@@ -36,9 +36,10 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from memoir_desktop.core import crypto, transfer
+from memoir_desktop.core.archive import transfer
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.inputs import InvalidInput
+from memoir_desktop.core.keys import crypto
 from memoir_desktop.ui import i18n
 from memoir_desktop.ui.fit import grow_to_fit
 from memoir_desktop.ui.formatting import long_date, short_time
@@ -666,7 +667,7 @@ class RestoreBackupDialog(QDialog):
         backend.query(lambda m: m.backups(), self.set_backups)
 
     def set_backups(self, paths: list[str]) -> None:
-        self.paths = list(paths)  # newest first (core/backup.py)
+        self.paths = list(paths)  # newest first (core/archive/backup.py)
         self.list.clear()
         locale = QLocale()
         for path in self.paths:

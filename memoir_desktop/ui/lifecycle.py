@@ -164,7 +164,7 @@ class AppLifecycle(QObject):
 
     def encrypt_journal(self, passphrase: str | None = None) -> None:
         """Close the journal, convert it (resumable, verified), open it again encrypted."""
-        from memoir_desktop.core import crypto
+        from memoir_desktop.core.keys import crypto
 
         if passphrase is None and not crypto.keyring_available():
             from memoir_desktop.ui.privacy import PassphraseDialog
@@ -256,7 +256,7 @@ class AppLifecycle(QObject):
         self.opener.start()
 
     def _put_in_place(self, backup: str, data_key: bytes | None = None) -> str:
-        from memoir_desktop.core.backup import restore_backup
+        from memoir_desktop.core.archive.backup import restore_backup
 
         return str(restore_backup(self.home, Path(backup), data_key))
 

@@ -11,7 +11,7 @@ import threading
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
-from memoir_desktop.core.model_catalog import CatalogModel
+from memoir_desktop.core.search_models.model_catalog import CatalogModel
 from memoir_desktop.ui.tasks import call_if_alive
 
 

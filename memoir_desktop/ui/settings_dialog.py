@@ -33,7 +33,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memoir_desktop.core import config, crypto
+from memoir_desktop.core import config
+from memoir_desktop.core.keys import crypto
 from memoir_desktop.core.llm.servers import BY_KEY, PRESETS, preset_for
 from memoir_desktop.ui.connected_apps.page import ConnectedAppsPage
 from memoir_desktop.ui.search_settings import SearchGroup

@@ -25,7 +25,8 @@ def _progress(done: int, total: int, _shown=[-1]) -> None:  # noqa: B006 (rememb
 
 
 def run_smoke() -> int:
-    from memoir_desktop.core import Memoir, config, model_files
+    from memoir_desktop.core import Memoir, config
+    from memoir_desktop.core.search_models import model_files
 
     with tempfile.TemporaryDirectory(prefix="memoir-smoke-") as home:
         # As the app does at start: fetch the model if this build does not carry it.

@@ -81,7 +81,7 @@ class MemoirOpener(QObject):
         self.ready.emit(mem)
 
     def _not_opened(self, exc: BaseException) -> None:
-        from memoir_desktop.core import crypto
+        from memoir_desktop.core.keys import crypto
 
         if isinstance(exc, crypto.KeyError_) and not isinstance(exc, crypto.KeyFileDamaged):
             creating = not crypto.is_encrypted(self.home) and not (self.home / "memoir.db").exists()
@@ -106,7 +106,8 @@ class MemoirOpener(QObject):
 
     def _open(self):
         # Heavy imports (SQL, vector store, LLM client) happen here, off the UI thread.
-        from memoir_desktop.core import Memoir, config, lexical, model_files
+        from memoir_desktop.core import Memoir, config, lexical
+        from memoir_desktop.core.search_models import model_files
 
         try:
             self.model_problem = model_files.ensure(config.load_settings(self.home).embed_model,
@@ -115,7 +116,7 @@ class MemoirOpener(QObject):
             self.downloading.emit(False)
         if self.model_problem:
             # The journal opens anyway, with an installed fallback model; the status bar
-            # says which; a later start tries again (core/model_files.py RETRY_AFTER_S).
+            # says which; a later start tries again (core/search_models/model_files.py RETRY_AFTER_S).
             self.progress.emit(self.tr("The multilingual search model could not be downloaded ({reason}). "
                                        "memoir opens with a simpler search model and tries again later.")
                                .format(reason=self.model_problem), 0, 0)

@@ -11,7 +11,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 
-from memoir_desktop.core.graph_store import USER_NODE_NAME, USER_NODE_TYPE, GraphStore, held_at
+from memoir_desktop.core.storage.graph_store import USER_NODE_NAME, USER_NODE_TYPE, GraphStore, held_at
 
 # Known types first, in the order of the extraction prompt; others follow alphabetically.
 TYPE_ORDER = ("person", "place", "organization", "food", "activity", "preference", "pet", "event", "thing")

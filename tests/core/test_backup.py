@@ -7,7 +7,8 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from memoir_desktop.core import Memoir, backup
+from memoir_desktop.core import Memoir
+from memoir_desktop.core.archive import backup
 from memoir_desktop.core.db import DatabaseCorrupt
 
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memoir_desktop.core import model_catalog
-from memoir_desktop.core.cross_encoder import CrossEncoder, CrossEncoderUnavailable
-from memoir_desktop.core.model_files import ModelUnavailable
 from memoir_desktop.core.search.fusion import fuse
+from memoir_desktop.core.search_models import model_catalog
+from memoir_desktop.core.search_models.cross_encoder import CrossEncoder, CrossEncoderUnavailable
+from memoir_desktop.core.search_models.model_files import ModelUnavailable
 from tests.fakes.file_server import serve_directory
 from tests.fakes.tiny_models import make_cross_encoder, publish
 

@@ -6,7 +6,8 @@ import json
 import pytest
 
 from memoir_desktop import cli
-from memoir_desktop.core import Memoir, crypto, logs
+from memoir_desktop.core import Memoir, logs
+from memoir_desktop.core.keys import crypto
 from tests.fakes.memory_keyring import MemoryKeyring
 
 PASS = "bad input passphrase"

@@ -1,10 +1,11 @@
-"""Connected apps (core/connected_apps.py): who asked, what each may do, and a log without text."""
+"""Connected apps (core/apps/connected_apps.py): who asked, what each may do, and a log without text."""
 
 import sqlite3
 
 import pytest
 
-from memoir_desktop.core import Memoir, app_suggestions, connected_apps
+from memoir_desktop.core import Memoir
+from memoir_desktop.core.apps import app_suggestions, connected_apps
 from memoir_desktop.core.db import SCHEMA_VERSION
 from memoir_desktop.core.inputs import InvalidInput, NotFound
 

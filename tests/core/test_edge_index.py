@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("qdrant_edge")
 
-from memoir_desktop.core.vectors import VectorIndex  # noqa: E402
+from memoir_desktop.core.storage.vectors import VectorIndex  # noqa: E402
 from memoir_desktop.eval.edge_index import EdgeVectorIndex  # noqa: E402
 
 DIM = 16

@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from memoir_desktop.core import Memoir, backup, crypto, vault
-from memoir_desktop.core.crypto import PassphraseNeeded, WrongPassphrase
+from memoir_desktop.core import Memoir, vault
+from memoir_desktop.core.archive import backup
+from memoir_desktop.core.keys import crypto
+from memoir_desktop.core.keys.crypto import PassphraseNeeded, WrongPassphrase
 from tests.fakes.memory_keyring import MemoryKeyring
 
 ENTRY = "오늘 제주 바닷가에서 한라봉을 잔뜩 먹었다 tangerine-diary-7781"
@@ -203,7 +205,7 @@ def test_encrypted_export_opens_elsewhere_with_its_passphrase_only(tmp_path):
     assert files_holding(tmp_path, ENTRY, MEMORY) == ["plain.json"]
     MemoryKeyring._store.clear()  # another computer
     with Memoir.open(tmp_path / "b", passphrase="b's own passphrase") as other:
-        from memoir_desktop.core.transfer import PassphraseRequired
+        from memoir_desktop.core.archive.transfer import PassphraseRequired
 
         with pytest.raises(PassphraseRequired):
             other.import_file(tmp_path / "out.memoir")

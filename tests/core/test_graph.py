@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from sqlmodel import Session, SQLModel
 
-from memoir_desktop.core.graph_store import GRAPH_TABLES, SQLiteGraphStore
-from memoir_desktop.core.models import Entry
 from memoir_desktop.core.pipeline.graph import GraphMemory
+from memoir_desktop.core.storage.graph_store import GRAPH_TABLES, SQLiteGraphStore
+from memoir_desktop.core.storage.models import Entry
 from tests.fakes.fake_llm import tool
 
 DIM = 64

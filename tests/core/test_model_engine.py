@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from memoir_desktop.core import model_engine
-from memoir_desktop.core.model_files import ModelUnavailable
+from memoir_desktop.core.search_models import model_engine
+from memoir_desktop.core.search_models.model_files import ModelUnavailable
 from tests.fakes.file_server import serve_directory
 from tests.fakes.tiny_models import make_cross_encoder, publish
 
@@ -88,13 +88,14 @@ def test_an_app_without_the_engine_downloads_it_with_the_model_and_reads(tmp_pat
     script = f"""
 import sys
 sys.path[:0] = [{str(shadow)!r}, {str(ROOT)!r}]
-from memoir_desktop.core import model_catalog, model_engine
+from memoir_desktop.core.search_models import model_catalog
+from memoir_desktop.core.search_models import model_engine
 assert not model_engine.importable(), "the engine is visible: the test would prove nothing"
 seen = []
 where = model_catalog.install(model_catalog.RERANKER, progress=lambda d, t: seen.append((d, t)))
 assert model_engine.importable()
 import onnxruntime
-from memoir_desktop.core.cross_encoder import CrossEncoder
+from memoir_desktop.core.search_models.cross_encoder import CrossEncoder
 print(onnxruntime.__file__)
 print(len(CrossEncoder(where).score("이 뽑은 거 어땠어?", ["사랑니를 뽑았다", "서울"])))
 print(seen[-1][0] == seen[-1][1], seen[-1][1])

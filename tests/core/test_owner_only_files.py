@@ -8,8 +8,10 @@ import sys
 import pytest
 
 from memoir_desktop import cli
-from memoir_desktop.core import Memoir, backup, crypto, logs, vault
-from memoir_desktop.core.private_files import create_private, write_private
+from memoir_desktop.core import Memoir, logs, vault
+from memoir_desktop.core.archive import backup
+from memoir_desktop.core.keys import crypto
+from memoir_desktop.core.keys.private_files import create_private, write_private
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX file modes")
 

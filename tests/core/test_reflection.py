@@ -52,8 +52,8 @@ def test_a_plan_written_on_its_own_day_or_a_habit_is_no_follow_up(offline):
 
 
 def test_the_offline_question_reads_as_korean_speech():
-    from memoir_desktop.core.models import Memory
     from memoir_desktop.core.reflection.followups import offline_question
+    from memoir_desktop.core.storage.models import Memory
 
     def ask(text):
         return offline_question(Memory(id="x", user_id="me", text=text, hash="", created_at=datetime(2026, 3, 1)))
@@ -87,7 +87,7 @@ def test_an_entry_about_the_plan_after_its_date_answers_it(offline):
     assert offline.followups(now=datetime(2026, 3, 13)) == []
     from sqlmodel import Session, select
 
-    from memoir_desktop.core.models import FollowUp
+    from memoir_desktop.core.storage.models import FollowUp
     with Session(offline.engine) as s:
         [row] = s.exec(select(FollowUp)).all()
     assert (row.state, row.entry_id) == ("answered", eid)

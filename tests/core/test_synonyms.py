@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from memoir_desktop.core.embedder import HASHED
 from memoir_desktop.core.lexical import tokenize
 from memoir_desktop.core.lexical.synonyms import expand
+from memoir_desktop.core.search_models.embedder import HASHED
 
 
 @pytest.fixture(scope="module", autouse=True)

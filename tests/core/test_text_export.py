@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memoir_desktop.core.text_export import export_text, format_day, markdown_escape
+from memoir_desktop.core.archive.text_export import export_text, format_day, markdown_escape
 
 TRICKY = "# 제목\n- item\n1. item\n> quote\n```\ncode\n```\n+ plus\n* star\n2026. 3. 1. 일기\n===\n---"
 
@@ -184,7 +184,7 @@ def test_failed_write_keeps_the_old_file(tmp_path, monkeypatch):
     def broken_replace(src, dst):
         raise OSError("disk full")
 
-    monkeypatch.setattr("memoir_desktop.core.text_export.os.replace", broken_replace)
+    monkeypatch.setattr("memoir_desktop.core.archive.text_export.os.replace", broken_replace)
     with pytest.raises(OSError):
         export_text(ENTRIES, target)
     assert read(target) == "old"

@@ -4,7 +4,7 @@ import uuid
 
 import numpy as np
 
-from memoir_desktop.core.vectors import VectorIndex
+from memoir_desktop.core.storage.vectors import VectorIndex
 
 
 def _vecs(n, dim=8, seed=0):
@@ -98,7 +98,7 @@ def test_a_copy_is_not_trusted_after_a_crash(tmp_path):
     code = (
         "import os, sys, numpy as np\n"
         "from pathlib import Path\n"
-        "from memoir_desktop.core.vectors import VectorIndex\n"
+        "from memoir_desktop.core.storage.vectors import VectorIndex\n"
         "p = Path(sys.argv[1])\n"
         "idx = VectorIndex(p / 'q')\n"
         "idx.search('c', np.load(p / 'new.npy'), 1)\n"
@@ -114,7 +114,7 @@ def test_a_copy_is_not_trusted_after_a_crash(tmp_path):
 
 
 def test_a_damaged_copy_is_rebuilt(tmp_path):
-    from memoir_desktop.core.mirror import mirror_folder
+    from memoir_desktop.core.storage.mirror import mirror_folder
 
     ids, v = _saved_index(tmp_path / "q", 20)
     copies = list(mirror_folder(tmp_path / "q").glob("*.npz"))
@@ -132,7 +132,7 @@ def test_without_room_for_the_change_marker_the_copy_is_dropped(tmp_path, monkey
     import errno
     import os
 
-    from memoir_desktop.core import mirror
+    from memoir_desktop.core.storage import mirror
 
     ids, v = _saved_index(tmp_path / "q", 30, spare=1)
 

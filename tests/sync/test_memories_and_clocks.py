@@ -4,8 +4,8 @@ computer that wrote it."""
 
 from sqlmodel import Session
 
-from memoir_desktop.core.models import Memory
-from memoir_desktop.core.store import Change
+from memoir_desktop.core.storage.models import Memory
+from memoir_desktop.core.storage.store import Change
 from memoir_desktop.core.sync import hlc
 from tests.sync.test_join_and_merge import memory_texts, texts
 

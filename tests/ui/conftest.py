@@ -24,7 +24,7 @@ def _ui_session(qapp):
 
 @pytest.fixture(autouse=True)
 def _fresh_keyring():
-    from memoir_desktop.core import secrets
+    from memoir_desktop.core.keys import secrets
     from tests.fakes.memory_keyring import MemoryKeyring
 
     MemoryKeyring._store.clear()

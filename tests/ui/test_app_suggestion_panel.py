@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QPushButton
 
-from memoir_desktop.core import app_suggestions
+from memoir_desktop.core.apps import app_suggestions
 
 
 def _open_memories(window, qtbot):

@@ -9,7 +9,8 @@ from types import SimpleNamespace
 import pytest
 from PySide6.QtGui import QGuiApplication
 
-from memoir_desktop.core import app_access, config, connected_apps
+from memoir_desktop.core import config
+from memoir_desktop.core.apps import app_access, connected_apps
 
 
 @pytest.fixture

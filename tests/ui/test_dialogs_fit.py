@@ -28,7 +28,7 @@ def _memory(mem) -> dict:
 
 def _connected_apps(window, mem, qtbot):
     """Settings → Connected apps with an app that made a few calls (its row and its log shown)."""
-    from memoir_desktop.core import connected_apps
+    from memoir_desktop.core.apps import connected_apps
 
     connected_apps.seen(mem.engine, "Claude Desktop")
     for tool, items, outcome in (("search_memories", 5, "answered"), ("on_this_day", 0, "refused")):

@@ -17,8 +17,8 @@ from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication
 from sqlmodel import Session
 
-from memoir_desktop.core.graph_store import GraphEdge, GraphNode
-from memoir_desktop.core.models import Entry
+from memoir_desktop.core.storage.graph_store import GraphEdge, GraphNode
+from memoir_desktop.core.storage.models import Entry
 
 T1, T2, T3, T4 = datetime(2025, 1, 10, 9), datetime(2025, 4, 2, 21), datetime(2025, 9, 15, 8), datetime(2025, 11, 20, 22)
 NODES = [("나", "person", T1), ("서울", "place", T1), ("성수동", "place", T1), ("오로라랩스", "organization", T1),

@@ -7,7 +7,8 @@ import os
 
 from PySide6.QtCore import Qt
 
-from memoir_desktop.core import Memoir, config, crypto
+from memoir_desktop.core import Memoir, config
+from memoir_desktop.core.keys import crypto
 from tests.ui.conftest import make_window
 
 PASS = "ui test passphrase"

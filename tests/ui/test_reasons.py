@@ -7,8 +7,8 @@ import logging
 
 import pytest
 
-from memoir_desktop.core import crypto
 from memoir_desktop.core.inputs import InvalidInput, NotFound
+from memoir_desktop.core.keys import crypto
 from memoir_desktop.ui import i18n
 from memoir_desktop.ui.reasons import reason
 

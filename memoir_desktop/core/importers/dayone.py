@@ -149,7 +149,7 @@ def read_dayone_export(path: str | os.PathLike[str], *, progress: Progress | Non
 
 
 def _not_kept(entries: list[ImportedEntry]) -> list[str]:
-    """memoir's entries have no star and no place (core/models.py; keeping them needs a column the
+    """memoir's entries have no star and no place (core/storage/models.py; keeping them needs a column the
     import would fill): the report says so rather than drop them unsaid. `starred` and `place` stay
     on ImportedEntry for the day they are kept."""
     starred = sum(e.starred for e in entries)

@@ -3,7 +3,7 @@ unsaved one be asked (its models and the mode the probe finds), which servers al
 
 from __future__ import annotations
 
-from memoir_desktop.core import secrets
+from memoir_desktop.core.keys import secrets
 from memoir_desktop.core.llm import servers
 from memoir_desktop.core.llm.client import LLMClient
 from memoir_desktop.core.llm.errors import LLMError, LLMUnavailable

@@ -24,8 +24,10 @@ from datetime import datetime
 from sqlmodel import Session, col, delete, select
 
 from memoir_desktop.core import jobs
-from memoir_desktop.core.graph_store import GraphEdge, GraphNode
-from memoir_desktop.core.models import (
+from memoir_desktop.core.pipeline.graph import GraphMemory
+from memoir_desktop.core.search.episodes import EpisodeIndex
+from memoir_desktop.core.storage.graph_store import GraphEdge, GraphNode
+from memoir_desktop.core.storage.models import (
     Entry,
     EntryHistory,
     FollowUp,
@@ -36,9 +38,7 @@ from memoir_desktop.core.models import (
     Summary,
     now,
 )
-from memoir_desktop.core.pipeline.graph import GraphMemory
-from memoir_desktop.core.search.episodes import EpisodeIndex
-from memoir_desktop.core.store import Change, MemoryStore
+from memoir_desktop.core.storage.store import Change, MemoryStore
 
 log = logging.getLogger(__name__)
 

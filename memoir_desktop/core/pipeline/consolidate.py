@@ -20,9 +20,9 @@ from sqlmodel import Session
 from memoir_desktop.core import prompts
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.jobs import Prepared
-from memoir_desktop.core.models import Job, Memory, now
-from memoir_desktop.core.store import Change, MemoryStore, memory_dict
-from memoir_desktop.core.tokens import count_tokens
+from memoir_desktop.core.storage.models import Job, Memory, now
+from memoir_desktop.core.storage.store import Change, MemoryStore, memory_dict
+from memoir_desktop.core.token_estimate import count_tokens
 
 log = logging.getLogger(__name__)
 

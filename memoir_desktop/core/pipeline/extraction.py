@@ -19,7 +19,7 @@ from datetime import date, datetime
 from memoir_desktop.core import prompts, temporal
 from memoir_desktop.core.llm import Clearance, Gate
 from memoir_desktop.core.llm.errors import LLMPromptTooLong
-from memoir_desktop.core.models import Entry
+from memoir_desktop.core.storage.models import Entry
 
 _ISO = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 CHUNK_CHARS = 6000  # per extraction call: a 4k-token local model still fits prompt + reply

@@ -24,7 +24,11 @@ from datetime import datetime
 import numpy as np
 
 from memoir_desktop.core import prompts, temporal
-from memoir_desktop.core.graph_store import (
+from memoir_desktop.core.lexical import tokenize_many
+from memoir_desktop.core.pipeline.extraction import fact_span
+from memoir_desktop.core.search.fusion import fuse
+from memoir_desktop.core.search.query import Query
+from memoir_desktop.core.storage.graph_store import (
     USER_NODE_NAME,
     USER_NODE_TYPE,
     GraphEdge,
@@ -40,11 +44,7 @@ from memoir_desktop.core.graph_store import (
     unit,
     vector_bytes,
 )
-from memoir_desktop.core.lexical import tokenize_many
-from memoir_desktop.core.models import pk
-from memoir_desktop.core.pipeline.extraction import fact_span
-from memoir_desktop.core.search.fusion import fuse
-from memoir_desktop.core.search.query import Query
+from memoir_desktop.core.storage.models import pk
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +110,7 @@ DEFAULT_MERGE_THRESHOLD = 0.85
 
 
 def merge_threshold_for(model: str) -> float:
-    from memoir_desktop.core import model_catalog
+    from memoir_desktop.core.search_models import model_catalog
 
     if model in MERGE_THRESHOLDS:
         return MERGE_THRESHOLDS[model]

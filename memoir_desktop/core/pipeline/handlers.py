@@ -8,10 +8,10 @@ import contextlib
 from collections.abc import Callable
 
 from memoir_desktop.core.jobs import Handler, Prepared
-from memoir_desktop.core.models import Job
 from memoir_desktop.core.pipeline import consolidate
 from memoir_desktop.core.pipeline.memorize import WriteContext, prepare_entry_reread, prepare_memorize
 from memoir_desktop.core.pipeline.summary import prepare_summary
+from memoir_desktop.core.storage.models import Job
 
 
 class JobHandlers:

@@ -10,8 +10,8 @@ from memoir_desktop.core import prompts
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.jobs import Prepared
 from memoir_desktop.core.llm import Gate
-from memoir_desktop.core.models import Entry, Job, Summary
 from memoir_desktop.core.pipeline.memorize import latest_summary
+from memoir_desktop.core.storage.models import Entry, Job, Summary
 
 
 def refresh_summary(llm: Gate, previous: str, new: list[Entry], today: datetime) -> tuple[str, int]:

@@ -21,9 +21,9 @@ from sqlmodel import Session
 
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.llm.errors import LLMError
-from memoir_desktop.core.models import Memory
 from memoir_desktop.core.pipeline import consolidate
-from memoir_desktop.core.store import Change, MemoryStore
+from memoir_desktop.core.storage.models import Memory
+from memoir_desktop.core.storage.store import Change, MemoryStore
 
 log = logging.getLogger(__name__)
 

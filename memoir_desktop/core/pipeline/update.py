@@ -20,8 +20,8 @@ from datetime import datetime
 from memoir_desktop.core import prompts
 from memoir_desktop.core.llm import Gate
 from memoir_desktop.core.llm.errors import LLMPromptTooLong
-from memoir_desktop.core.models import Memory
 from memoir_desktop.core.pipeline.extraction import Fact, shape_fact
+from memoir_desktop.core.storage.models import Memory
 
 log = logging.getLogger(__name__)
 

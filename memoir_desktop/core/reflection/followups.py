@@ -13,8 +13,8 @@ from sqlmodel import Session, col, select
 
 from memoir_desktop.core import prompts
 from memoir_desktop.core.lexical import tokenize_many
-from memoir_desktop.core.models import Entry, FollowUp, Memory, now
 from memoir_desktop.core.reflection import language_of
+from memoir_desktop.core.storage.models import Entry, FollowUp, Memory, now
 
 log = logging.getLogger(__name__)
 

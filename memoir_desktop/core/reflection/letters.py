@@ -20,8 +20,8 @@ from sqlmodel import Session, col, select
 from memoir_desktop.core import prompts
 from memoir_desktop.core.lexical import tokenize_many
 from memoir_desktop.core.lexical.tokens import morphemes
-from memoir_desktop.core.models import Entry, History, Memory
 from memoir_desktop.core.reflection import language_of
+from memoir_desktop.core.storage.models import Entry, History, Memory
 
 MIN_ENTRIES = {"week": 1, "month": 1}  # user entries a period needs for a letter
 LOOKBACK = {"week": 4, "month": 2}  # periods back a start looks for a missing letter

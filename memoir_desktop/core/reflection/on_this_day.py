@@ -7,8 +7,8 @@ from datetime import date, datetime, timedelta
 
 from sqlmodel import Session, col, func, select
 
-from memoir_desktop.core.models import Entry, Memory
-from memoir_desktop.core.store import memory_dict
+from memoir_desktop.core.storage.models import Entry, Memory
+from memoir_desktop.core.storage.store import memory_dict
 
 MAX_YEARS = 30
 SNIPPET_CHARS = 160

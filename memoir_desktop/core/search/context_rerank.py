@@ -20,9 +20,9 @@ import threading
 import time
 from collections.abc import Callable
 
-from memoir_desktop.core import model_catalog
-from memoir_desktop.core.cross_encoder import CrossEncoder, CrossEncoderUnavailable
 from memoir_desktop.core.search.fusion import fuse
+from memoir_desktop.core.search_models import model_catalog
+from memoir_desktop.core.search_models.cross_encoder import CrossEncoder, CrossEncoderUnavailable
 
 log = logging.getLogger(__name__)
 

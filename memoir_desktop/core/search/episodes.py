@@ -10,12 +10,12 @@ from __future__ import annotations
 from sqlmodel import Session, col, select
 
 from memoir_desktop.core.lexical import BM25Index, LexicalIndexes
-from memoir_desktop.core.models import Entry, pk
-from memoir_desktop.core.sealed_vectors import AnyVectorIndex
 from memoir_desktop.core.search.first_stage import rankings
 from memoir_desktop.core.search.fusion import fuse
 from memoir_desktop.core.search.query import Query
-from memoir_desktop.core.store import Collections, clear_pending, pending_items
+from memoir_desktop.core.storage.models import Entry, pk
+from memoir_desktop.core.storage.sealed_vectors import AnyVectorIndex
+from memoir_desktop.core.storage.store import Collections, clear_pending, pending_items
 
 MAX_EMBED_CHARS = 2000  # long entries: the opening carries the topic; embedding all of it is slow
 

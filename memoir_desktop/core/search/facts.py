@@ -15,14 +15,14 @@ from datetime import datetime, timedelta
 from sqlmodel import Session, col, select
 
 from memoir_desktop.core import temporal
-from memoir_desktop.core.models import Memory
 from memoir_desktop.core.search.first_stage import rankings
 from memoir_desktop.core.search.floor import Floor, has_content
 from memoir_desktop.core.search.fusion import fuse, rank_score
 from memoir_desktop.core.search.query import Query
 from memoir_desktop.core.search.rerank import POOL, Weights, language, rerank, weights_for
 from memoir_desktop.core.search.state_order import order_states
-from memoir_desktop.core.store import MemoryStore, memory_dict
+from memoir_desktop.core.storage.models import Memory
+from memoir_desktop.core.storage.store import MemoryStore, memory_dict
 
 log = logging.getLogger(__name__)
 

@@ -16,7 +16,6 @@ import logging
 from collections.abc import Callable
 
 from memoir_desktop.core.lexical import BM25Index
-from memoir_desktop.core.mirror import SimilarityStats
 from memoir_desktop.core.search.floor import (
     Floor,
     dense_only_cut,
@@ -28,6 +27,7 @@ from memoir_desktop.core.search.floor import (
 )
 from memoir_desktop.core.search.query import Query
 from memoir_desktop.core.search.reference import reference_scores
+from memoir_desktop.core.storage.mirror import SimilarityStats
 
 log = logging.getLogger(__name__)
 

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from memoir_desktop.core.lexical.words import says_something
-from memoir_desktop.core.mirror import SimilarityStats
+from memoir_desktop.core.storage.mirror import SimilarityStats
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,7 @@ DEFAULT_TOPIC_THRESHOLD = 0.6
 
 
 def topic_threshold(model: str) -> float:
-    from memoir_desktop.core import model_catalog
+    from memoir_desktop.core.search_models import model_catalog
 
     if model in TOPIC_THRESHOLDS:
         return TOPIC_THRESHOLDS[model]
@@ -96,7 +96,7 @@ def topic_threshold(model: str) -> float:
 
 
 def floor_for(model: str) -> Floor | None:
-    from memoir_desktop.core import model_catalog
+    from memoir_desktop.core.search_models import model_catalog
 
     downloaded = model_catalog.calibration(model).get("floor")
     return FLOORS.get(model) or (Floor(**downloaded) if downloaded else None)

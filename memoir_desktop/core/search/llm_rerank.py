@@ -23,7 +23,7 @@ import openai
 
 from memoir_desktop.core.llm import LLMError, modes
 from memoir_desktop.core.prompts import RERANK_SYSTEM, RERANK_TOOL, RERANK_USER
-from memoir_desktop.core.tokens import count_tokens
+from memoir_desktop.core.token_estimate import count_tokens
 
 log = logging.getLogger(__name__)
 

@@ -16,14 +16,14 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
-from memoir_desktop.core.models import Entry
 from memoir_desktop.core.search.context_rerank import ContextReranker
 from memoir_desktop.core.search.episodes import EpisodeIndex, entry_dict
 from memoir_desktop.core.search.facts import FactSearch
 from memoir_desktop.core.search.query import Query
 from memoir_desktop.core.search.rerank import POOL
 from memoir_desktop.core.search.router import Route
-from memoir_desktop.core.store import MemoryStore, text_hash
+from memoir_desktop.core.storage.models import Entry
+from memoir_desktop.core.storage.store import MemoryStore, text_hash
 
 log = logging.getLogger(__name__)
 

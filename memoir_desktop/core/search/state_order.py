@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from sqlmodel import Session, col, select
 
-from memoir_desktop.core.models import Memory
 from memoir_desktop.core.search import states
 from memoir_desktop.core.search.query import Query
-from memoir_desktop.core.store import memory_dict
+from memoir_desktop.core.storage.models import Memory
+from memoir_desktop.core.storage.store import memory_dict
 from memoir_desktop.core.temporal.present import asks_about_before
 
 # A state's words in more memories than this (a huge journal): no search for versions beyond what

@@ -21,8 +21,9 @@ from sqlalchemy import text
 from sqlmodel import Session, col, delete, select
 
 from memoir_desktop.core import jobs
-from memoir_desktop.core.graph_store import GraphEdge, GraphNode
-from memoir_desktop.core.models import (
+from memoir_desktop.core.pipeline import cascade
+from memoir_desktop.core.storage.graph_store import GraphEdge, GraphNode
+from memoir_desktop.core.storage.models import (
     Entry,
     EntryHistory,
     FollowUp,
@@ -33,8 +34,7 @@ from memoir_desktop.core.models import (
     now,
     pk,
 )
-from memoir_desktop.core.pipeline import cascade
-from memoir_desktop.core.store import Change, stage_pending
+from memoir_desktop.core.storage.store import Change, stage_pending
 from memoir_desktop.core.sync import merge as merging
 from memoir_desktop.core.sync import records as rec
 from memoir_desktop.core.sync.state import Objects

@@ -31,10 +31,11 @@ import platformdirs
 from sqlalchemy import text
 from sqlmodel import Session, col, select
 
-from memoir_desktop.core import config, crypto
+from memoir_desktop.core import config
 from memoir_desktop.core.db import origin_of
-from memoir_desktop.core.graph_store import GraphEdge, GraphNode
-from memoir_desktop.core.models import Entry, History, Memory, MemorySource, new_uid, now
+from memoir_desktop.core.keys import crypto
+from memoir_desktop.core.storage.graph_store import GraphEdge, GraphNode
+from memoir_desktop.core.storage.models import Entry, History, Memory, MemorySource, new_uid, now
 from memoir_desktop.core.sync import errors, hlc, log_format, records, sealing, state
 from memoir_desktop.core.sync.apply import Applied, Applier
 from memoir_desktop.core.sync.merge import hlc_of, rank_of, stamp

@@ -18,8 +18,8 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
-from memoir_desktop.core.graph_store import GraphEdge, GraphNode
-from memoir_desktop.core.models import Entry, EntryHistory, History, Memory, MemorySource
+from memoir_desktop.core.storage.graph_store import GraphEdge, GraphNode
+from memoir_desktop.core.storage.models import Entry, EntryHistory, History, Memory, MemorySource
 from memoir_desktop.core.sync.state import Objects
 
 ENTRY_GROUPS = {

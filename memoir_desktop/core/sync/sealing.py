@@ -6,7 +6,7 @@
   associated data: a file copied or renamed to another place in the target (another device's
   segment, another number) fails authentication like a damaged one, and is skipped.
 * The *lock box* each device writes is the journal key wrapped by the passphrase and the recovery
-  key, exactly as ``memoir.key`` wraps it (core/crypto.py: Argon2id + AES-GCM), without the keyring
+  key, exactly as ``memoir.key`` wraps it (core/keys/crypto.py: Argon2id + AES-GCM), without the keyring
   slot: a new computer joins with the passphrase alone. It holds no text.
 """
 
@@ -22,7 +22,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from memoir_desktop.core import crypto
+from memoir_desktop.core.keys import crypto
 
 MAGIC = b"MEMOIR-SYNC-1\n"
 BOX_FORMAT = "memoir-sync-key"

@@ -4,7 +4,7 @@ one filesystem interface (fsspec), so the rest of sync never knows which.
 * ``file:///home/me/Dropbox/memoir`` (or a plain path): a folder that Dropbox, Syncthing or iCloud
   then carries;
 * ``webdav://host[:port]/path`` / ``webdavs://…`` (HTTPS): the user name and password come from the
-  OS keyring (core/secrets.py, saved by Settings → Sync) or MEMOIR_SYNC_USER / MEMOIR_SYNC_PASSWORD;
+  OS keyring (core/keys/secrets.py, saved by Settings → Sync) or MEMOIR_SYNC_USER / MEMOIR_SYNC_PASSWORD;
 * ``s3://bucket/prefix``: credentials the usual AWS way (environment, ~/.aws, a role);
   MEMOIR_S3_ENDPOINT points at MinIO, R2, B2 or any other S3-compatible service.
 
@@ -22,7 +22,7 @@ import secrets as pysecrets
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
-from memoir_desktop.core import secrets
+from memoir_desktop.core.keys import secrets
 from memoir_desktop.core.sync import errors
 
 log = logging.getLogger(__name__)

@@ -11,7 +11,7 @@ import logging
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QFrame, QLabel, QVBoxLayout
 
-from memoir_desktop.core.connected_apps import UNNAMED
+from memoir_desktop.core.apps.connected_apps import UNNAMED
 from memoir_desktop.ui.formatting import date_time, short_date
 
 log = logging.getLogger(__name__)

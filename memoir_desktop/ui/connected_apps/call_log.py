@@ -10,7 +10,7 @@ from datetime import date
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
 
-from memoir_desktop.core.connected_apps import UNNAMED
+from memoir_desktop.core.apps.connected_apps import UNNAMED
 from memoir_desktop.ui.formatting import date_time, parse, short_time
 
 VISIBLE_ROWS = 7  # a glance at the latest calls; the table scrolls for the rest

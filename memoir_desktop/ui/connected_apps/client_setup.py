@@ -13,7 +13,8 @@ import platformdirs
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
-from memoir_desktop.core import app_access, config
+from memoir_desktop.core import config
+from memoir_desktop.core.apps import app_access
 
 
 def journal_folder_to_name(home) -> Path | None:

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from memoir_desktop.core import app_access
+from memoir_desktop.core.apps import app_access
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
-from memoir_desktop.core.secrets import keyring_available
+from memoir_desktop.core.keys.secrets import keyring_available
 
 
 def no_companion_text() -> str:

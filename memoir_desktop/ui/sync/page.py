@@ -2,7 +2,7 @@
 when the journal last synced and what did not work, in words.
 
 The address is saved with the dialog's Save (SettingsDialog.settings); a round that went through also
-remembers it (core/sync). A WebDAV password goes to the system keyring through core/secrets.py, off the
+remembers it (core/sync). A WebDAV password goes to the system keyring through core/keys/secrets.py, off the
 UI thread (the keyring may ask to be unlocked), or, where there is none, is kept for this session only
 (AutoSync.session_logins). Rounds run through AutoSync, so this page never starts a second one.
 """
@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from memoir_desktop.core import secrets
+from memoir_desktop.core.keys import secrets
 from memoir_desktop.core.sync import check
 from memoir_desktop.ui.sync import words
 from memoir_desktop.ui.sync.address import WEBDAV, kind_of, with_login

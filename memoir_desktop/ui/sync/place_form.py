@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memoir_desktop.core import crypto
+from memoir_desktop.core.keys import crypto
 from memoir_desktop.core.sync.target import describe
 from memoir_desktop.ui.sync.address import FOLDER, S3, WEBDAV, kind_of, webdav_shown, webdav_url
 

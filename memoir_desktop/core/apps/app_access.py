@@ -21,7 +21,7 @@ from pathlib import Path
 
 from sqlmodel import Session
 
-from memoir_desktop.core.models import Meta
+from memoir_desktop.core.storage.models import Meta
 
 _TOKEN_KEY = "mcp_http_token_sha256"
 CLIENTS = ("Claude Desktop", "Cursor", "VS Code")

@@ -19,7 +19,7 @@ from sqlalchemy import Index
 from sqlmodel import Field, Session, SQLModel, col, select
 
 from memoir_desktop.core.inputs import InvalidInput, NotFound
-from memoir_desktop.core.models import now
+from memoir_desktop.core.storage.models import now
 
 PENDING, ACCEPTED, REJECTED = "pending", "accepted", "rejected"
 # A memory is a fact or two, not a document: an app that sends more is pasting, not remembering.

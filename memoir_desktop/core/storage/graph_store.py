@@ -31,7 +31,7 @@ from pydantic import NaiveDatetime
 from sqlalchemy import Column, Index, LargeBinary, or_
 from sqlmodel import Field, Session, SQLModel, col, select
 
-from memoir_desktop.core.models import now, pk
+from memoir_desktop.core.storage.models import now, pk
 
 if TYPE_CHECKING:
     import networkx as nx

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memoir_desktop.core import model_engine
+from memoir_desktop.core.search_models import model_engine
 
 MODEL_FILE = "model.onnx"
 TOKENIZER_FILE = "tokenizer.json"

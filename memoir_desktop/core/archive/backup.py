@@ -15,9 +15,9 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 
-from memoir_desktop.core import crypto
-from memoir_desktop.core.mirror import mirror_folder
-from memoir_desktop.core.private_files import create_private
+from memoir_desktop.core.keys import crypto
+from memoir_desktop.core.keys.private_files import create_private
+from memoir_desktop.core.storage.mirror import mirror_folder
 
 log = logging.getLogger(__name__)
 

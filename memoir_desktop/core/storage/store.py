@@ -21,11 +21,11 @@ import numpy as np
 from sqlalchemy import delete, literal_column
 from sqlmodel import Session, col, select
 
-from memoir_desktop.core.embedder import Embedder
 from memoir_desktop.core.lexical import BM25Index, LexicalIndexes
-from memoir_desktop.core.models import History, IndexPending, IndexState, Memory, MemorySource, now
-from memoir_desktop.core.sealed_vectors import AnyVectorIndex
-from memoir_desktop.core.vectors import collection_name
+from memoir_desktop.core.search_models.embedder import Embedder
+from memoir_desktop.core.storage.models import History, IndexPending, IndexState, Memory, MemorySource, now
+from memoir_desktop.core.storage.sealed_vectors import AnyVectorIndex
+from memoir_desktop.core.storage.vectors import collection_name
 
 log = logging.getLogger(__name__)
 

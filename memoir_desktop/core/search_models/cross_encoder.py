@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from memoir_desktop.core.onnx_model import open_model
+from memoir_desktop.core.search_models.onnx_model import open_model
 
 log = logging.getLogger(__name__)
 

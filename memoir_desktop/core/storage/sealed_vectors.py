@@ -4,11 +4,11 @@ Qdrant's local mode writes points (vectors, payload) to plain files, and so does
 mirror copy; a vector is the user's words in another form, so an encrypted journal writes
 neither. Its points live in two tables of the SQLCipher database (``vector_collection``,
 ``vector_point``: collection, item id, float32 unit vector) and each collection is served from
-the same in-memory :class:`~memoir_desktop.core.mirror.Mirror` as a plain journal's, loaded from
+the same in-memory :class:`~memoir_desktop.core.storage.mirror.Mirror` as a plain journal's, loaded from
 the database on first use. Nothing but the encrypted database is touched on disk; a crash loses
 nothing because every change is one committed transaction.
 
-Same interface as :class:`~memoir_desktop.core.vectors.VectorIndex` (the store, the episode
+Same interface as :class:`~memoir_desktop.core.storage.vectors.VectorIndex` (the store, the episode
 index and the graph use either without knowing which).
 """
 
@@ -22,8 +22,8 @@ import numpy as np
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
-from memoir_desktop.core.mirror import Mirror, SimilarityStats, _unit
-from memoir_desktop.core.vectors import VectorIndex
+from memoir_desktop.core.storage.mirror import Mirror, SimilarityStats, _unit
+from memoir_desktop.core.storage.vectors import VectorIndex
 
 
 def _item_key(item_id: str | int) -> str:

@@ -22,9 +22,9 @@ from sqlalchemy import Index
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Field, Session, SQLModel, col, delete, func, select
 
-from memoir_desktop.core import app_access, app_suggestions
+from memoir_desktop.core.apps import app_access, app_suggestions
 from memoir_desktop.core.inputs import InvalidInput, NotFound
-from memoir_desktop.core.models import now
+from memoir_desktop.core.storage.models import now
 
 UNNAMED = "unnamed app"
 MAX_NAME = 120

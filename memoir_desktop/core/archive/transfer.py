@@ -20,12 +20,21 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from memoir_desktop.core import crypto
 from memoir_desktop.core.changes import Changes
-from memoir_desktop.core.graph_store import GraphEdge, GraphNode
-from memoir_desktop.core.models import Entry, EntryHistory, History, Memory, MemorySource, Summary, now, pk
-from memoir_desktop.core.private_files import write_private
-from memoir_desktop.core.store import text_hash
+from memoir_desktop.core.keys import crypto
+from memoir_desktop.core.keys.private_files import write_private
+from memoir_desktop.core.storage.graph_store import GraphEdge, GraphNode
+from memoir_desktop.core.storage.models import (
+    Entry,
+    EntryHistory,
+    History,
+    Memory,
+    MemorySource,
+    Summary,
+    now,
+    pk,
+)
+from memoir_desktop.core.storage.store import text_hash
 
 FORMAT, VERSION = "memoir-export", 3  # 3: entry edits, trash, tags; memories' source entries
 _NODE_DERIVED = ("embedding", "embed_model")

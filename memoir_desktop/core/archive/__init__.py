@@ -1,0 +1,1 @@
+"""Moving data in and out: backups, memoir's JSON export and import, text and Markdown export."""

@@ -1,0 +1,1 @@
+"""Keys: the journal's encryption (crypto.py), the OS keyring (secrets.py), private files on disk."""

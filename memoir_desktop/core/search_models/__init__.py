@@ -1,0 +1,1 @@
+"""Search models: the embedders, the downloadable ONNX models, their catalog, files and engine."""
