@@ -7,6 +7,7 @@ import `core.config` and must not pay for the whole engine first.
 from __future__ import annotations
 
 __all__ = ["Memoir", "backup", "config"]
+_MODULES = {"backup": "memoir_desktop.core.archive.backup", "config": "memoir_desktop.core.config"}
 
 
 def __getattr__(name: str):
@@ -14,8 +15,8 @@ def __getattr__(name: str):
         from memoir_desktop.core.memory import Memoir
 
         return Memoir
-    if name in ("backup", "config"):
+    if name in _MODULES:
         import importlib
 
-        return importlib.import_module(f"memoir_desktop.core.{name}")
+        return importlib.import_module(_MODULES[name])
     raise AttributeError(name)
