@@ -66,10 +66,10 @@ class PassphraseDialog(QDialog):
             row.addStretch(1)
             layout.addLayout(row)
         buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        buttons.button(QDialogButtonBox.Ok).setDefault(True)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
+        buttons.button(QDialogButtonBox.Ok).setDefault(True)  # in the dialog now, where a default counts
 
     def passphrase(self) -> str:
         return self.field.text()

@@ -209,3 +209,31 @@ def test_a_join_that_fails_midway_puts_the_empty_journal_back(desk, folder, qtbo
     assert (desk.home / "memoir.key").read_bytes() == key_before
     assert not [p for p in desk.home.iterdir() if p.name.startswith(joining.ASIDE_PREFIX)]
     assert desk.backend.mem.entries() == [] and desk.backend.settings.sync_url == ""
+
+
+def test_enter_in_the_passphrase_field_brings_the_journal_not_the_folder_picker(qtbot, monkeypatch):
+    """It opened the folder picker: the form's Choose… was the first button, so the dialog's default."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QFileDialog
+
+    from memoir_desktop.ui.sync.join_dialog import JoinDialog
+
+    picked: list[str] = []
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: picked.append("picker") or "")
+    for make in (lambda: JoinDialog(), lambda: JoinDialog("/Users/mina/Dropbox/memoir")):
+        dialog = make()
+        qtbot.addWidget(dialog)
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        dialog.place.folder.setText("/Users/mina/Dropbox/memoir")
+        dialog.field.setText(PASS)
+        with qtbot.waitSignal(dialog.bring_requested, timeout=5_000):
+            qtbot.keyClick(dialog.field, Qt.Key.Key_Return)
+        assert picked == []
+    offered = PassphraseDialog("reason", creating=True, offer_join=True)
+    qtbot.addWidget(offered)
+    offered.show()
+    offered.field.setText(PASS)
+    offered.confirm.setText(PASS)
+    qtbot.keyClick(offered.confirm, Qt.Key.Key_Return)
+    assert offered.result() == PassphraseDialog.Accepted  # Enter is OK, not "I already keep my journal…"

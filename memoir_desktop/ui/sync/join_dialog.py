@@ -73,11 +73,13 @@ class JoinDialog(QDialog):
         layout.addWidget(self.error)
         self.buttons = QDialogButtonBox()
         self.bring = self.buttons.addButton(self.tr("Bring my journal here"), QDialogButtonBox.ButtonRole.AcceptRole)
-        self.bring.setDefault(True)
         self.buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout.addWidget(self.buttons)
+        # Once in the dialog (a button only becomes its dialog's default there): Enter in the passphrase
+        # field brings the journal, never the folder picker.
+        self.bring.setDefault(True)
         (self.field if url else self.place.kind).setFocus()
 
     # -- what was given -----------------------------------------------------------------------------
