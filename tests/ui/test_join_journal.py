@@ -112,6 +112,7 @@ def test_a_second_computers_first_start_brings_the_journal_and_a_wrong_passphras
     assert dialog.error.text().startswith("그 암호 문구로는 그곳에 보관된 일기를 열 수 없습니다. 이곳도 그곳도 바뀐 것은 없습니다.")
     assert _files(folder) == place_before and _files(desk.home) == home_before
     assert desk.window is None and dialog.isVisible()
+    assert dialog.focusWidget() is dialog.field  # to type it again (the focus had gone to Cancel)
 
     dialog.field.setText(PASS)
     dialog.bring.click()

@@ -124,6 +124,9 @@ class JoinDialog(QDialog):
         self.error.setText(text)
         self.error.show()
         grow_to_fit(self)
+        # Back to the field to correct (the working state had moved the focus to Cancel, so Enter cancelled).
+        self.field.setFocus()
+        self.field.selectAll()
 
     def _working(self, busy: bool) -> None:
         for widget in (self.place, self.field, self.bring):
