@@ -44,7 +44,7 @@ def desk(qapp, tmp_path):
     """The second computer's app, not started yet (its home has only its settings)."""
     home = tmp_path / "desk"
     home.mkdir()
-    config.save_settings(home, config.Settings())
+    config.save_settings(home, config.Settings(ui_language="ko"))  # the UI tests' language: Save keeps it
     lifecycle = AppLifecycle(qapp, home)
     yield lifecycle
     if lifecycle.window is not None:
@@ -150,6 +150,41 @@ def test_settings_sync_on_an_empty_journal_offers_the_journal_kept_there(desk, f
     [aside] = [p for p in desk.home.iterdir() if p.name.startswith(joining.ASIDE_PREFIX)]
     assert (aside / "memoir.key").read_bytes() == empty_key and (aside / "memoir.db").exists()
     assert desk.backend.mem.keyring_keeps_key  # the keyring keeps the joined journal's key: no question
+
+
+def test_without_a_keyring_a_place_saved_with_save_offers_the_journal_there_too(desk, folder, qtbot, monkeypatch):
+    """No keyring: the first start made a journal with a passphrase of its own, which syncs. The diarist
+    saved the place instead of testing it: the round says another journal is there, and Settings → Sync
+    offers the journal kept there; it comes, opened with its passphrase."""
+    monkeypatch.setattr(crypto, "keyring_available", lambda: False)
+
+    def new_journal() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, PassphraseDialog):
+            QTimer.singleShot(20, new_journal)
+            return
+        dialog.field.setText("this desk's own passphrase")
+        dialog.confirm.setText("this desk's own passphrase")
+        dialog.accept()
+
+    QTimer.singleShot(0, new_journal)
+    window = _started(desk, qtbot)
+    settings = window.open_settings()
+    settings.sync_page.place.folder.setText(str(folder))
+    settings.accept()
+    qtbot.waitUntil(lambda: getattr(window.sync.last_error, "code", None) == "another_journal", timeout=WAIT)
+    settings = window.open_settings()  # on its first tab: the Sync tab has said it all the same
+    page = settings.sync_page
+    qtbot.waitUntil(lambda: not page.join_offer.isHidden(), timeout=WAIT)
+    assert not page.isVisible() and page.failure.text().startswith("그곳에는 이미 다른 일기가 있습니다")
+    settings.show_page(page)
+    page.join_button.click()
+    qtbot.waitUntil(lambda: desk.join_flow.dialog is not None and desk.join_flow.dialog.isVisible(), timeout=WAIT)
+    dialog = desk.join_flow.dialog
+    dialog.field.setText(PASS)
+    dialog.bring.click()
+    _joined(desk, qtbot, window)  # opened with the passphrase just typed: no question
+    assert not desk.backend.mem.keyring_keeps_key
 
 
 def test_a_journal_with_an_entry_is_never_replaced(desk, folder, qtbot):

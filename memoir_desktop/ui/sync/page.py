@@ -262,7 +262,8 @@ class SyncPage(QWidget):
             return
 
         def known(empty: bool) -> None:
-            self.join_offer.setVisible(empty and self.failure.isVisible())
+            # isHidden, not isVisible: a failure said while another tab is open is still said.
+            self.join_offer.setVisible(empty and not self.failure.isHidden())
 
         self.backend.query(lambda m: joining.is_empty(m.engine), known)
 
