@@ -64,7 +64,7 @@ class JoinFlow(QObject):
         if failure is not None:
             dialog.show_failure(failure)
         self.dialog = dialog
-        dialog.show()
+        dialog.open()  # window-modal: no entry is written into the journal about to be replaced meanwhile
         return dialog
 
     def _look(self) -> None:
