@@ -9,6 +9,8 @@ Restore rule: the database can only be replaced while no `Memoir` has it open, s
 is closed first — the writer takes no new job, a job already running is waited for (its
 result belongs to the journal being replaced) — then the backup is put in place off the UI
 thread, and the journal is opened again exactly as at start (the start-up window, MemoirOpener).
+Bringing a journal kept on another computer in place of this computer's empty one closes and opens
+the same way (ui/sync/join_flow.py).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from memoir_desktop.ui import i18n
 from memoir_desktop.ui.settings_apply import remember
 from memoir_desktop.ui.single_instance import SingleInstance
 from memoir_desktop.ui.startup import MemoirOpener, StartupWindow
+from memoir_desktop.ui.sync.join_flow import JoinFlow
 from memoir_desktop.ui.tasks import TaskRunner
 
 if TYPE_CHECKING:
@@ -55,6 +58,7 @@ class AppLifecycle(QObject):
         self._recovery_key: str | None = None  # made by a conversion, shown once the journal is open again
         self.app_lock = None
         self._make_opener()
+        self.join_flow = JoinFlow(self)
         self.startup.skip.clicked.connect(lambda: self.opener.skip_download())
         if instance is not None:
             instance.activated.connect(self._raise)
@@ -79,6 +83,7 @@ class AppLifecycle(QObject):
         from memoir_desktop.ui.async_memoir import AsyncMemoir
 
         self.backend = AsyncMemoir(mem, self, reads=self.reads)
+        self.join_flow.backend_ready(self.backend)
         self.window = self._make_window()
         in_tray = self.backend.settings.start_in_tray and self.window.reminders.available
         if in_tray:  # opt-in: the window waits in the tray (its menu opens it or quits)
@@ -98,6 +103,13 @@ class AppLifecycle(QObject):
             self.window.show_recovery_key(recovery)
         elif not mem.encrypted and not mem.settings.encryption_offer_declined:
             self._offer_encryption()
+        self.join_flow.window_ready(self.window)
+
+    def reopen(self, passphrase: str | None = None) -> None:
+        """The journal now in the home opened as at start (after a join brought one, or failed)."""
+        self._restoring = None
+        self.opener.passphrase = passphrase
+        self.opener.start()
 
     # -- keys and the app lock ------------------------------------------------------------------
 
@@ -120,9 +132,14 @@ class AppLifecycle(QObject):
         else:
             reason = reasons.get(code, reasons["passphrase_only"])
         self.startup.hide()
-        dialog = PassphraseDialog(reason, creating=creating)
+        # A new journal's first question: or is the journal already kept on another computer?
+        dialog = PassphraseDialog(reason, creating=creating, offer_join=creating)
         self.passphrase_dialog = dialog  # tests answer it
-        if dialog.exec() != PassphraseDialog.Accepted:
+        answer = dialog.exec()
+        if answer == PassphraseDialog.JOIN:
+            self.join_flow.ask(first_start=(code, creating))
+            return
+        if answer != PassphraseDialog.Accepted:
             self.app.exit(0)
             return
         self.startup.show()
@@ -185,6 +202,7 @@ class AppLifecycle(QObject):
         window.language_changed.connect(self._switch_language)
         window.restore_requested.connect(self.restore_backup)
         window.encrypt_requested.connect(self.encrypt_journal)
+        window.join_requested.connect(self.join_flow.ask)
         self._make_lock(window)
         return window
 
@@ -220,8 +238,8 @@ class AppLifecycle(QObject):
         if not self.backend.shutdown(0):  # it can be asked again: it only stops and looks
             state["waited_ms"] += RESTORE_POLL_MS
             if state["waited_ms"] >= RESTORE_SLOW_MS:
-                self.startup.set_step(self.tr("Waiting for the memory being made to be finished, then the "
-                                              "backup is restored…"), 0, 0)
+                self.startup.set_step(state.get("waiting") or self.tr(
+                    "Waiting for the memory being made to be finished, then the backup is restored…"), 0, 0)
             QTimer.singleShot(RESTORE_POLL_MS, self._close_journal)
             return
         old_backend, old_reads, old_opening = self.backend, self.reads, self.opening
@@ -232,6 +250,9 @@ class AppLifecycle(QObject):
         old_opening.deleteLater()
         self.opener.deleteLater()
         self._make_opener()
+        if state["action"] == "join":
+            self.join_flow.closed(state)
+            return
         if state["action"] == "encrypt":
             self.startup.set_step(self.tr("Encrypting your journal…"), 0, 0)
             state.pop("data_key", None)

@@ -50,6 +50,8 @@ class MainWindow(QMainWindow):
     language_changed = Signal(str)  # the app rebuilds the window in the new language
     restore_requested = Signal(str)  # a backup to restore: the app closes the journal, restores, reopens
     encrypt_requested = Signal()  # a plain journal to encrypt: the app closes it, converts, reopens
+    # (place, WebDAV login or None): bring the journal kept there in place of this empty one (JoinFlow)
+    join_requested = Signal(str, object)
     closing = Signal()
 
     def __init__(self, backend, ui_state: QSettings | None = None, parent=None):
@@ -98,6 +100,7 @@ class MainWindow(QMainWindow):
         self.reminders.reminded.connect(lambda text: self.status.showMessage(text, 60_000))
 
         self.journal.open_settings.connect(self.open_settings)
+        self.journal.join_requested.connect(lambda: self.join_requested.emit("", None))
         self.memories.open_settings.connect(self.open_settings)
         self.graph.open_settings.connect(self.open_settings)
         self.memories.open_source.connect(self.open_source)
@@ -344,7 +347,15 @@ class MainWindow(QMainWindow):
 
     def open_settings(self):
         self.settings_dialog = open_settings_dialog(self, self.backend, self._settings_saved)
+        self.settings_dialog.sync_page.join_requested.connect(self._join_from_settings)
         return self.settings_dialog
+
+    def _join_from_settings(self, url: str, login) -> None:
+        """Settings → Sync found this empty journal's place holds the diarist's journal: Settings closes
+        (the journal it edits is about to be replaced) and the join dialog opens on that place."""
+        if self.settings_dialog is not None:
+            self.settings_dialog.reject()
+        self.join_requested.emit(url, login)
 
     def open_sync_settings(self):
         """Settings → Sync (the status bar's sync state was clicked)."""

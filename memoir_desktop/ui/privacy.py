@@ -26,9 +26,13 @@ from memoir_desktop.ui.reasons import reason as _reason
 
 
 class PassphraseDialog(QDialog):
-    """Asks for the passphrase (or the recovery key); `creating` asks twice and checks the length."""
+    """Asks for the passphrase (or the recovery key); `creating` asks twice and checks the length.
+    `offer_join`: a new journal's question also offers to bring the journal kept on another computer
+    (the dialog then ends with JOIN; ui/sync/join_flow.py)."""
 
-    def __init__(self, reason: str, *, creating: bool = False, parent=None):
+    JOIN = 2
+
+    def __init__(self, reason: str, *, creating: bool = False, offer_join: bool = False, parent=None):
         super().__init__(parent)
         self.creating = creating
         self.setWindowTitle(self.tr("Choose a passphrase") if creating else self.tr("Open your journal"))
@@ -52,10 +56,20 @@ class PassphraseDialog(QDialog):
         self.error.setWordWrap(True)
         self.error.hide()
         layout.addWidget(self.error)
+        self.join_button: QPushButton | None = None
+        if offer_join:
+            self.join_button = QPushButton(self.tr("I already keep my journal on another computer…"))
+            self.join_button.setAutoDefault(False)  # Enter in the passphrase field is still OK
+            self.join_button.clicked.connect(lambda: self.done(self.JOIN))
+            row = QHBoxLayout()
+            row.addWidget(self.join_button)
+            row.addStretch(1)
+            layout.addLayout(row)
         buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
+        buttons.button(QDialogButtonBox.Ok).setDefault(True)  # in the dialog now, where a default counts
 
     def passphrase(self) -> str:
         return self.field.text()

@@ -54,6 +54,29 @@ def _sync_settings(window):
     return dialog
 
 
+def _sync_settings_offering_to_join(window):
+    """Settings → Sync when the place holds the diarist's journal and this one is still empty."""
+    from memoir_desktop.core.sync import NotThisJournal
+    from memoir_desktop.ui.sync import words
+
+    dialog = window.open_settings()
+    page = dialog.sync_page
+    page.place.folder.setText("/Users/mina/Dropbox/memoir")
+    page._said(words.failure(NotThisJournal("another"), "folder"), failed=True)
+    page.join_offer.show()
+    dialog.show_page(page)
+    return dialog
+
+
+def _join(window, kind: str):
+    """The join dialog, as the welcome panel opens it (a folder) or prefilled by Settings → Sync (WebDAV)."""
+    from memoir_desktop.ui.sync.join_dialog import JoinDialog
+
+    if kind == "webdav":
+        return JoinDialog("webdavs://cloud.example.com/remote.php/dav/files/mina/memoir", ("mina", "secret"), window)
+    return JoinDialog(parent=window)
+
+
 def _dialogs(window, mem, qtbot):
     """(name, a function that opens the dialog the way the app does and returns it)."""
     from memoir_desktop.ui.connected_apps.network_access import AccessKeyDialog
@@ -83,6 +106,10 @@ def _dialogs(window, mem, qtbot):
         ("diagnostics", lambda: DiagnosticsDialog(window.backend, window)),
         ("passphrase", lambda: PassphraseDialog(reason, parent=window)),
         ("new passphrase", lambda: PassphraseDialog(reason, creating=True, parent=window)),
+        ("new journal's passphrase, or join", lambda: PassphraseDialog(reason, creating=True, offer_join=True,
+                                                                        parent=window)),
+        ("join a journal: a folder", lambda: _join(window, "folder")),
+        ("join a journal: WebDAV", lambda: _join(window, "webdav")),
         ("recovery key", lambda: RecoveryKeyDialog("ABCD-EFGH-IJKL-MNOP-QRST-UVWX-YZ23-4567", window)),
         ("add memory", lambda: AddMemoryDialog(lambda *a: None, parent=window)),
         ("edit memory", lambda: EditMemoryDialog(_memory(mem), parent=window)),
@@ -94,6 +121,7 @@ def _dialogs(window, mem, qtbot):
         ("tidy memories", lambda: TidyDialog(window.backend, window)),
         ("settings: connected apps", lambda: _connected_apps(window, mem, qtbot)),
         ("settings: sync", lambda: _sync_settings(window)),
+        ("settings: sync, the journal kept there offered", lambda: _sync_settings_offering_to_join(window)),
         ("new access key", lambda: AccessKeyDialog("Jx3kQ9_vR2mWb7LpT5nYc8Hs4dFg6KaZ1eUo0iXqB2w", window)),
     ]
 

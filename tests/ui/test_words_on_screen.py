@@ -179,3 +179,39 @@ def test_the_recovery_key_says_what_it_replaces_without_naming_a_keyring(qtbot):
             assert passphrase in note and keyring not in note.lower(), note
         finally:
             i18n.install("ko")
+
+
+def test_why_a_journal_was_not_brought_here_is_said_in_words(qapp):
+    """The join dialog's failures (ui/sync/join_dialog.py): each its own sentence, none naming a class, an
+    environment variable or the command line, in Korean and in English."""
+    from memoir_desktop.core import sync
+    from memoir_desktop.core.sync.joining import NotEmpty
+    from memoir_desktop.ui import i18n
+    from memoir_desktop.ui.sync import words
+    from memoir_desktop.ui.sync.address import FOLDER, S3, WEBDAV
+
+    failures = [sync.WrongPassphrase("That passphrase does not open the journal in this sync place."),
+                sync.CannotSync("No journal is kept in that sync place yet.", code="nothing_there"),
+                sync.CannotSync("Join with the journal's passphrase.", code="recovery_key"),
+                NotEmpty("This computer's journal has entries or memories."),
+                sync.Offline(sync.errors.OFFLINE), sync.AccessRefused(sync.errors.ACCESS),
+                sync.CannotSync("That folder cannot be made or opened: choose another one."),
+                OSError(13, "Permission denied")]
+    leak = re.compile(r"[A-Za-z]+(?:Error|Exception)\b|MEMOIR_|memoir-cli")
+    try:
+        for language in ("en", "ko"):
+            i18n.install(language)
+            said = {}
+            for exc in failures:
+                for kind in (FOLDER, WEBDAV, S3):
+                    text = words.join_failure(exc, kind)
+                    assert text and not leak.search(text), (language, exc, kind, text)
+                    said[(type(exc).__name__, getattr(exc, "code", ""), kind)] = text
+            # Five reasons a join stops before anything is written, each said its own way.
+            assert len({said[(n, c, FOLDER)] for n, c in (("WrongPassphrase", "wrong_passphrase"),
+                                                          ("CannotSync", "nothing_there"),
+                                                          ("CannotSync", "recovery_key"),
+                                                          ("NotEmpty", "not_empty"),
+                                                          ("Offline", "offline"))}) == 5
+    finally:
+        i18n.install("ko")

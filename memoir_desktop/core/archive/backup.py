@@ -92,7 +92,7 @@ def backup_if_due(home: Path, keep: int = 7, data_key: bytes | None = None) -> P
     today = datetime.now().strftime("%Y%m%d")
     if newest is not None and newest.name[len(PREFIX):len(PREFIX) + 8] == today:
         return None
-    if _is_empty(home / DB_NAME, data_key):
+    if is_empty(home / DB_NAME, data_key):
         return None  # a backup of nothing would use up today's slot
     try:
         return make_backup(home, keep, data_key=data_key)
@@ -101,7 +101,8 @@ def backup_if_due(home: Path, keep: int = 7, data_key: bytes | None = None) -> P
         return None
 
 
-def _is_empty(db: Path, data_key: bytes | None = None) -> bool:
+def is_empty(db: Path, data_key: bytes | None = None) -> bool:
+    """No entry (the trash's too) and no memory (any state); a file that cannot be read is not empty."""
     con = _connect(db, data_key)
     try:
         return not any(

@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
@@ -564,15 +565,26 @@ def run(mem, url: str | None = None, progress: Progress | None = None) -> SyncRe
     return report
 
 
-def join(memoir_cls, url: str, passphrase: str, *, home=None, progress: Progress | None = None, **overrides):
-    """A journal kept in a sync place, opened on this computer for the first time with its passphrase
-    (or recovery key): its key is taken from the target, the journal made here and the first round run.
-    A wrong passphrase raises errors.WrongPassphrase before anything is written, here or there."""
-    path = Path(home or os.environ.get("MEMOIR_HOME")
-                or platformdirs.user_data_dir(config.APP_NAME, appauthor=False)).expanduser()
-    if crypto.is_encrypted(path) or (path / "memoir.db").exists():
-        raise errors.CannotSync("This computer already has a journal there: join into an empty folder.")
-    target = open_target(url)
+@dataclass
+class Opened:
+    """A journal's key, taken from a sync place with its passphrase: what joining it needs. Getting it
+    wrote nothing, here or there."""
+
+    url: str
+    passphrase: str
+    data_key: bytes = field(repr=False)
+    recovery: dict | None = field(default=None, repr=False)  # the recovery key's slot: the same key opens it
+
+
+def open_place(url: str, passphrase: str) -> Opened:
+    """The key of the journal kept at `url`, unlocked with its passphrase, without writing anywhere (only a
+    missing folder is made, as check() makes it). Raises errors.WrongPassphrase, errors.CannotSync with the
+    code "nothing_there" (no journal is kept there yet) or "recovery_key" (the recovery key was given: it
+    opens the journal, but this computer needs the passphrase to keep it), or the target's errors."""
+    try:
+        target = open_target(url)
+    except OSError as exc:  # a folder that cannot be made: a file in the way, no permission, a drive gone
+        raise errors.CannotSync("That folder cannot be made or opened: choose another one.") from exc
     try:
         listing = log_format.read_listing(target.list(log_format.ROOT))
         boxes = []
@@ -584,7 +596,7 @@ def join(memoir_cls, url: str, passphrase: str, *, home=None, progress: Progress
                     continue
         if not boxes:
             raise errors.CannotSync("No journal is kept in that sync place yet: sync it from the computer that "
-                                    "has it first.")
+                                    "has it first.", code="nothing_there")
         unlocked = None
         for box in boxes:
             try:
@@ -597,15 +609,29 @@ def join(memoir_cls, url: str, passphrase: str, *, home=None, progress: Progress
                                          "Nothing was changed, here or there.")
     finally:
         target.close()
-    path.mkdir(parents=True, exist_ok=True)
+    if unlocked.via != "passphrase":
+        raise errors.CannotSync("Join with the journal's passphrase (the recovery key opens it, but this computer "
+                                "needs a passphrase to keep it).", code="recovery_key")
     recovery = next((b.data.get("recovery") for b in boxes if b.data.get("verifier") == crypto.verifier(unlocked.data_key)
                      and b.data.get("recovery")), None)
-    pw = passphrase if not crypto.looks_like_recovery_key(passphrase) or unlocked.via == "passphrase" else None
-    if pw is None:
-        raise errors.CannotSync("Join with the journal's passphrase (the recovery key opens it, but this computer "
-                                "needs a passphrase to keep it).")
-    crypto.KeyFile.adopt(path, unlocked.data_key, passphrase=pw, recovery_slot=recovery)
-    mem = memoir_cls.open(path, passphrase=pw, **overrides)
+    return Opened(url, passphrase, unlocked.data_key, recovery)
+
+
+def join(memoir_cls, url: str, passphrase: str, *, home=None, progress: Progress | None = None,
+         opened: Opened | None = None, **overrides):
+    """A journal kept in a sync place, opened on this computer for the first time with its passphrase:
+    its key is taken from the target (or from `opened`, open_place's), the journal made here and the
+    first round run. A wrong passphrase raises errors.WrongPassphrase before anything is written, here
+    or there."""
+    path = Path(home or os.environ.get("MEMOIR_HOME")
+                or platformdirs.user_data_dir(config.APP_NAME, appauthor=False)).expanduser()
+    if crypto.is_encrypted(path) or (path / "memoir.db").exists():
+        raise errors.CannotSync("This computer already has a journal there: join into an empty folder.",
+                                code="has_journal")
+    opened = opened or open_place(url, passphrase)
+    path.mkdir(parents=True, exist_ok=True)
+    crypto.KeyFile.adopt(path, opened.data_key, passphrase=opened.passphrase, recovery_slot=opened.recovery)
+    mem = memoir_cls.open(path, passphrase=opened.passphrase, **overrides)
     try:
         mem.sync(url, progress=progress)
     except BaseException:

@@ -16,6 +16,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from memoir_desktop.core.inputs import InvalidInput
+from memoir_desktop.core.sync import joining
 from memoir_desktop.ui.formatting import long_date, parse
 from memoir_desktop.ui.journal import turns
 from memoir_desktop.ui.journal.chat_view import ChatView, PendingExchange
@@ -34,6 +35,7 @@ from memoir_desktop.viewmodels.day import DayView, load_day
 
 class JournalPage(QWidget):
     open_settings = Signal()
+    join_requested = Signal()  # the welcome panel's "I already keep my journal on another computer…"
     exchange_finished = Signal(dict)  # Memoir.chat's result, once shown
 
     def __init__(self, backend, parent=None):
@@ -45,6 +47,7 @@ class JournalPage(QWidget):
         self._pending: list[PendingExchange] = []
         self._llm_reachable: bool | None = None
         self._empty = False  # the day shown has no entry yet (today: show the welcome panel)
+        self.journal_empty = False  # no entry and no memory at all: the welcome panel offers to join
         self.last_dialog = None  # the entry dialog open now (tests and screenshots reach it here)
         # Reflection above the day: On This Day (any day), follow-ups and a new letter (today only).
         self.on_this_day: list[dict] = []
@@ -99,6 +102,8 @@ class JournalPage(QWidget):
 
         backend.job_finished.connect(self.chat.show_job)
         backend.changed.connect(lambda changes: self.refresh_days() if changes.entries else None)
+        backend.changed.connect(lambda changes: self._check_empty() if changes.memories and self.journal_empty
+                                else None)
         backend.llm_reachable_changed.connect(self._on_llm_state)
         backend.settings_changed.connect(lambda _s: self.refresh_banner())
 
@@ -107,6 +112,19 @@ class JournalPage(QWidget):
     def refresh_days(self) -> None:
         self.backend.query(lambda m: m.days(), self.navigator.set_days)
         self.refresh_trash()
+        self._check_empty()
+
+    def _check_empty(self) -> None:
+        def known(empty: bool) -> None:
+            if empty != self.journal_empty:
+                self.journal_empty = empty
+                self.refresh_banner()
+
+        self.backend.query(lambda m: joining.is_empty(m.engine), known)
+
+    def show_latest_day(self) -> None:
+        """The latest day with an entry (a journal just brought here from another computer)."""
+        self.backend.query(lambda m: m.days(), lambda days: self.show_day(days[0]) if days else None)
 
     def show_today(self) -> None:
         self.show_day(date.today())
@@ -147,8 +165,9 @@ class JournalPage(QWidget):
         self.chat.set_llm_missing(not configured)
         top: QWidget | None = None
         if self._empty and self.day == date.today():
-            panel = WelcomePanel(configured)
+            panel = WelcomePanel(configured, self.journal_empty)
             panel.open_settings.connect(self.open_settings)
+            panel.join_requested.connect(self.join_requested)
             top = panel
         elif not configured:
             banner = NoLLMBanner()

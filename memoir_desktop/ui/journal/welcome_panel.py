@@ -20,8 +20,10 @@ def no_companion_text() -> str:
 
 class WelcomePanel(QFrame):
     open_settings = Signal()
+    join_requested = Signal()  # bring the journal kept on another computer here (ui/sync/join_flow.py)
 
-    def __init__(self, llm_configured: bool, parent=None):
+    def __init__(self, llm_configured: bool, journal_empty: bool = False, parent=None):
+        """`journal_empty`: no entry and no memory yet, so a journal kept elsewhere may take its place."""
         super().__init__(parent)
         self.setObjectName("welcome")
         layout = QVBoxLayout(self)
@@ -59,6 +61,17 @@ class WelcomePanel(QFrame):
             button.clicked.connect(self.open_settings)
             row = QHBoxLayout()
             row.addWidget(button)
+            row.addStretch(1)
+            layout.addLayout(row)
+        if journal_empty:
+            elsewhere = QLabel(self.tr("Already keep your journal on another computer and sync it? Bring it "
+                                       "here, and the two stay in step."))
+            elsewhere.setWordWrap(True)
+            layout.addWidget(elsewhere)
+            self.join_button = QPushButton(self.tr("I already keep my journal on another computer…"))
+            self.join_button.clicked.connect(self.join_requested)
+            row = QHBoxLayout()
+            row.addWidget(self.join_button)
             row.addStretch(1)
             layout.addLayout(row)
 

@@ -5,16 +5,21 @@ The address is saved with the dialog's Save (SettingsDialog.settings); a round t
 remembers it (core/sync). A WebDAV password goes to the system keyring through core/keys/secrets.py, off the
 UI thread (the keyring may ask to be unlocked), or, where there is none, is kept for this session only
 (AutoSync.session_logins). Rounds run through AutoSync, so this page never starts a second one.
+
+When the place holds another journal and this computer's journal is still empty (a second computer's first
+start made one before the diarist came here), the page offers to use the journal kept there instead: the
+app brings it here (ui/sync/join_flow.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from memoir_desktop.core.keys import secrets
-from memoir_desktop.core.sync import check
+from memoir_desktop.core.sync import check, joining
 from memoir_desktop.ui.sync import words
 from memoir_desktop.ui.sync.address import WEBDAV, kind_of, with_login
 from memoir_desktop.ui.sync.auto_sync import AutoSync
@@ -23,6 +28,8 @@ from memoir_desktop.ui.tasks import call_if_alive
 
 
 class SyncPage(QWidget):
+    join_requested = Signal(str, object)  # (place, WebDAV login typed here or None): use the journal kept there
+
     def __init__(self, backend, url: str, set_passphrase: Callable[[], None] | None = None, parent=None):
         super().__init__(parent)
         self.backend = backend
@@ -72,6 +79,20 @@ class SyncPage(QWidget):
         self.failure.setWordWrap(True)
         self.failure.hide()
         layout.addWidget(self.failure)
+        self.join_offer = QGroupBox()
+        offer = QVBoxLayout(self.join_offer)
+        offer_note = QLabel(self.tr("This computer's journal is still empty. If the journal kept there is yours, "
+                                    "it can come here and take the empty one's place."))
+        offer_note.setWordWrap(True)
+        offer.addWidget(offer_note)
+        self.join_button = QPushButton(self.tr("Use the journal kept there on this computer"))
+        self.join_button.clicked.connect(self._use_journal_there)
+        row = QHBoxLayout()
+        row.addWidget(self.join_button)
+        row.addStretch(1)
+        offer.addLayout(row)
+        self.join_offer.hide()
+        layout.addWidget(self.join_offer)
         self.last = QLabel()
         self.last.setWordWrap(True)
         layout.addWidget(self.last)
@@ -188,6 +209,7 @@ class SyncPage(QWidget):
         def failed(exc: BaseException) -> None:
             self.test_button.setEnabled(True)
             self._said("✗ " + words.failure(exc, kind), failed=True)
+            self._offer_join(exc)
 
         # Opens and lists the place, writes nothing (core/sync: check); the journal's key tells its own place
         # from another journal's.
@@ -207,6 +229,7 @@ class SyncPage(QWidget):
     # -- a round's news ----------------------------------------------------------------------------
 
     def _said(self, text: str, failed: bool = False) -> None:
+        self.join_offer.hide()  # shown again only after the failure that calls for it
         self.result.setVisible(not failed)
         self.failure.setVisible(failed)
         (self.failure if failed else self.result).setText(text)
@@ -230,3 +253,20 @@ class SyncPage(QWidget):
 
     def _show_failure(self, exc: BaseException) -> None:
         self._said(words.failure(exc, kind_of(self.sync.round_url or self.place.url())), failed=True)
+        self._offer_join(exc)
+
+    # -- another journal there, and this one still empty ---------------------------------------------
+
+    def _offer_join(self, exc: BaseException) -> None:
+        if getattr(exc, "code", None) != "another_journal":
+            return
+
+        def known(empty: bool) -> None:
+            # isHidden, not isVisible: a failure said while another tab is open is still said.
+            self.join_offer.setVisible(empty and not self.failure.isHidden())
+
+        self.backend.query(lambda m: joining.is_empty(m.engine), known)
+
+    def _use_journal_there(self) -> None:
+        url = self.place.url()
+        self.join_requested.emit(url, self.place.typed_login() or self.sync.session_logins.get(url))

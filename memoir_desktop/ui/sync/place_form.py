@@ -65,6 +65,7 @@ class PlaceForm(QWidget):
         self.folder.setPlaceholderText(
             self.tr("A folder inside Dropbox, OneDrive, iCloud Drive or Syncthing"))
         self.choose = QPushButton(self.tr("Choose…"))
+        self.choose.setAutoDefault(False)  # Enter in a dialog's field is its own button's, never the picker's
         self.choose.clicked.connect(self.choose_folder)
         row.addWidget(self.folder, 1)
         row.addWidget(self.choose)

@@ -80,6 +80,40 @@ def _cannot_sync(text: str) -> str:
     return text
 
 
+def join_failure(exc: BaseException, kind: str) -> str:
+    """Why a journal kept in a sync place was not brought to this computer (ui/sync/join_dialog.py)."""
+    code = getattr(exc, "code", None) if isinstance(exc, SyncError) else None
+    if code == "wrong_passphrase":
+        return tr("That passphrase does not open the journal kept there. Nothing was changed, here or there. "
+                  "Type the passphrase you chose on your other computer.")
+    if code == "nothing_there":
+        return tr("No journal is kept there yet. On the computer that has your journal, choose this place in "
+                  "Settings → Sync and sync once, then try again here.")
+    if code == "recovery_key":
+        return tr("That is the recovery key. It opens the journal, but this computer needs the journal's "
+                  "passphrase to keep it: type the passphrase instead. Nothing was changed.")
+    if code == "not_empty":
+        return tr("This computer's journal is no longer empty, so it was not replaced. Nothing was changed.")
+    if code == "access" and kind == WEBDAV:
+        return tr("The server refused the user name or password: check them and try again. Nothing was "
+                  "changed.")
+    if code == "offline":
+        return tr("The sync place cannot be reached: check the network connection (or that the folder's drive "
+                  "is connected) and try again. Nothing was changed.")
+    return failure(exc, kind)
+
+
+def join_progress(stage: str, done: int, total: int) -> str:
+    """How far bringing a journal here has got (the stages of its first round)."""
+    if stage == "download" and total:
+        return tr("Bringing your journal here… {done} of {total}").format(done=min(done + 1, total), total=total)
+    if stage == "apply":
+        return tr("Adding your entries and memories…")
+    if stage == "index":
+        return tr("Preparing search for your journal…")
+    return tr("Bringing your journal here…")
+
+
 def no_place() -> str:
     return tr("Choose where to sync first: a folder, a WebDAV server or S3 storage.")
 
