@@ -4,7 +4,7 @@ what leaves the machine (the lock itself is in app_lock.py).
 
 from __future__ import annotations
 
-from PySide6.QtGui import QFontDatabase, QGuiApplication
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -22,6 +22,7 @@ from memoir_desktop.core.disclosure import Disclosure
 from memoir_desktop.core.keys.crypto import MIN_PASSPHRASE
 from memoir_desktop.core.keys.private_files import write_private
 from memoir_desktop.ui.fit import grow_to_fit
+from memoir_desktop.ui.key_field import key_field
 from memoir_desktop.ui.reasons import reason as _reason
 
 
@@ -108,14 +109,7 @@ class RecoveryKeyDialog(QDialog):
                               "or keep it somewhere safe, not beside the journal."))
         note.setWordWrap(True)
         layout.addWidget(note)
-        self.field = QLineEdit(key)
-        self.field.setReadOnly(True)
-        self.field.setFont(QFontDatabase.systemFont(QFontDatabase.FixedFont))
-        self.field.setAccessibleName(self.tr("Recovery key"))
-        # The whole key in view, never scrolled: it is read once and copied by hand.
-        m = self.field.textMargins()
-        self.field.setMinimumWidth(self.field.fontMetrics().horizontalAdvance(key + "  ") + m.left() + m.right() + 16)
-        self.field.setCursorPosition(0)
+        self.field = key_field(key, self.tr("Recovery key"))
         layout.addWidget(self.field)
         row = QHBoxLayout()
         copy = QPushButton(self.tr("Copy"))

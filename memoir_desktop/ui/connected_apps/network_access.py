@@ -19,13 +19,13 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QMessageBox,
     QPushButton,
     QVBoxLayout,
 )
 
 from memoir_desktop.core.apps import app_access
+from memoir_desktop.ui.key_field import key_field
 
 log = logging.getLogger(__name__)
 
@@ -49,14 +49,7 @@ class AccessKeyDialog(QDialog):
                               "shown again, and it replaces the previous one, which stops working now."))
         note.setWordWrap(True)
         layout.addWidget(note)
-        self.field = QLineEdit(key)
-        self.field.setReadOnly(True)
-        self.field.setFont(QFontDatabase.systemFont(QFontDatabase.FixedFont))
-        self.field.setAccessibleName(self.tr("Access key"))
-        # The whole key in view: it is copied, or read out, once.
-        m = self.field.textMargins()
-        self.field.setMinimumWidth(self.field.fontMetrics().horizontalAdvance(key + "  ") + m.left() + m.right() + 16)
-        self.field.setCursorPosition(0)
+        self.field = key_field(key, self.tr("Access key"))
         layout.addWidget(self.field)
         row = QHBoxLayout()
         copy = QPushButton(self.tr("Copy"))
