@@ -73,6 +73,9 @@ def run(argv: list[str]) -> int:
     QCoreApplication.setApplicationName("memoir-desktop")
     app = QApplication.instance() or QApplication(argv[:1])
     app.setApplicationDisplayName("memoir")
+    from memoir_desktop.ui.qt_compat import MainThreadCollector
+
+    collector = MainThreadCollector()  # noqa: F841 - its timer runs while the app does
     app.setWindowIcon(icon("memoir"))
 
     if args.screenshot:

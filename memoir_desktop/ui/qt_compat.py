@@ -25,3 +25,37 @@ def guard_none_refcount() -> None:
         for singleton in (None, True, False):
             ctypes.c_ssize_t.from_address(id(singleton)).value += 1 << 40
 
+
+
+class MainThreadCollector:
+    """Python's cycle collector, run on the UI thread only.
+
+    The collector runs in whichever thread happens to allocate. When it frees a widget's wrapper on a
+    pool thread, PySide queues the C++ deletion for the UI thread and runs it at the next binding call
+    there; once that was inside a `connect` holding Qt's connection lock, and the queued QMenu's
+    destructor waited for that same lock forever (a window frozen mid-click; seen twice in the test
+    suite, in a stack dump). Collecting on a UI-thread timer instead (the approach of pyqtgraph's
+    GarbageCollector) frees wrappers where Qt wants them freed. Reference counting still frees
+    everything that is not in a cycle at once, in any thread."""
+
+    def __init__(self, interval_ms: int = 1000):
+        import gc
+
+        from PySide6.QtCore import QTimer
+
+        self._gc = gc
+        self.threshold = gc.get_threshold()
+        gc.disable()
+        self.timer = QTimer()
+        self.timer.timeout.connect(self.collect)
+        self.timer.start(interval_ms)
+
+    def collect(self) -> None:
+        gc, (t0, t1, t2) = self._gc, self.threshold
+        c0, c1, c2 = gc.get_count()
+        if c0 > t0:
+            gc.collect(2 if c2 > t2 else 1 if c1 > t1 else 0)
+
+    def stop(self) -> None:
+        self.timer.stop()
+        self._gc.enable()

@@ -19,7 +19,11 @@ def _ui_session(qapp):
     # Kiwi holds the GIL for seconds while it loads; the app does this behind its startup
     # window, so the tests do it once up front too (else it would land inside a timing test).
     lexical.warm_up()
+    from memoir_desktop.ui.qt_compat import MainThreadCollector
+
+    collector = MainThreadCollector()  # as the app: cycles of widgets are freed on the UI thread
     yield
+    collector.stop()
 
 
 @pytest.fixture(autouse=True)
