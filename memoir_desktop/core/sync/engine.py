@@ -48,6 +48,9 @@ log = logging.getLogger(__name__)
 SNAPSHOT_EVERY = 50  # segments of this device since its last snapshot
 SNAPSHOT_FIRST = 2_000  # records in one capture: written as a snapshot rather than a segment
 FED_TABLES = ("entry", "memory", "graph_node", "graph_edge")
+# Said by a round and by "Test the connection" alike when the place belongs to another journal.
+ANOTHER_JOURNAL = ("That sync place already holds another journal: choose another folder, bucket or address for "
+                   "this one. Nothing was changed there.")
 
 
 class Round:
@@ -129,9 +132,7 @@ class Round:
                 self.report.skipped.append(Skipped(log_format.key_name(dev), "foreign", str(exc)))
                 continue
             if not sealing.same_journal(box, self.mem.key.data_key):
-                raise errors.NotThisJournal(
-                    "That sync place already holds another journal: choose another folder, bucket or "
-                    "address for this one. Nothing was changed there.")
+                raise errors.NotThisJournal(ANOTHER_JOURNAL)
             known.add(dev)
         with self.engine.begin() as con:
             state.put(con, "boxes_ok", json.dumps(sorted(known)))
@@ -576,24 +577,33 @@ class Opened:
     recovery: dict | None = field(default=None, repr=False)  # the recovery key's slot: the same key opens it
 
 
+def _open_place(url: str):
+    """The target at `url` for reading, a folder that cannot be made said in words."""
+    try:
+        return open_target(url)
+    except OSError as exc:  # a folder that cannot be made: a file in the way, no permission, a drive gone
+        raise errors.CannotSync("That folder cannot be made or opened: choose another one.") from exc
+
+
+def _key_boxes(target, listing):
+    """Each computer's key box there that can be read, read when asked for. One that cannot is passed
+    over: a round reports it, and it does not make the place unusable."""
+    for dev, files in listing.devices.items():
+        if files.key:
+            try:
+                yield sealing.read_box(target.read(log_format.key_name(dev)))
+            except sealing.Unreadable:
+                continue
+
+
 def open_place(url: str, passphrase: str) -> Opened:
     """The key of the journal kept at `url`, unlocked with its passphrase, without writing anywhere (only a
     missing folder is made, as check() makes it). Raises errors.WrongPassphrase, errors.CannotSync with the
     code "nothing_there" (no journal is kept there yet) or "recovery_key" (the recovery key was given: it
     opens the journal, but this computer needs the passphrase to keep it), or the target's errors."""
+    target = _open_place(url)
     try:
-        target = open_target(url)
-    except OSError as exc:  # a folder that cannot be made: a file in the way, no permission, a drive gone
-        raise errors.CannotSync("That folder cannot be made or opened: choose another one.") from exc
-    try:
-        listing = log_format.read_listing(target.list(log_format.ROOT))
-        boxes = []
-        for dev, files in listing.devices.items():
-            if files.key:
-                try:
-                    boxes.append(sealing.read_box(target.read(log_format.key_name(dev))))
-                except sealing.Unreadable:
-                    continue
+        boxes = list(_key_boxes(target, log_format.read_listing(target.list(log_format.ROOT))))
         if not boxes:
             raise errors.CannotSync("No journal is kept in that sync place yet: sync it from the computer that "
                                     "has it first.", code="nothing_there")
@@ -645,28 +655,13 @@ def check(url: str, data_key: bytes | None = None) -> int:
     folder is made, as the first round would make it): it is opened and listed. Returns how many computers
     keep a journal there. Raises errors.py's classes; with `data_key`, NotThisJournal when the place holds
     another journal. Settings → Sync's "Test the connection"."""
-    try:
-        target = open_target(url)
-    except OSError as exc:  # a folder that cannot be made: a file in the way, no permission, a drive gone
-        raise errors.CannotSync("That folder cannot be made or opened: choose another one.") from exc
+    target = _open_place(url)
     try:
         listing = log_format.read_listing(target.list(log_format.ROOT))
-        computers = 0
-        for dev, files in listing.devices.items():
-            if not files.key:
-                continue
-            computers += 1
-            if data_key is None:
-                continue
-            try:
-                box = sealing.read_box(target.read(log_format.key_name(dev)))
-            except sealing.Unreadable:
-                continue  # a round reports it; it does not make the place unusable
-            if not sealing.same_journal(box, data_key):
-                raise errors.NotThisJournal(
-                    "That sync place already holds another journal: choose another folder, bucket or "
-                    "address for this one. Nothing was changed there.")
-        return computers
+        if data_key is not None and not all(sealing.same_journal(box, data_key)
+                                            for box in _key_boxes(target, listing)):
+            raise errors.NotThisJournal(ANOTHER_JOURNAL)
+        return sum(1 for files in listing.devices.values() if files.key)
     finally:
         target.close()
 
