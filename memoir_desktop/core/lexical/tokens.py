@@ -285,7 +285,12 @@ def _kiwi_locked():
             from kiwipiepy import Kiwi, Match
 
             _kiwi_match = Match.ALL & ~(Match.HASHTAG | Match.MENTION)
-            _kiwi = Kiwi()
+            # Without the multi-word dictionary: its 252,000 Wikidata names ("테드 창", "두 사람의
+            # 거리 추정") took 1.6 of the 2.8 s the analyser needed before its first answer (a
+            # start-up that holds the GIL, and every memoir-cli or app server process pays it),
+            # and a diary gains little from them: on the Korean dev sets 3 of 1,630 lines were read
+            # differently (시티팝 as 시티 + 팝), and recall did not move.
+            _kiwi = Kiwi(load_multi_dict=False)
         except Exception:  # any failure: degrade to bigrams, never break search
             _kiwi_failed = True
             log.warning("Korean analyser (kiwipiepy) failed to load; using character bigrams", exc_info=True)
@@ -295,7 +300,7 @@ def _kiwi_locked():
 def warm_up() -> None:
     """Load the Korean analyser now (a couple of seconds the first time). Call off the UI thread.
 
-    Kiwi's model load holds the GIL for its whole duration (about 3 s measured), so even a
+    Kiwi's model load holds the GIL for its whole duration (about 1.2 s measured), so even a
     worker thread freezes the UI while it runs: do it behind a start-up/progress window."""
     with _KIWI_LOCK:
         kiwi = _kiwi_locked()

@@ -16,7 +16,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import openai
 from pydantic import BaseModel, ValidationError
 
 from memoir_desktop.core.llm import modes
@@ -44,6 +43,12 @@ from memoir_desktop.core.llm.purposes import UnregisteredPurpose, purpose
 from memoir_desktop.core.llm.reader import Unreadable, clean_text, read_reply, strip_thinking
 
 log = logging.getLogger(__name__)
+
+
+def _sdk():
+    import openai  # on first use: see LLMClient._client
+
+    return openai
 
 PURPOSE_HEADER = "X-Memoir-Purpose"
 
@@ -91,15 +96,25 @@ class LLMClient:
         self._lock = threading.Lock()
         self._failures = 0  # unusable replies in a row in the current mode
         self.configured = bool(api_key or base_url)
-        self._client = openai.OpenAI(
-            base_url=self.base_url,
-            # Local servers ignore the key but the SDK insists on one.
-            api_key=api_key or "not-needed",
-            timeout=timeout,
-            # Not the SDK's retries: the loop below logs each retry with its purpose (never text), caps a
-            # server's Retry-After at 30 s so a job never sleeps minutes, and lets tests shorten the backoff.
-            max_retries=0,
-        )
+        self._api_key = api_key or "not-needed"  # local servers ignore the key but the SDK insists on one
+        self._timeout = timeout
+        self._sdk_client = None
+        self._sdk_lock = threading.Lock()  # not _lock: probe() holds that while it asks
+
+    @property
+    def _client(self):
+        # Made on first use: importing the openai SDK takes most of a second, and opening a journal,
+        # searching it or serving it to another app (a fresh process each time) asks no model.
+        if self._sdk_client is None:
+            with self._sdk_lock:
+                if self._sdk_client is None:
+                    self._sdk_client = _sdk().OpenAI(
+                        base_url=self.base_url, api_key=self._api_key, timeout=self._timeout,
+                        # Not the SDK's retries: the loop below logs each retry with its purpose (never
+                        # text), caps a server's Retry-After at 30 s so a job never sleeps minutes, and
+                        # lets tests shorten the backoff.
+                        max_retries=0)
+        return self._sdk_client
 
     # -- public -------------------------------------------------------------------------
 
@@ -113,7 +128,7 @@ class LLMClient:
         _cleared(stage, clearance, messages)
         try:
             resp = self._call(stage, dict(messages=messages, temperature=temperature))
-        except openai.BadRequestError as exc:
+        except _sdk().BadRequestError as exc:
             kind = classify_400(exc, asked_tools=False, asked_format=False)
             cls = LLMPromptTooLong if kind == "too_long" else LLMBadReply
             raise cls(f"{stage}: request refused ({describe(exc)}: {error_text(exc)[:200]})") from exc
@@ -159,6 +174,7 @@ class LLMClient:
     def probe(self, force: bool = False) -> Capabilities:
         """Find (or recall) the best mode for this endpoint. Raises LLMUnavailable when the server
         cannot be reached, so nothing is cached from a server that was down."""
+        self._require_configured()  # before the except clauses below import the SDK to match against
         with self._lock:
             caps = None if force else self.cache.get(self.key)
             if caps is not None:
@@ -183,7 +199,7 @@ class LLMClient:
         """Model ids the server offers (GET /models); raises LLMUnavailable."""
         try:
             return [m.id for m in self._client.models.list()]
-        except (openai.APIError, openai.APIConnectionError) as exc:
+        except (_sdk().APIError, _sdk().APIConnectionError) as exc:
             raise LLMUnavailable(describe(exc)) from exc
 
     def ping(self) -> str:
@@ -215,7 +231,7 @@ class LLMClient:
         kwargs = modes.request(mode, messages, tool.name, tool.description, tool.parameters)
         try:
             resp = self._call(stage, kwargs)
-        except openai.BadRequestError as exc:
+        except _sdk().BadRequestError as exc:
             kind = classify_400(exc, asked_tools=mode == "tools", asked_format=mode in ("json_schema", "json_object"))
             if kind == "too_long":
                 raise LLMPromptTooLong(f"{stage}: the prompt is longer than the model's context window "
@@ -229,12 +245,16 @@ class LLMClient:
         choice = resp.choices[0]
         return modes.raw_arguments(mode, choice.message, tool.name), getattr(choice, "finish_reason", None)
 
+    def _require_configured(self) -> None:
+        if not self.configured:
+            raise LLMUnavailable("no LLM is configured (set an API key or a local server URL)")
+
     def _probe_mode(self, mode: str) -> str:
         kwargs = modes.request(mode, PROBE_MESSAGES, PROBE_TOOL, "Echo a word.", PROBE_SCHEMA)
         kwargs["max_tokens"] = 200
         try:
             resp = self._call("probe", kwargs)
-        except openai.BadRequestError as exc:
+        except _sdk().BadRequestError as exc:
             if classify_400(exc, asked_tools=mode == "tools", asked_format=mode != "tools") == "too_long":
                 return f"inconclusive: {error_text(exc)[:120]}"  # says nothing about the mode
             return f"refused: {error_text(exc)[:120]}"
@@ -253,8 +273,7 @@ class LLMClient:
         except UnregisteredPurpose:
             log.error("refused a request under the unregistered purpose %r", stage)
             raise
-        if not self.configured:
-            raise LLMUnavailable("no LLM is configured (set an API key or a local server URL)")
+        self._require_configured()
         attempt = 0
         while True:
             start = time.perf_counter()
@@ -262,10 +281,10 @@ class LLMClient:
                 # The purpose's name (never text) travels with the request, for the user's own proxy or log.
                 resp = self._client.chat.completions.create(model=self.model, **kwargs,
                                                             extra_headers={PURPOSE_HEADER: stage})
-            except openai.BadRequestError:
+            except _sdk().BadRequestError:
                 raise
-            except (openai.APITimeoutError, openai.APIConnectionError, openai.RateLimitError,
-                    openai.InternalServerError, openai.APIStatusError) as exc:
+            except (_sdk().APITimeoutError, _sdk().APIConnectionError, _sdk().RateLimitError,
+                    _sdk().InternalServerError, _sdk().APIStatusError) as exc:
                 status = getattr(exc, "status_code", None)
                 retryable = status is None or status == 429 or status >= 500
                 if not retryable or attempt >= self.max_retries:

