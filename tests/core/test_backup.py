@@ -1,8 +1,5 @@
 """Rotating backups, restore, and a corrupted database handled with a clear message."""
 
-import os
-import subprocess
-import sys
 from datetime import datetime, timedelta
 
 import pytest
@@ -10,6 +7,7 @@ import pytest
 from memoir_desktop.core import Memoir
 from memoir_desktop.core.archive import backup
 from memoir_desktop.core.db import DatabaseCorrupt
+from tests.cli_in_process import run_cli
 
 
 def test_daily_backup_rotates_and_restores(tmp_path):
@@ -56,13 +54,11 @@ def test_corrupted_database_is_kept_and_reported(tmp_path):
     with pytest.raises(DatabaseCorrupt):
         Memoir.open(home)
     assert db.read_bytes() == damaged  # left untouched for recovery
-    env = dict(os.environ, MEMOIR_HOME=str(home), MEMOIR_PASSPHRASE=PASS)
-    r = subprocess.run([sys.executable, "-m", "memoir_desktop.cli", "memories"], capture_output=True, text=True,
-                       env=env)
+    env = {"MEMOIR_HOME": str(home), "MEMOIR_PASSPHRASE": PASS}
+    r = run_cli("memories", env=env)
     assert r.returncode == 1 and "restore-backup" in r.stderr and "Traceback" not in r.stderr
     last = backup.list_backups(home)[0]
-    r = subprocess.run([sys.executable, "-m", "memoir_desktop.cli", "restore-backup", str(last)],
-                       capture_output=True, text=True, env=env)
+    r = run_cli("restore-backup", str(last), env=env)
     assert r.returncode == 0, r.stderr
     with Memoir.open(home) as m:
         assert [x["memory"] for x in m.get_all()["results"]] == ["precious fact"]

@@ -1,15 +1,24 @@
-"""memoir-cli exit codes and one-line errors."""
+"""memoir-cli exit codes and one-line errors.
+
+Run in-process (tests/cli_in_process.py), each call as a fresh process would start; the one test that
+needs the real process (the exit status a shell sees, no traceback) runs it as one."""
 
 import json
 import os
 import subprocess
 import sys
 
+from tests.cli_in_process import run_cli
+
 PASSPHRASE = "cli test passphrase"
 
 
 def cli(home, *args, env_extra=None):
-    # Headless: the in-memory test keyring lives one process only, so the passphrase opens the journal.
+    # Headless: a process has no keyring of its own here, so the passphrase opens the journal.
+    return run_cli(*args, env={"MEMOIR_HOME": str(home), "MEMOIR_PASSPHRASE": PASSPHRASE, **(env_extra or {})})
+
+
+def cli_process(home, *args, env_extra=None):
     env = {**os.environ, "MEMOIR_HOME": str(home), "MEMOIR_PASSPHRASE": PASSPHRASE, **(env_extra or {})}
     return subprocess.run([sys.executable, "-m", "memoir_desktop.cli", *args], capture_output=True, text=True,
                           env=env, timeout=120)
@@ -33,7 +42,7 @@ def test_cli_journal_search_history_forget_restore(tmp_path, fake_llm):
 
 
 def test_cli_exit_3_when_llm_unavailable(tmp_path):
-    r = cli(tmp_path, "journal", "saved while offline",
+    r = cli_process(tmp_path, "journal", "saved while offline",
             env_extra={"MEMOIR_LLM_BASE_URL": "http://127.0.0.1:9/v1"})
     assert r.returncode == 3
     assert "saved" in r.stdout

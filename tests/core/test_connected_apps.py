@@ -99,9 +99,7 @@ def test_a_schema_7_journal_gains_the_connected_apps_tables(tmp_path):
 
 
 def test_the_cli_lists_apps_changes_grants_shows_the_log_and_decides_suggestions(tmp_path):
-    import os
-    import subprocess
-    import sys
+    from tests.cli_in_process import run_cli
 
     home = tmp_path / "home"
     with Memoir.open(home, encrypt=False) as m:
@@ -110,9 +108,7 @@ def test_the_cli_lists_apps_changes_grants_shows_the_log_and_decides_suggestions
         held = app_suggestions.suggest(m.engine, "Cursor", "The diarist plays the cello")
 
     def cli(*args):
-        env = {**os.environ, "MEMOIR_HOME": str(home)}
-        return subprocess.run([sys.executable, "-m", "memoir_desktop.cli", *args], capture_output=True, text=True,
-                              env=env, timeout=120)
+        return run_cli(*args, env={"MEMOIR_HOME": str(home)})
 
     assert "Cursor: allowed; reads entries: no; writes directly: no" in cli("apps").stdout
     assert cli("apps", "set", "Cursor", "read_entries", "on").returncode == 0

@@ -1,24 +1,17 @@
 """memoir-cli sync: a round, the address remembered (never a password), joining into an empty home."""
 
 import json
-import os
-import subprocess
-import sys
-
-import pytest
 
 from memoir_desktop.core import Memoir
+from tests.cli_in_process import run_cli
 from tests.sync.conftest import PASS
 from tests.sync.servers import WEBDAV_PASSWORD, WEBDAV_USER
 
 
 def cli(home, *args, env_extra=None, passphrase=PASS):
-    env = {**os.environ, "MEMOIR_HOME": str(home), "MEMOIR_PASSPHRASE": passphrase, **(env_extra or {})}
-    return subprocess.run([sys.executable, "-m", "memoir_desktop.cli", *args], capture_output=True, text=True,
-                          env=env, timeout=180)
+    return run_cli(*args, env={"MEMOIR_HOME": str(home), "MEMOIR_PASSPHRASE": passphrase, **(env_extra or {})})
 
 
-@pytest.mark.slow  # five memoir-cli processes, each loading the journal and its models (~40 s)
 def test_cli_sync_join_and_remembered_address(tmp_path, webdav_server):
     url = webdav_server.url("cli")
     typed = url.replace("webdav://", f"webdav://{WEBDAV_USER}:{WEBDAV_PASSWORD}@")  # a login typed into the address
