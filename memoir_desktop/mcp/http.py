@@ -90,7 +90,10 @@ def serve_http(home, address: str, *, new_key: bool = False) -> int:
                   f"before):\n  {key}", file=sys.stderr)
         config = uvicorn.Config(http_app(access, host), host=host, port=port, log_level="warning")
         try:
-            sock = config.bind_socket()  # bound before it says so: a client told "serving" can connect
+            sock = config.bind_socket()
+            # Listening before it says so: bind_socket does not listen, and until uvicorn's loop did, a
+            # client told "serving" was refused (seen in a test). Connections now wait in the backlog.
+            sock.listen(config.backlog)
         except (OSError, SystemExit):
             print(f"memoir-cli: the port {port} is taken by another program; choose another one.", file=sys.stderr)
             return 2

@@ -145,6 +145,29 @@ def _status_without(url, key=None) -> int:
     return httpx2.post(url, json=body, headers=headers, timeout=30).status_code
 
 
+def test_a_client_told_serving_is_never_refused(tmp_path, monkeypatch, capsys):
+    """"serving" is said once the port accepts connections: a client connecting at once waits in the
+    queue until the server answers, it is not refused (a bound socket that does not listen refuses)."""
+    import uvicorn
+
+    from memoir_desktop.mcp.http import serve_http
+
+    port = _free_port()
+    connected = []
+
+    def run(self, sockets=None):  # instead of serving: what a client that read "serving" would meet
+        assert "serving memories" in capsys.readouterr().err
+        with socket.create_connection(("127.0.0.1", port), timeout=5):
+            connected.append(port)
+
+    monkeypatch.setenv("MEMOIR_PASSPHRASE", PASS)
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    with Memoir.open(tmp_path, passphrase=PASS):
+        pass
+    assert serve_http(tmp_path, f"127.0.0.1:{port}") == 0
+    assert connected == [port]
+
+
 def test_http_answers_only_with_the_current_key(home):
     server = HttpServer(home)
     try:
