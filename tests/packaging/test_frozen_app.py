@@ -67,7 +67,7 @@ def _build(dist: Path, *flags: str) -> Path:
         # --no-install: the test never pip-installs; the dev extra brings pyinstaller.
         result = subprocess.run(
             ["bash", str(ROOT / "packaging" / "build_linux.sh"), "--no-deb", "--no-tarball", "--no-smoke",
-             "--no-install", "--distpath", str(dist), "--workpath", str(ROOT / "build" / dist.name), *flags],
+             "--no-install", "--distpath", str(dist), "--workpath", str(ROOT / "build" / "bundles"), *flags],
             cwd=ROOT,
             capture_output=True,
             text=True,
