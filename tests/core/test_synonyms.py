@@ -26,6 +26,13 @@ def test_everyday_synonyms_expand_both_ways():
     assert "남자" in _expand("남친이랑 싸웠다") and "애인" in _expand("남친이랑 싸웠다")
 
 
+def test_a_phrase_is_named_in_any_of_its_forms():
+    """"살 빼다" is never written as such: 뺐어, 빼는 중, 빼야지 name it by their morphemes."""
+    assert "다이어트" in _expand("살을 좀 뺐어")
+    assert "금연" in _expand("담배 끊었어")
+    assert "이직" in _expand("회사를 옮겼어")
+
+
 def test_slang_kiwi_takes_apart_is_matched_as_written():
     assert "고양이" in _expand("냥이 밥 줬다")
     assert "부모" in _expand("엄빠랑 통화")

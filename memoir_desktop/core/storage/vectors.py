@@ -27,12 +27,18 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def _qdrant():
-    # Imported on first use: qdrant-client's models take about a second to import, and an
-    # encrypted journal (the default) keeps its vectors in SQLCipher and never needs them.
-    import qdrant_client
+# qdrant-client is imported on first use: its models take about a second to import, and an
+# encrypted journal (the default) keeps its vectors in SQLCipher and never needs them.
+def _new_client(path: Path) -> QdrantClient:
+    from qdrant_client import QdrantClient
 
-    return qdrant_client
+    return QdrantClient(path=str(path))
+
+
+def _models():
+    from qdrant_client import models
+
+    return models
 
 
 _CLIENTS: dict[str, tuple[QdrantClient, int]] = {}
@@ -56,7 +62,7 @@ class IndexBusy(RuntimeError):
 
 def _open_client(path: Path) -> QdrantClient:
     try:
-        return _qdrant().QdrantClient(path=str(path))
+        return _new_client(path)
     except RuntimeError as exc:
         # An encrypted journal keeps its vectors in the database, which two programs share; a plain
         # one keeps them in files only one program may hold.
@@ -67,7 +73,7 @@ def _open_client(path: Path) -> QdrantClient:
         log.warning("vector index at %s unreadable (%s); starting a new one", path.name, exc)
         shutil.rmtree(path, ignore_errors=True)
         shutil.rmtree(mirror_folder(path), ignore_errors=True)  # copies of what was just lost
-        return _qdrant().QdrantClient(path=str(path))
+        return _new_client(path)
 
 
 def _release(path: Path) -> None:
@@ -127,7 +133,7 @@ class VectorIndex:
             self._mirror[name] = Mirror(dim)
             if self._client.collection_exists(name):
                 self._client.delete_collection(name)
-            models = _qdrant().models
+            models = _models()
             self._client.create_collection(
                 name, vectors_config=models.VectorParams(size=dim, distance=models.Distance.COSINE)
             )
@@ -176,7 +182,7 @@ class VectorIndex:
     # -- points -----------------------------------------------------------------------
 
     def upsert(self, name: str, items: Iterable[tuple[str | int, np.ndarray]]) -> None:
-        models = _qdrant().models
+        models = _models()
         batch = []
         items = list(items)
         with self._lock:
@@ -208,7 +214,7 @@ class VectorIndex:
             if mirror is not None:
                 mirror.delete(item_ids)
             if self._client.collection_exists(name):
-                self._client.delete(name, points_selector=_qdrant().models.PointIdsList(points=list(pids)), wait=True)
+                self._client.delete(name, points_selector=_models().PointIdsList(points=list(pids)), wait=True)
 
     def search(self, name: str, vector: np.ndarray, limit: int) -> list[tuple[str | int, float]]:
         return self.search_with_stats(name, vector, limit)[0]
@@ -242,7 +248,7 @@ class VectorIndex:
 
     def _dim(self, name: str) -> int:
         vectors = self._client.get_collection(name).config.params.vectors
-        assert isinstance(vectors, _qdrant().models.VectorParams), "memoir's collections have one unnamed vector"
+        assert isinstance(vectors, _models().VectorParams), "memoir's collections have one unnamed vector"
         return vectors.size
 
     def _from_copy(self, name: str) -> Mirror | None:
