@@ -50,6 +50,21 @@ def mem(tmp_path, fake_llm):
     m.close()
 
 
+# A passphrase slot's Argon2id costs 64 MiB and three passes (crypto.ARGON2): about a sixth of a second,
+# paid by every new journal and export, a tenth of the suite's time. The parameters are stored with
+# each slot and export, so what a test makes opens everywhere; test_encryption.py checks, with the
+# real costs (`real_kdf`), that a new journal and an encrypted export record them.
+QUICK_ARGON2 = {"time_cost": 1, "memory_kib": 64, "parallelism": 1}
+
+
+@pytest.fixture(autouse=True)
+def _quick_passphrase_kdf(request, monkeypatch):
+    if request.node.get_closest_marker("real_kdf") is None:
+        from memoir_desktop.core.keys import crypto
+
+        monkeypatch.setattr(crypto, "ARGON2", QUICK_ARGON2)
+
+
 @pytest.fixture(autouse=True)
 def _isolated_environment():
     """Benchmarks and CLIs run in-process may set MEMOIR_* variables; no test sees another's."""

@@ -92,6 +92,23 @@ def test_the_key_file_holds_no_key_and_no_passphrase(tmp_path):
     assert not any(str(v).find(key.hex()) >= 0 for v in MemoryKeyring._store.values())
 
 
+@pytest.mark.real_kdf
+def test_a_new_journal_and_an_encrypted_export_cost_a_guesser_64_mib_and_three_passes(tmp_path):
+    """The other tests make passphrase slots with quick costs (tests/conftest.py); this one has the
+    product's: what a stolen key file or export makes a passphrase guesser pay, per guess."""
+    import json
+
+    want = {"name": "argon2id", "time_cost": 3, "memory_kib": 64 * 1024, "parallelism": 4}
+    with Memoir.open(tmp_path / "home", passphrase=PASS) as m:
+        m.journal(ENTRY)
+        m.export(tmp_path / "out.memoir", passphrase="export passphrase")
+    slot = json.loads((tmp_path / "home" / crypto.KEY_FILE).read_text("utf-8"))["passphrase"]
+    assert slot["kdf"] == want
+    blob = (tmp_path / "out.memoir").read_bytes()[len(crypto.SEALED_MAGIC):]
+    header = json.loads(blob[4:4 + int.from_bytes(blob[:4], "big")])
+    assert header["kdf"] == want
+
+
 def test_wrong_passphrase_is_refused_clearly_and_changes_nothing(tmp_path):
     home = tmp_path / "home"
     os.environ[crypto.ENV_PASSPHRASE] = PASS
