@@ -81,6 +81,21 @@ def test_compound_nouns_match_with_or_without_spaces():
     assert ids(index.search("김치찌개"))[0] == "stew"
 
 
+def test_a_word_that_is_also_a_wikipedia_title_is_still_a_word():
+    """Kiwi's multi-word dictionary read 시티팝 as the title "시티 팝" and 족저근막염 as "족저 근막염",
+    and those readings (with a space inside) left no token at all: a line about them could not be
+    found by its own word. The analyser now loads without that dictionary."""
+    assert "족저근막염" in tokenize("족저근막염 때문에 병원에 다닌다")
+    index = BM25Index()
+    index.add("lp", "시티팝 LP를 모은다")
+    index.add("foot", "족저근막염 진단을 받아 재활의학과에 다닌다")
+    index.add("writer", "좋아하는 작가는 SF를 쓰는 테드 창이다")
+    index.add("other", "퇴근하고 집에서 쉬었다")
+    assert ids(index.search("시티팝")) == ["lp"]
+    assert ids(index.search("족저근막염"))[0] == "foot"
+    assert ids(index.search("테드 창"))[0] == "writer"
+
+
 def test_hashtags_keep_their_korean_word():
     assert "여행" in tokenize("#여행 #제주도")
 

@@ -285,11 +285,12 @@ def _kiwi_locked():
             from kiwipiepy import Kiwi, Match
 
             _kiwi_match = Match.ALL & ~(Match.HASHTAG | Match.MENTION)
-            # Without the multi-word dictionary: its 252,000 Wikidata names ("테드 창", "두 사람의
-            # 거리 추정") took 1.6 of the 2.8 s the analyser needed before its first answer (a
-            # start-up that holds the GIL, and every memoir-cli or app server process pays it),
-            # and a diary gains little from them: on the Korean dev sets 3 of 1,630 lines were read
-            # differently (시티팝 as 시티 + 팝), and recall did not move.
+            # Without the multi-word dictionary. Its 252,000 Wikidata titles ("테드 창", "두 사람의
+            # 거리 추정") read 시티팝 as "시티 팝" and 족저근막염 as "족저 근막염", and such a reading
+            # (a space inside) gave no token: the line could not be found by that word. They also
+            # took 1.6 of the 2.8 s the analyser needed before its first answer (a start-up that
+            # holds the GIL, paid by every memoir-cli and app-server process). On the Korean dev
+            # sets 3 of 1,630 lines were read differently, and recall did not move.
             _kiwi = Kiwi(load_multi_dict=False)
         except Exception:  # any failure: degrade to bigrams, never break search
             _kiwi_failed = True
