@@ -72,6 +72,15 @@ def _shown_entries(window) -> list[str]:
     return [b.body.text() for b in window.journal.chat.bubbles if b.role == "user" and b.entry_id]
 
 
+def _reopened_saying_why(lifecycle, qtbot, old_window):
+    """After a join that did not happen: this computer's journal open again, and the box saying why."""
+    qtbot.waitUntil(lambda: lifecycle.window is not None and lifecycle.window is not old_window
+                    and lifecycle.window.isVisible(), timeout=WAIT)
+    window = lifecycle.window
+    qtbot.waitUntil(lambda: getattr(window, "last_message_box", None) is not None, timeout=WAIT)
+    return window.last_message_box
+
+
 def _joined(lifecycle, qtbot, old_window):
     qtbot.waitUntil(lambda: lifecycle.window is not None and lifecycle.window is not old_window
                     and lifecycle.window.isVisible(), timeout=WAIT)
@@ -209,11 +218,7 @@ def test_a_journal_with_an_entry_is_never_replaced(desk, folder, qtbot):
     dialog = desk.join_flow.ask(str(folder))  # asked all the same (an entry written after the offer)
     dialog.field.setText(PASS)
     dialog.bring.click()
-    qtbot.waitUntil(lambda: desk.window is not None and desk.window is not window and desk.window.isVisible(),
-                    timeout=WAIT)
-    window = desk.window
-    qtbot.waitUntil(lambda: getattr(window, "last_message_box", None) is not None, timeout=WAIT)
-    box = window.last_message_box
+    box = _reopened_saying_why(desk, qtbot, window)
     assert box.windowTitle() == "일기를 가져오지 못했습니다"
     assert box.text() == "이 컴퓨터의 일기가 더 이상 비어 있지 않아서 바꾸지 않았습니다. 바뀐 것은 없습니다."
     assert box.informativeText() == "이 컴퓨터의 일기는 그대로입니다."
@@ -237,12 +242,9 @@ def test_a_join_that_fails_midway_puts_the_empty_journal_back(desk, folder, qtbo
     dialog.place.folder.setText(str(folder))
     dialog.field.setText(PASS)
     dialog.bring.click()
-    qtbot.waitUntil(lambda: desk.window is not None and desk.window is not window and desk.window.isVisible(),
-                    timeout=WAIT)
-    window = desk.window
-    qtbot.waitUntil(lambda: getattr(window, "last_message_box", None) is not None, timeout=WAIT)
-    assert window.last_message_box.text().startswith("동기화 위치에 연결할 수 없습니다")
-    assert window.last_message_box.informativeText() == "이 컴퓨터의 일기는 그대로입니다."
+    box = _reopened_saying_why(desk, qtbot, window)
+    assert box.text().startswith("동기화 위치에 연결할 수 없습니다")
+    assert box.informativeText() == "이 컴퓨터의 일기는 그대로입니다."
     assert (desk.home / "memoir.key").read_bytes() == key_before
     assert not [p for p in desk.home.iterdir() if p.name.startswith(joining.ASIDE_PREFIX)]
     assert desk.backend.mem.entries() == [] and desk.backend.settings.sync_url == ""
