@@ -20,7 +20,7 @@ from sqlmodel import Session, col, select
 
 from memoir_desktop.core import prompts, temporal
 from memoir_desktop.core.inputs import InvalidInput, clean_reply, clean_text, parse_time
-from memoir_desktop.core.journal import Journal
+from memoir_desktop.core.journal.entries import Journal
 from memoir_desktop.core.llm import Gate, LLMError, LLMUnavailable, PrivateRefused
 from memoir_desktop.core.pipeline.memorize import latest_summary, recent_context
 from memoir_desktop.core.search import Retriever, assemble, route

@@ -15,7 +15,7 @@ from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.importers.dayone import DayOneError, read_dayone_export
 from memoir_desktop.core.inputs import InvalidInput
 from memoir_desktop.core.jobs import JobQueue
-from memoir_desktop.core.journal import Journal
+from memoir_desktop.core.journal.entries import Journal
 from memoir_desktop.core.keys import crypto
 from memoir_desktop.core.storage.models import Entry, now
 

@@ -25,7 +25,7 @@ from memoir_desktop.core.db import open_database, origin_of
 from memoir_desktop.core.delegation import via
 from memoir_desktop.core.in_and_out import InAndOut
 from memoir_desktop.core.jobs import JobQueue, JobRunner
-from memoir_desktop.core.journal import Journal
+from memoir_desktop.core.journal.entries import Journal
 from memoir_desktop.core.lexical import LexicalIndexes
 from memoir_desktop.core.llm import Gate, connection
 from memoir_desktop.core.llm.connection import Connection

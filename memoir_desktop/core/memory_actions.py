@@ -22,7 +22,7 @@ from memoir_desktop.core import prompts, temporal
 from memoir_desktop.core.apps import app_suggestions
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.inputs import InvalidInput, NotFound, clean_text, parse_time
-from memoir_desktop.core.journal import Journal
+from memoir_desktop.core.journal.entries import Journal
 from memoir_desktop.core.llm import Gate, LLMBadReply, LLMUnavailable
 from memoir_desktop.core.pipeline.extraction import fact_span, shape_fact
 from memoir_desktop.core.reflection import categories

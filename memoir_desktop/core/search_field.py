@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from memoir_desktop.core.journal import Journal
+from memoir_desktop.core.journal.entries import Journal
 from memoir_desktop.core.search import Retriever
 
 

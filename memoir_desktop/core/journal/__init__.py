@@ -1,0 +1,1 @@
+"""Entries: write, edit (with history), trash, restore, purge, back-date, and what reads them."""
