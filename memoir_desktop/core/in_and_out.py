@@ -14,7 +14,7 @@ from memoir_desktop.core.archive.text_export import export_text
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.importers.dayone import DayOneError, read_dayone_export
 from memoir_desktop.core.inputs import InvalidInput
-from memoir_desktop.core.jobs import JobQueue
+from memoir_desktop.core.jobs.queue import JobQueue
 from memoir_desktop.core.journal.entries import Journal
 from memoir_desktop.core.keys import crypto
 from memoir_desktop.core.storage.models import Entry, now

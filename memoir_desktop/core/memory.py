@@ -24,7 +24,7 @@ from memoir_desktop.core.companion import Companion, llm_message
 from memoir_desktop.core.db import open_database, origin_of
 from memoir_desktop.core.delegation import via
 from memoir_desktop.core.in_and_out import InAndOut
-from memoir_desktop.core.jobs import JobQueue, JobRunner
+from memoir_desktop.core.jobs.queue import JobQueue, JobRunner
 from memoir_desktop.core.journal.entries import Journal
 from memoir_desktop.core.lexical import LexicalIndexes
 from memoir_desktop.core.llm import Gate, connection
@@ -49,7 +49,7 @@ from memoir_desktop.core.storage.models import pk
 from memoir_desktop.core.storage.sealed_vectors import AnyVectorIndex, SealedVectorIndex
 from memoir_desktop.core.storage.store import MemoryStore
 from memoir_desktop.core.storage.vectors import VectorIndex
-from memoir_desktop.core.upkeep import Upkeep
+from memoir_desktop.core.jobs.upkeep import Upkeep
 
 
 class Memoir:

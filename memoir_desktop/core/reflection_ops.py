@@ -19,7 +19,7 @@ from sqlmodel import Session, col, select
 from memoir_desktop.core import config
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.inputs import InvalidInput, NotFound
-from memoir_desktop.core.jobs import JobQueue
+from memoir_desktop.core.jobs.queue import JobQueue
 from memoir_desktop.core.journal.entries import Journal
 from memoir_desktop.core.llm import Gate, LLMBadReply, LLMError
 from memoir_desktop.core.reflection import categories, followups, letters

@@ -2,7 +2,7 @@
 and the queries the screens and the CLI read them with, search included.
 
 The journal is the user's: every action here needs no LLM and is applied at once, in one short
-transaction under the write lock (see jobs.py); the memories that came from an entry follow it
+transaction under the write lock (see jobs/queue.py); the memories that came from an entry follow it
 (pipeline/cascade.py): a trashed entry takes the memories only it supported out of search and
 the answer context, a restored one brings them back, an edited or moved one has its memories
 re-read by the write path (a "reconcile" job that waits for the LLM, marking them meanwhile).
@@ -20,11 +20,11 @@ from datetime import date, datetime, timedelta
 
 from sqlmodel import Session, col, func, select
 
-from memoir_desktop.core import jobs
+from memoir_desktop.core.jobs import queue
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.db import checkpoint
 from memoir_desktop.core.inputs import InvalidInput, NotFound, clean_text, parse_time
-from memoir_desktop.core.jobs import JobQueue
+from memoir_desktop.core.jobs.queue import JobQueue
 from memoir_desktop.core.lexical.highlight import matched_spans_many, snippet
 from memoir_desktop.core.pipeline import cascade
 from memoir_desktop.core.search.first_stage import rankings
@@ -83,7 +83,7 @@ class Journal:
                       private=private)
             s.add(e)
             s.flush()
-            job = jobs.enqueue(s, "memorize", user_id, {"entry_ids": [pk(e)], **(job_payload or {})},
+            job = queue.enqueue(s, "memorize", user_id, {"entry_ids": [pk(e)], **(job_payload or {})},
                                state=job_state) if memorize else None
             s.flush()
             job_id = pk(job) if job else None
@@ -104,7 +104,7 @@ class Journal:
                 s.add(e)
                 s.flush()
                 ids.append(pk(e))
-            job = jobs.enqueue(s, "memorize", user_id, {"entry_ids": ids, **job_payload})
+            job = queue.enqueue(s, "memorize", user_id, {"entry_ids": ids, **job_payload})
             s.commit()
             return pk(job)
 
@@ -119,7 +119,7 @@ class Journal:
                     s.add(e)
                     s.flush()
                     ids.append(pk(e))
-                    jobs.enqueue(s, "memorize", user_id, {"entry_ids": [e.id], "batch": batch})
+                    queue.enqueue(s, "memorize", user_id, {"entry_ids": [e.id], "batch": batch})
                 s.commit()
         self.ctx.episodes.lexical.drop(user_id, "ent")
         return ids
@@ -136,7 +136,7 @@ class Journal:
                 s.add(e)
                 s.flush()
                 reply_id = pk(e)
-            jobs.release_waiting(s, job_id, reply_id)
+            queue.release_waiting(s, job_id, reply_id)
             s.commit()
         return reply_id
 
@@ -210,7 +210,7 @@ class Journal:
             job = None
             if private:
                 out = cascade.hide_entry(self.ctx, s, change, e, reason=cascade.SOURCE_PRIVATE)
-                jobs.cancel_reads_of(s, e.user_id, pk(e), "the entry was made private")
+                queue.cancel_reads_of(s, e.user_id, pk(e), "the entry was made private")
                 # The running summary read it: the summaries since are written again without it.
                 if s.exec(select(Summary.id).where(col(Summary.user_id) == e.user_id,
                                                    col(Summary.upto_entry_id) >= entry_id)).first() is not None:
@@ -428,7 +428,7 @@ class Journal:
         one (its memorize job reads the entry when it runs, so a not-yet-read entry needs nothing
         more), else a new re-read. Ten edits while offline leave one job, not ten."""
         eid = pk(e)
-        return jobs.pending_read_of(s, e.user_id, eid) or jobs.enqueue(s, "reconcile", e.user_id,
+        return queue.pending_read_of(s, e.user_id, eid) or queue.enqueue(s, "reconcile", e.user_id,
                                                                         {"entry_id": eid, "why": why})
 
     @staticmethod

@@ -23,7 +23,7 @@ from datetime import datetime
 
 from sqlmodel import Session, col, delete, select
 
-from memoir_desktop.core import jobs
+from memoir_desktop.core.jobs import queue
 from memoir_desktop.core.pipeline.graph import GraphMemory
 from memoir_desktop.core.search.episodes import EpisodeIndex
 from memoir_desktop.core.storage.graph_store import GraphEdge, GraphNode
@@ -219,7 +219,7 @@ def purge_plan(s: Session, e: Entry) -> PurgePlan:
         left = s.exec(select(GraphEdge.id).where((col(GraphEdge.source_id) == n.id) | (col(GraphEdge.target_id) == n.id)))
         if not set(left) - gone:
             plan.nodes.append(n.id)  # type: ignore[arg-type]
-    plan.jobs = jobs.naming(s, e.user_id, eid)
+    plan.jobs = queue.naming(s, e.user_id, eid)
     plan.entry_history_rows = len(s.exec(select(EntryHistory.id).where(col(EntryHistory.entry_id) == eid)).all())
     return plan
 
@@ -256,7 +256,7 @@ def purge(ctx: CascadeContext, s: Session, change: Change, e: Entry, plan: Purge
     for n in s.exec(select(GraphNode).where(col(GraphNode.source_entry_id) == eid)):
         n.source_entry_id = None
         s.add(n)
-    jobs.delete(s, plan.jobs)
+    queue.delete(s, plan.jobs)
     # The running summary may quote it: it is dropped and written again without it.
     drop_summaries(s, e.user_id)
     s.exec(delete(EntryHistory).where(col(EntryHistory.entry_id) == eid))  # type: ignore[call-overload]
@@ -272,4 +272,4 @@ def drop_summaries(s: Session, user_id: str, since_entry_id: int | None = None) 
     if since_entry_id is not None:
         q = q.where(col(Summary.upto_entry_id) >= since_entry_id)
     s.exec(q)  # type: ignore[call-overload]
-    jobs.queue_summary_rebuild(s, user_id)
+    queue.queue_summary_rebuild(s, user_id)

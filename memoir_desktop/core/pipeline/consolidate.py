@@ -18,7 +18,7 @@ from sqlmodel import Session
 
 from memoir_desktop.core import prompts
 from memoir_desktop.core.changes import Changes
-from memoir_desktop.core.jobs import Prepared
+from memoir_desktop.core.jobs.queue import Prepared
 from memoir_desktop.core.storage.models import Job, Memory, now
 from memoir_desktop.core.storage.store import Change, MemoryStore, memory_dict
 from memoir_desktop.core.token_estimate import count_tokens

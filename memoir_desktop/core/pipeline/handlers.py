@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 
-from memoir_desktop.core.jobs import Handler, Prepared
+from memoir_desktop.core.jobs.queue import Handler, Prepared
 from memoir_desktop.core.pipeline import consolidate
 from memoir_desktop.core.pipeline.memorize import WriteContext, prepare_entry_reread, prepare_memorize
 from memoir_desktop.core.pipeline.summary import prepare_summary

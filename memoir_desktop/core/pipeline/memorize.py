@@ -2,7 +2,7 @@
 
 `prepare_memorize` does every LLM call and embedding with no lock held and writes nothing to
 SQLite; the `Prepared.apply` it returns stages the memory changes and their history in the
-runner's transaction (jobs.py), which also marks the job done. The memories a plan names are
+runner's transaction (jobs/queue.py), which also marks the job done. The memories a plan names are
 read again inside that transaction: one the user forgot or edited while the LLM was thinking is
 never overwritten (an edit makes the change a proposal; a forgotten one gets the fact added).
 The vector index follows after the commit (see store.reconcile for repairs).
@@ -17,10 +17,10 @@ from datetime import datetime
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from memoir_desktop.core import jobs
+from memoir_desktop.core.jobs import queue
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.config import Settings
-from memoir_desktop.core.jobs import Prepared
+from memoir_desktop.core.jobs.queue import Prepared
 from memoir_desktop.core.llm import Clearance, Gate, LLMBadReply
 from memoir_desktop.core.pipeline import cascade
 from memoir_desktop.core.pipeline.extraction import Fact, extract_facts
@@ -359,4 +359,4 @@ def _active_hash(s: Session, user_id: str, h: str) -> str | None:
 
 def _maybe_queue_summary(s: Session, ctx: WriteContext, job: Job) -> None:
     """Queue a summary refresh every N memorised turns (it runs as its own job)."""
-    jobs.queue_summary_every(s, job.user_id, pk(job), int(ctx.settings.summary_interval))
+    queue.queue_summary_every(s, job.user_id, pk(job), int(ctx.settings.summary_interval))

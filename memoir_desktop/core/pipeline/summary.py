@@ -8,7 +8,7 @@ from sqlmodel import Session, col, select
 
 from memoir_desktop.core import prompts
 from memoir_desktop.core.changes import Changes
-from memoir_desktop.core.jobs import Prepared
+from memoir_desktop.core.jobs.queue import Prepared
 from memoir_desktop.core.llm import Gate
 from memoir_desktop.core.pipeline.memorize import latest_summary
 from memoir_desktop.core.storage.models import Entry, Job, Summary

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import text
 from sqlmodel import Session, col, delete, select
 
-from memoir_desktop.core import jobs
+from memoir_desktop.core.jobs import queue
 from memoir_desktop.core.pipeline import cascade
 from memoir_desktop.core.storage.graph_store import GraphEdge, GraphNode
 from memoir_desktop.core.storage.models import (
@@ -230,7 +230,7 @@ class Applier:
             self.s.add(e)
             if new["private"]:
                 out = cascade.hide_entry(self.ctx, self.s, change, e, reason=cascade.SOURCE_PRIVATE)
-                jobs.cancel_reads_of(self.s, e.user_id, pk(e), "the entry was made private")
+                queue.cancel_reads_of(self.s, e.user_id, pk(e), "the entry was made private")
             else:
                 out = cascade.unhide_entry(self.ctx, self.s, change, e, reason=cascade.SOURCE_PRIVATE)
             self._touched(e, out)

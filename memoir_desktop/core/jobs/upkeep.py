@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from memoir_desktop.core.jobs import JobQueue, JobRunner
+from memoir_desktop.core.jobs.queue import JobQueue, JobRunner
 from memoir_desktop.core.llm.modes import MODE_LABELS
 from memoir_desktop.core.pipeline import consolidate, tidy
 from memoir_desktop.core.pipeline.summary import summary_text
