@@ -30,7 +30,7 @@ from memoir_desktop.core.lexical import LexicalIndexes
 from memoir_desktop.core.llm import Gate, connection
 from memoir_desktop.core.llm.connection import Connection
 from memoir_desktop.core.llm.probe import ProbeCache
-from memoir_desktop.core.memory_actions import MemoryActions
+from memoir_desktop.core.memories.actions import MemoryActions
 from memoir_desktop.core.metrics import MetricsRecorder
 from memoir_desktop.core.model_switch import ModelSwitcher
 from memoir_desktop.core.outside_changes import ChangeFeed, IndexFollower

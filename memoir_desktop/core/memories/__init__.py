@@ -1,0 +1,1 @@
+"""The user's memories: mem0's calls, the user's own actions, proposals, suggestions, tidying."""
