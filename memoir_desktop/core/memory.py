@@ -20,7 +20,7 @@ from memoir_desktop.core import sync as e2e_sync
 from memoir_desktop.core.apps.connected_apps import ConnectedApps
 from memoir_desktop.core.archive import backup
 from memoir_desktop.core.changes import Changes
-from memoir_desktop.core.companion import Companion, llm_message
+from memoir_desktop.core.companion.turns import Companion, llm_message
 from memoir_desktop.core.db import open_database, origin_of
 from memoir_desktop.core.delegation import via
 from memoir_desktop.core.in_and_out import InAndOut

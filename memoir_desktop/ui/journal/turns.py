@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from memoir_desktop.core.changes import Changes
-from memoir_desktop.core.companion import unanswered
+from memoir_desktop.core.companion.turns import unanswered
 from memoir_desktop.ui.tasks import call_if_alive
 
 Callback = Callable | None

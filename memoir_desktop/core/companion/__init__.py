@@ -1,0 +1,1 @@
+"""The companion: the answer to a journal line and the turn around it."""
