@@ -38,7 +38,7 @@ from memoir_desktop.core.pipeline.cascade import CascadeContext
 from memoir_desktop.core.pipeline.graph import GraphMemory
 from memoir_desktop.core.pipeline.handlers import JobHandlers
 from memoir_desktop.core.reflection import letters
-from memoir_desktop.core.reflection_ops import Reflection
+from memoir_desktop.core.reflection.service import Reflection
 from memoir_desktop.core.search import Retriever
 from memoir_desktop.core.search.episodes import EpisodeIndex
 from memoir_desktop.core.search_field import SearchField
