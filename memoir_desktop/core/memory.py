@@ -23,7 +23,7 @@ from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.companion.turns import Companion, llm_message
 from memoir_desktop.core.db import open_database, origin_of
 from memoir_desktop.core.delegation import via
-from memoir_desktop.core.in_and_out import InAndOut
+from memoir_desktop.core.archive.service import InAndOut
 from memoir_desktop.core.jobs.queue import JobQueue, JobRunner
 from memoir_desktop.core.journal.entries import Journal
 from memoir_desktop.core.lexical import LexicalIndexes
