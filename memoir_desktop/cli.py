@@ -512,7 +512,8 @@ def _secret(env: str, prompt: str) -> str:
 
 
 def _encrypt(args) -> int:
-    from memoir_desktop.core import config, vault
+    from memoir_desktop.core import config
+    from memoir_desktop.core.keys import vault
 
     home = config.resolve_home(args.home)
     if not vault.is_plain_journal(home) and not vault.conversion_pending(home):
@@ -532,7 +533,8 @@ def _encrypt(args) -> int:
 
 def _sync(args) -> int:
     """One sync round; into a home with no journal yet, joining the one kept in the sync place."""
-    from memoir_desktop.core import Memoir, config, sync, vault
+    from memoir_desktop.core import Memoir, config, sync
+    from memoir_desktop.core.keys import vault
     from memoir_desktop.core.keys import crypto
 
     home = config.resolve_home(args.home)

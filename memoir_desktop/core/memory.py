@@ -15,7 +15,9 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from memoir_desktop.core import config, disclosure, vault
+from memoir_desktop.core import config, disclosure
+
+from memoir_desktop.core.keys import vault
 from memoir_desktop.core import sync as e2e_sync
 from memoir_desktop.core.apps.connected_apps import ConnectedApps
 from memoir_desktop.core.archive import backup

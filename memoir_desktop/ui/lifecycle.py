@@ -264,7 +264,7 @@ class AppLifecycle(QObject):
         self.opening.submit(lambda: self._put_in_place(backup, data_key), self._restored, self._restore_failed)
 
     def _convert(self, passphrase: str | None):
-        from memoir_desktop.core import vault
+        from memoir_desktop.core.keys import vault
 
         text = self.tr("Encrypting your journal…")
         return vault.convert_to_encrypted(self.home, passphrase=passphrase,

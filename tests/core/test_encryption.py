@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from memoir_desktop.core import Memoir, vault
+from memoir_desktop.core import Memoir
+
+from memoir_desktop.core.keys import vault
 from memoir_desktop.core.archive import backup
 from memoir_desktop.core.keys import crypto
 from memoir_desktop.core.keys.crypto import PassphraseNeeded, WrongPassphrase
@@ -294,7 +296,7 @@ import os, sys
 sys.path.insert(0, {root!r})
 os.environ["PYTHON_KEYRING_BACKEND"] = "tests.fakes.memory_keyring.MemoryKeyring"
 from pathlib import Path
-from memoir_desktop.core import vault
+from memoir_desktop.core.keys import vault
 vault.CHUNK = 7
 calls = []
 def progress(done, total):

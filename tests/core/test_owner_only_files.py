@@ -8,7 +8,8 @@ import sys
 import pytest
 
 from memoir_desktop import cli
-from memoir_desktop.core import Memoir, logs, vault
+from memoir_desktop.core import Memoir, logs
+from memoir_desktop.core.keys import vault
 from memoir_desktop.core.archive import backup
 from memoir_desktop.core.keys import crypto
 from memoir_desktop.core.keys.private_files import create_private, write_private

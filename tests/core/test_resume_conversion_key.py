@@ -4,7 +4,8 @@ that opens the journal (the first run's key was never shown), and leaves no secr
 import pytest
 
 from memoir_desktop import cli
-from memoir_desktop.core import Memoir, logs, vault
+from memoir_desktop.core import Memoir, logs
+from memoir_desktop.core.keys import vault
 from memoir_desktop.core.keys import crypto
 from tests.fakes.memory_keyring import MemoryKeyring
 
