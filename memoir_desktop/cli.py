@@ -207,7 +207,7 @@ def _catalog_model(args, model, noun: str, use: str) -> int:
 
 
 def _search_model(mem, args) -> int:
-    from memoir_desktop.core.index_switch import SwitchFailed
+    from memoir_desktop.core.search_models.index_switch import SwitchFailed
 
     if args.name == mem.settings.embed_model:
         mem.cancel_embedder_switch()

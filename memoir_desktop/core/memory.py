@@ -34,7 +34,7 @@ from memoir_desktop.core.llm.connection import Connection
 from memoir_desktop.core.llm.probe import ProbeCache
 from memoir_desktop.core.memories.actions import MemoryActions
 from memoir_desktop.core.metrics import MetricsRecorder
-from memoir_desktop.core.model_switch import ModelSwitcher
+from memoir_desktop.core.search_models.switcher import ModelSwitcher
 from memoir_desktop.core.outside_changes import ChangeFeed, IndexFollower
 from memoir_desktop.core.pipeline.cascade import CascadeContext
 from memoir_desktop.core.pipeline.graph import GraphMemory
@@ -45,7 +45,7 @@ from memoir_desktop.core.search import Retriever
 from memoir_desktop.core.search.episodes import EpisodeIndex
 from memoir_desktop.core.search_field import SearchField
 from memoir_desktop.core.search_models.embedder import Embedder
-from memoir_desktop.core.search_options import SearchOptions
+from memoir_desktop.core.search_models.options import SearchOptions
 from memoir_desktop.core.storage.graph_store import SQLiteGraphStore
 from memoir_desktop.core.storage.models import pk
 from memoir_desktop.core.storage.sealed_vectors import AnyVectorIndex, SealedVectorIndex

