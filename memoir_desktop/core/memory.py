@@ -43,7 +43,7 @@ from memoir_desktop.core.reflection import letters
 from memoir_desktop.core.reflection.service import Reflection
 from memoir_desktop.core.search import Retriever
 from memoir_desktop.core.search.episodes import EpisodeIndex
-from memoir_desktop.core.search_field import SearchField
+from memoir_desktop.core.search.field import SearchField
 from memoir_desktop.core.search_models.embedder import Embedder
 from memoir_desktop.core.search_models.options import SearchOptions
 from memoir_desktop.core.storage.graph_store import SQLiteGraphStore
