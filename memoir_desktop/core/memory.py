@@ -35,7 +35,7 @@ from memoir_desktop.core.llm.probe import ProbeCache
 from memoir_desktop.core.memories.actions import MemoryActions
 from memoir_desktop.core.metrics import MetricsRecorder
 from memoir_desktop.core.search_models.switcher import ModelSwitcher
-from memoir_desktop.core.outside_changes import ChangeFeed, IndexFollower
+from memoir_desktop.core.storage.outside_changes import ChangeFeed, IndexFollower
 from memoir_desktop.core.pipeline.cascade import CascadeContext
 from memoir_desktop.core.pipeline.graph import GraphMemory
 from memoir_desktop.core.pipeline.handlers import JobHandlers

@@ -5,7 +5,9 @@ each has its own engine, its own origin in the change feed and its own in-memory
 import pytest
 from sqlalchemy import text
 
-from memoir_desktop.core import Memoir, outside_changes
+from memoir_desktop.core import Memoir
+
+from memoir_desktop.core.storage import outside_changes
 from memoir_desktop.core.apps import app_suggestions
 
 PASS = "outside changes pass"
