@@ -15,7 +15,9 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from memoir_desktop.core import config, disclosure
+from memoir_desktop.core import config
+
+from memoir_desktop.core.llm import disclosure
 
 from memoir_desktop.core.keys import vault
 from memoir_desktop.core import sync as e2e_sync

@@ -192,7 +192,7 @@ def run(data: str | Path, *, limit_questions: int | None = None, embed_model: st
     """Run the benchmark; returns a JSON-able dict of results per variant."""
     _quiet_environment()
     from memoir_desktop.core import Memoir
-    from memoir_desktop.core.token_estimate import count_tokens
+    from memoir_desktop.core.llm.tokens import count_tokens
 
     convs = load_locomo(data)
     selected = _select_questions(convs, limit_questions)

@@ -39,11 +39,13 @@ from urllib.parse import urlsplit
 from sqlalchemy import func
 from sqlmodel import Session, select
 
-from memoir_desktop.core import Memoir, prompts
+from memoir_desktop.core import Memoir
+
+from memoir_desktop.core.llm import prompts
 from memoir_desktop.core.llm import LLMBadReply, LLMUnavailable
 from memoir_desktop.core.storage.models import Entry, Metric
 from memoir_desktop.core.temporal import WEEKDAY_NAMES
-from memoir_desktop.core.token_estimate import count_tokens
+from memoir_desktop.core.llm.tokens import count_tokens
 from memoir_desktop.eval import report
 from memoir_desktop.eval.headless import throwaway_passphrase
 from memoir_desktop.eval.judge import Judge, llm_settings, require_llm

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from memoir_desktop.core.disclosure import Disclosure
+from memoir_desktop.core.llm.disclosure import Disclosure
 from memoir_desktop.core.keys.crypto import MIN_PASSPHRASE
 from memoir_desktop.core.keys.private_files import write_private
 from memoir_desktop.ui.fit import grow_to_fit

@@ -313,7 +313,7 @@ class SettingsDialog(QDialog):
         return box
 
     def _show_what_is_sent(self) -> None:
-        from memoir_desktop.core import disclosure
+        from memoir_desktop.core.llm import disclosure
         from memoir_desktop.ui.privacy import disclosure_text
 
         provider = self.provider.currentData()

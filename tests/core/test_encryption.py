@@ -265,7 +265,7 @@ def test_a_private_entry_edited_or_moved_is_still_never_sent(mem, fake_llm):
 
 
 def test_disclosure_tells_this_machine_from_the_cloud():
-    from memoir_desktop.core import disclosure
+    from memoir_desktop.core.llm import disclosure
 
     assert disclosure.describe("", False).where == "none"
     assert "nothing is sent" in disclosure.describe("", False).text()

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from memoir_desktop.core.search.context import assemble
-from memoir_desktop.core.token_estimate import count_tokens
+from memoir_desktop.core.llm.tokens import count_tokens
 from tests.fakes.minilm import needs_minilm
 
 

@@ -18,7 +18,9 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session, col, select
 
-from memoir_desktop.core import prompts, temporal
+from memoir_desktop.core import temporal
+
+from memoir_desktop.core.llm import prompts
 from memoir_desktop.core.inputs import InvalidInput, clean_reply, clean_text, parse_time
 from memoir_desktop.core.journal.entries import Journal
 from memoir_desktop.core.llm import Gate, LLMError, LLMUnavailable, PrivateRefused

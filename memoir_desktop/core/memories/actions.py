@@ -18,7 +18,9 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
-from memoir_desktop.core import prompts, temporal
+from memoir_desktop.core import temporal
+
+from memoir_desktop.core.llm import prompts
 from memoir_desktop.core.apps import app_suggestions
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.inputs import InvalidInput, NotFound, clean_text, parse_time

@@ -6,7 +6,7 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
-from memoir_desktop.core import prompts
+from memoir_desktop.core.llm import prompts
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.jobs.queue import Prepared
 from memoir_desktop.core.llm import Gate

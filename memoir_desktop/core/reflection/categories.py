@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from memoir_desktop.core.prompts import FACT_CATEGORIES
+from memoir_desktop.core.llm.prompts import FACT_CATEGORIES
 
 CATEGORIES = FACT_CATEGORIES  # people, places, work, health, preferences, habits, plans, feelings, events, other
 

@@ -17,7 +17,7 @@ from datetime import date, datetime, timedelta
 
 from sqlmodel import Session, col, select
 
-from memoir_desktop.core import prompts
+from memoir_desktop.core.llm import prompts
 from memoir_desktop.core.lexical import tokenize_many
 from memoir_desktop.core.lexical.tokens import morphemes
 from memoir_desktop.core.reflection import language_of

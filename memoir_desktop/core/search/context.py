@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from memoir_desktop.core.search.router import Route
 from memoir_desktop.core.temporal import recurring
-from memoir_desktop.core.token_estimate import count_tokens
+from memoir_desktop.core.llm.tokens import count_tokens
 
 
 @dataclass

@@ -22,8 +22,8 @@ from datetime import date, datetime
 import openai
 
 from memoir_desktop.core.llm import LLMError, modes
-from memoir_desktop.core.prompts import RERANK_SYSTEM, RERANK_TOOL, RERANK_USER
-from memoir_desktop.core.token_estimate import count_tokens
+from memoir_desktop.core.llm.prompts import RERANK_SYSTEM, RERANK_TOOL, RERANK_USER
+from memoir_desktop.core.llm.tokens import count_tokens
 
 log = logging.getLogger(__name__)
 
