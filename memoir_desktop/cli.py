@@ -175,13 +175,13 @@ def run(args) -> int:
 
         return serve_stdio(args.home)
     mem = Memoir.open(args.home, reconcile=args.cmd != "reindex")
-    recovery = mem.take_recovery_key()
+    recovery = mem.keys.take_recovery_key()
     if recovery:
         # A new journal's, or one whose conversion was cut short and was just finished.
-        made = "a new encrypted journal was made" if mem.key.via == "new" else "the journal's encryption was finished"
+        made = "a new encrypted journal was made" if mem.keys.via == "new" else "the journal's encryption was finished"
         print(f"memoir-cli: {made}. Its recovery key opens it if the keyring and the passphrase are lost; it is "
               f"shown only now, keep it somewhere safe:\n  {recovery}", file=sys.stderr)
-    elif not mem.encrypted and args.cmd != "privacy":
+    elif not mem.keys.encrypted and args.cmd != "privacy":
         print("memoir-cli: this journal is not encrypted; `memoir-cli encrypt` converts it.", file=sys.stderr)
     try:
         return _dispatch(mem, args)
@@ -207,15 +207,15 @@ def _catalog_model(args, model, noun: str, use: str) -> int:
 
 
 def _search_model(mem, args) -> int:
-    from memoir_desktop.core.search_models.index_switch import SwitchFailed
+    from memoir_desktop.core.model_choice.index_switch import SwitchFailed
 
     if args.name == mem.settings.embed_model:
-        mem.cancel_embedder_switch()
+        mem.models.cancel_switch()
         _print(args, {"model": args.name}, f"search already uses {args.name}")
         return EXIT_OK
-    mem.switch_embedder(args.name)
+    mem.models.switch(args.name)
     try:
-        while not (step := mem.step_embedder_switch(limit=64))["finished"]:
+        while not (step := mem.models.step_switch(limit=64))["finished"]:
             _progress(step["done"], max(step["total"], 1))
     except SwitchFailed as exc:
         print(f"\nmemoir-cli: {args.name} cannot be used: {exc}; search keeps {mem.settings.embed_model}",
@@ -255,7 +255,7 @@ def _model(args) -> int:
 
 
 def _process(mem, args) -> int:
-    results = mem.process_jobs()
+    results = mem.jobs.process()
     code = EXIT_OK
     for r in results:
         if r["state"] == "done":
@@ -274,13 +274,13 @@ def _process(mem, args) -> int:
 def _tidy(mem, args) -> int:
     if args.undo:
         try:
-            restored = mem.undo_consolidation(args.undo)
+            restored = mem.memories.undo_consolidation(args.undo)
         except ValueError:
             print(f"memoir-cli: {args.undo} is not a merged memory; nothing was changed", file=sys.stderr)
             return EXIT_USAGE
         _print(args, {"restored": restored}, f"undone: {len(restored)} memories are back")
         return EXIT_OK
-    proposals = mem.tidy_proposals(user_id=args.user, include_user_edited=args.include_edited)
+    proposals = mem.memories.tidy_proposals(user_id=args.user, include_user_edited=args.include_edited)
     if not (args.apply or args.all):
         _print(args, [{"n": n, "members": [{"id": m.id, "memory": m.text} for m in p.members],
                        "merged": p.merged_text, "why": p.why} for n, p in enumerate(proposals, 1)],
@@ -295,7 +295,7 @@ def _tidy(mem, args) -> int:
         return EXIT_USAGE
     done, code = [], EXIT_OK
     for n in dict.fromkeys(wanted):
-        res = mem.apply_tidy(proposals[n - 1])
+        res = mem.memories.apply_tidy(proposals[n - 1])
         if res.refused:
             print(f"memoir-cli: {n}: {res.refused}", file=sys.stderr)
             code = EXIT_ERROR
@@ -309,7 +309,7 @@ def _tidy(mem, args) -> int:
 def _dispatch(mem, args) -> int:  # a flat command table reads best
     u = args.user
     if args.cmd == "journal":
-        eid = mem.journal(args.text, user_id=u, timestamp=args.date, private=args.private)
+        eid = mem.journal.write(args.text, user_id=u, timestamp=args.date, private=args.private)
         if args.private:
             # No memories come from it, so no job runs for it: an LLM that is away (exit 3) is not its
             # business, and writing a private entry is not a moment to call an LLM at all.
@@ -321,7 +321,7 @@ def _dispatch(mem, args) -> int:  # a flat command table reads best
         texts = [args.text] if args.text else _interactive()
         code = EXIT_OK
         for text in texts:
-            out = mem.chat(text, user_id=u)
+            out = mem.companion.chat(text, user_id=u)
             if out["error"]:
                 print(f"memoir-cli: {out['error']}", file=sys.stderr)
                 code = EXIT_LLM
@@ -346,7 +346,7 @@ def _dispatch(mem, args) -> int:  # a flat command table reads best
             for h in res))
         return EXIT_OK
     if args.cmd in ("forget", "restore"):
-        res = (mem.delete if args.cmd == "forget" else mem.restore)(args.id)
+        res = (mem.delete if args.cmd == "forget" else mem.memories.restore)(args.id)
         _print(args, res, f"{args.cmd}: {res['memory']} ({res['state']})")
         return EXIT_OK
     if args.cmd == "edit":
@@ -354,12 +354,12 @@ def _dispatch(mem, args) -> int:  # a flat command table reads best
         _print(args, res, f"edited: {res['previous_memory']} -> {res['memory']}")
         return EXIT_OK
     if args.cmd == "jobs":
-        res = mem.jobs(args.state, user_id=u)
+        res = mem.jobs.all(args.state, user_id=u)
         _print(args, res, "\n".join(f"{j['id']:>5}  {j['kind']:<10} {j['state']:<8} {j['error'] or ''}"
                                     for j in res) or "(no jobs)")
         return EXIT_OK
     if args.cmd == "retry":
-        ok = mem.retry_job(args.id)
+        ok = mem.jobs.retry(args.id)
         if not ok:
             print(f"memoir-cli: job {args.id} is not a failed job", file=sys.stderr)
             return EXIT_USAGE
@@ -379,22 +379,22 @@ def _dispatch(mem, args) -> int:  # a flat command table reads best
         _print(args, rep, f"rebuilt the vector index for {len(rep['rebuilt'])} user(s)")
         return EXIT_OK
     if args.cmd == "status":
-        st = mem.status()
+        st = mem.jobs.status()
         _print(args, st, "\n".join(f"{k}: {v}" for k, v in st.items()))
         return EXIT_OK
     if args.cmd == "privacy":
-        d = mem.disclosure()
+        d = mem.connection.disclosure()
         lang = args.lang or "en"
         _print(args, {"where": d.where, "host": d.host, "sent": {p.name: p.text(lang) for p in d.sent},
-                      "not_sent": d.never_lines(lang), "encrypted": mem.encrypted}, d.text(lang))
+                      "not_sent": d.never_lines(lang), "encrypted": mem.keys.encrypted}, d.text(lang))
         return EXIT_OK
     if args.cmd == "passphrase":
         if args.new_recovery_key:
-            key = mem.new_recovery_key()
+            key = mem.keys.new_recovery_key()
             print(f"new recovery key (the previous one no longer works; shown only now):\n  {key}")
             return EXIT_OK
-        current = _secret("MEMOIR_PASSPHRASE", "current passphrase: ") if mem.has_passphrase else None
-        mem.set_passphrase(_secret("MEMOIR_NEW_PASSPHRASE", "new passphrase: "), current=current)
+        current = _secret("MEMOIR_PASSPHRASE", "current passphrase: ") if mem.keys.has_passphrase else None
+        mem.keys.set_passphrase(_secret("MEMOIR_NEW_PASSPHRASE", "new passphrase: "), current=current)
         _print(args, {"ok": True}, "passphrase set (the data key was rewrapped; nothing was re-encrypted)")
         return EXIT_OK
     if args.cmd == "export":
@@ -403,21 +403,21 @@ def _dispatch(mem, args) -> int:  # a flat command table reads best
             if not args.encrypt:
                 print("memoir-cli: a plain export is readable by anyone who gets the file; --encrypt protects it "
                       "with a passphrase.", file=sys.stderr)
-            counts = mem.export(args.file, passphrase=passphrase)
+            counts = mem.archive.export(args.file, passphrase=passphrase)
             _print(args, counts, "exported " + ", ".join(f"{v} {k}" for k, v in counts.items()))
         else:
-            files = mem.export_text(args.file, fmt=args.format, per_day=args.per_day, lang=args.lang, user_id=u)
+            files = mem.archive.export_text(args.file, fmt=args.format, per_day=args.per_day, lang=args.lang, user_id=u)
             _print(args, files, f"wrote {len(files)} file(s): " + ", ".join(files[:3]) + (" …" if len(files) > 3 else ""))
         return EXIT_OK
     if args.cmd == "import":
         return _import(mem, args)
     if args.cmd in ("entries", "trash"):
         if args.cmd == "trash":
-            res = mem.trash(user_id=u)
+            res = mem.journal.in_trash(user_id=u)
         elif args.search:
-            res = mem.search_entries(args.search, user_id=u, limit=args.limit)
+            res = mem.search_field.search_entries(args.search, user_id=u, limit=args.limit)
         else:
-            res = mem.entries(user_id=u, day=_day(args.day), limit=args.limit)
+            res = mem.journal.entries(user_id=u, day=_day(args.day), limit=args.limit)
         _print(args, res, "\n".join(_entry_line(e) for e in res) or (
             "(the trash is empty)" if args.cmd == "trash" else "(no entries found)"))
         return EXIT_OK
@@ -429,26 +429,26 @@ def _dispatch(mem, args) -> int:  # a flat command table reads best
 def _entry(mem, args) -> int:
     a = args.action
     if a == "history":
-        res = mem.entry_history(args.id)
+        res = mem.journal.history(args.id)
         _print(args, res, "\n".join(f"{h['created_at']}  {h['event']:<8} " + (
             f"{h['old_time']} -> {h['new_time']}" if h["event"] == "MOVE" else
             f"{(h['old_content'] or '')[:40]} -> {(h['new_content'] or '')[:40]}" if h["event"] == "EDIT" else "")
             for h in res) or "(no changes)")
         return EXIT_OK
     if a == "purge":
-        res = mem.purge_entry(args.id)
+        res = mem.journal.purge(args.id)
         _print(args, res, f"deleted entry {args.id} forever, with {_count(len(res['memories']), 'memory', 'memories')} "
                           f"made only from it and {_count(res['graph_relations'], 'graph relation')}; "
                           "backups made before still hold it")
         return EXIT_OK
-    if a == "restore" and mem.entry(args.id)["deleted_at"] is None:
+    if a == "restore" and mem.journal.entry(args.id)["deleted_at"] is None:
         # The core lets a second "Put back" in the app pass quietly; here it would hide a mistyped id.
         print(f"memoir-cli: entry {args.id} is not in the trash: there is nothing to restore", file=sys.stderr)
         return EXIT_USAGE
-    fn = {"edit": lambda: mem.edit_entry(args.id, args.text), "move": lambda: mem.move_entry(args.id, args.when),
-          "delete": lambda: mem.delete_entry(args.id), "restore": lambda: mem.restore_entry(args.id),
-          "private": lambda: mem.set_entry_private(args.id, True),
-          "share": lambda: mem.set_entry_private(args.id, False)}[a]
+    fn = {"edit": lambda: mem.journal.edit(args.id, args.text), "move": lambda: mem.journal.move(args.id, args.when),
+          "delete": lambda: mem.journal.trash(args.id), "restore": lambda: mem.journal.restore(args.id),
+          "private": lambda: mem.journal.set_private(args.id, True),
+          "share": lambda: mem.journal.set_private(args.id, False)}[a]
     res = fn()
     text = {"edit": f"edited entry {args.id}; its memories are re-read", "move": f"moved entry {args.id} to "
             f"{res['created_at'][:16]}", "delete": f"moved entry {args.id} to the trash ("
@@ -473,7 +473,7 @@ def _import(mem, args) -> int:
 
     passphrase = _secret(ENV_EXPORT_PASSPHRASE, "passphrase of the export: ") \
         if transfer.is_encrypted_export(args.file) else None
-    res = mem.import_file(args.file, user_id=args.user, progress=progress, passphrase=passphrase)
+    res = mem.archive.import_file(args.file, user_id=args.user, progress=progress, passphrase=passphrase)
     if res["kind"] == "dayone":
         text = (f"imported {_count(res['entries'], 'Day One entry', 'Day One entries')} ({res['already_there']} already there, "
                 f"{res['skipped']} without text); their memories are made by `memoir-cli process`")
@@ -513,17 +513,17 @@ def _secret(env: str, prompt: str) -> str:
 
 def _encrypt(args) -> int:
     from memoir_desktop.core import config
-    from memoir_desktop.core.keys import vault
+    from memoir_desktop.core.archive import conversion
 
     home = config.resolve_home(args.home)
-    if not vault.is_plain_journal(home) and not vault.conversion_pending(home):
+    if not conversion.is_plain_journal(home) and not conversion.conversion_pending(home):
         print("memoir-cli: nothing to convert (no plain journal here)", file=sys.stderr)
         return EXIT_USAGE
 
     def progress(done: int, total: int) -> None:
         print(f"\rencrypting {done}/{total} rows", end="" if done < total else "\n", file=sys.stderr, flush=True)
 
-    key = vault.convert_to_encrypted(home, progress=progress)
+    key = conversion.convert_to_encrypted(home, progress=progress)
     text = "the journal is encrypted; the plain file was removed after the encrypted copy was verified"
     if key.recovery_key:
         text += f"\nrecovery key (shown only now, keep it somewhere safe):\n  {key.recovery_key}"
@@ -534,7 +534,7 @@ def _encrypt(args) -> int:
 def _sync(args) -> int:
     """One sync round; into a home with no journal yet, joining the one kept in the sync place."""
     from memoir_desktop.core import Memoir, config, sync
-    from memoir_desktop.core.keys import vault
+    from memoir_desktop.core.archive import conversion
     from memoir_desktop.core.keys import crypto
 
     home = config.resolve_home(args.home)
@@ -544,14 +544,14 @@ def _sync(args) -> int:
             print(f"\r{stage} {done}/{total}", end="" if done < total else "\n", file=sys.stderr, flush=True)
 
     try:
-        if not crypto.is_encrypted(home) and not vault.is_plain_journal(home) and args.url:
+        if not crypto.is_encrypted(home) and not conversion.is_plain_journal(home) and args.url:
             mem = Memoir.join(args.url, _secret(crypto.ENV_PASSPHRASE, "passphrase of the synced journal: "),
                               home=home, progress=progress)
             report = None
         else:
             mem = Memoir.open(home)
             try:
-                report = mem.sync(args.url, progress=progress)
+                report = mem.sync.run(args.url, progress=progress)
             except BaseException:
                 mem.close()
                 raise
@@ -569,9 +569,9 @@ def _sync(args) -> int:
         return EXIT_ERROR
     try:
         if report is None:
-            st = mem.sync_status()
-            _print(args, {"joined": True, "url": st.url, "entries": len(mem.entries())},
-                   f"joined the journal kept at {st.url}: {_count(len(mem.entries()), 'entry', 'entries')} here now")
+            st = mem.sync.status()
+            _print(args, {"joined": True, "url": st.url, "entries": len(mem.journal.entries())},
+                   f"joined the journal kept at {st.url}: {_count(len(mem.journal.entries()), 'entry', 'entries')} here now")
             return EXIT_OK
         data = {"url": report.url, "pushed": report.pushed, "pulled": report.pulled,
                 "conflicts": [{"id": n.id, "entry_id": n.entry_id, "message": n.message} for n in report.conflicts],
@@ -589,17 +589,17 @@ def _sync(args) -> int:
 def _apps(mem, args) -> int:
     u = args.user
     if args.action in ("pause", "allow"):
-        a = mem.pause_app(args.name, args.action == "pause", user_id=u)
+        a = mem.apps.pause_app(args.name, args.action == "pause", user_id=u)
         _print(args, a, f"{a['name']}: {'paused' if a['paused'] else 'allowed'}")
     elif args.action == "set":
-        a = mem.set_app_grant(args.name, args.grant, args.value == "on", user_id=u)
+        a = mem.apps.set_app_grant(args.name, args.grant, args.value == "on", user_id=u)
         _print(args, a, f"{a['name']}: {args.grant.replace('_', ' ')} {args.value}")
     elif args.action == "log":
-        calls = mem.app_log(app=args.name, limit=args.limit, user_id=u)
+        calls = mem.apps.app_log(app=args.name, limit=args.limit, user_id=u)
         _print(args, calls, "\n".join(f"{c['at'].replace('T', ' ')}  {c['app']}  {c['tool']}  {c['outcome']}  "
                                       f"{c['items']} item(s)" for c in calls) or "(no calls yet)")
     else:
-        apps = mem.connected_apps(user_id=u)
+        apps = mem.apps.connected_apps(user_id=u)
         _print(args, apps, "\n".join(
             f"{a['name']}: {'paused' if a['paused'] else 'allowed'}; reads entries: "
             f"{'yes' if a['read_entries'] else 'no'}; writes directly: {'yes' if a['write_directly'] else 'no'}; "
@@ -609,11 +609,11 @@ def _apps(mem, args) -> int:
 
 def _suggestions(mem, args) -> int:
     if args.accept is not None or args.reject is not None:
-        out = mem.decide_suggestion(args.accept if args.accept is not None else args.reject, args.accept is not None,
+        out = mem.memories.decide_suggestion(args.accept if args.accept is not None else args.reject, args.accept is not None,
                                     user_id=args.user)
         _print(args, out, f"accepted: memory {out['memory_id']}" if out["accepted"] else "turned down")
         return EXIT_OK
-    held = mem.memory_suggestions(user_id=args.user)
+    held = mem.apps.memory_suggestions(user_id=args.user)
     _print(args, held, "\n".join(f"{s['id']:>5}  {s['app']}: {s['text']}" for s in held) or "(no suggestions)")
     return EXIT_OK
 

@@ -16,10 +16,9 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, create_engine, select
 
-from memoir_desktop.core.storage import outside_changes
 from memoir_desktop.core.apps import app_suggestions, connected_apps
 from memoir_desktop.core.keys.crypto import sqlcipher_key
-from memoir_desktop.core.storage import graph_store, models
+from memoir_desktop.core.storage import graph_store, models, outside_changes
 from memoir_desktop.core.storage.models import Meta
 
 SCHEMA_VERSION = 10

@@ -252,9 +252,9 @@ def run_search(sizes: Sequence[int], queries: int, *, embed_model: str | None = 
     with tempfile.TemporaryDirectory(prefix="memoir-bench-") as tmp:
         overrides = {"embed_model": embed_model} if embed_model else {}
         with Memoir.open(Path(tmp) / "home", reconcile=False, **overrides) as mem:
-            _, load_ms = _timed(mem.embedder.load)
-            out["embedder"] = mem.embedder.name
-            _progress(f"embedder {mem.embedder.name} loaded in {load_ms / 1000:.1f}s")
+            _, load_ms = _timed(mem.models.embedder.load)
+            out["embedder"] = mem.models.embedder.name
+            _progress(f"embedder {mem.models.embedder.name} loaded in {load_ms / 1000:.1f}s")
             user = "bench"
             have = 0
             load_s_total = 0.0

@@ -70,7 +70,7 @@ def _open_time(home: Path, encrypt: bool, query: str, now: datetime, embedder) -
     mem = Memoir.open(home, encrypt=encrypt, backups_keep=1)
     try:
         opened = time.perf_counter() - t
-        mem.embedder = embedder  # the model is loaded once for all runs (not what is measured)
+        mem.models.embedder = embedder  # the model is loaded once for all runs (not what is measured)
         mem.store.set_embedder(embedder)
         t = time.perf_counter()
         mem.search(query, user_id="bench", limit=10, now=now)
@@ -91,12 +91,12 @@ def run(sizes: Sequence[int], queries: int, opens: int, seed: int = 7) -> dict:
         homes = {"plain": Path(tmp) / "plain", "encrypted": Path(tmp) / "encrypted"}
         mems = {kind: Memoir.open(home, reconcile=False, encrypt=kind == "encrypted", backups_keep=1)
                 for kind, home in homes.items()}
-        embedder = mems["plain"].embedder
+        embedder = mems["plain"].models.embedder
         embedder.load()
         for m in mems.values():
-            m.embedder = embedder
+            m.models.embedder = embedder
             m.store.set_embedder(embedder)
-        assert mems["encrypted"].encrypted and not mems["plain"].encrypted
+        assert mems["encrypted"].keys.encrypted and not mems["plain"].keys.encrypted
         rng = np.random.default_rng(seed)
         centres = rng.normal(0, 1, (2000, DIM)).astype(np.float32)
         have = 0
@@ -118,7 +118,7 @@ def run(sizes: Sequence[int], queries: int, opens: int, seed: int = 7) -> dict:
                     parts = [_open_time(home, kind == "encrypted", qs[0], now, embedder) for _ in range(opens)]
                     times = [a + b for a, b in parts]
                     m = Memoir.open(home, encrypt=kind == "encrypted", backups_keep=1)
-                    m.embedder = embedder
+                    m.models.embedder = embedder
                     m.store.set_embedder(embedder)
                     for q in qs[:5]:
                         m.search(q, user_id="bench", limit=10, now=now)
@@ -137,7 +137,7 @@ def run(sizes: Sequence[int], queries: int, opens: int, seed: int = 7) -> dict:
                 mems = {kind: Memoir.open(home, reconcile=False, encrypt=kind == "encrypted", backups_keep=1)
                         for kind, home in homes.items()}
                 for m in mems.values():
-                    m.embedder = embedder
+                    m.models.embedder = embedder
                     m.store.set_embedder(embedder)
         finally:
             for m in mems.values():

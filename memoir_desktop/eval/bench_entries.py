@@ -74,7 +74,7 @@ def run(sizes: list[int], queries: int, pool: int) -> list[dict]:
                         s.expunge(r)
                 texts = [r.content[:2000] for r in rows_]
                 if have < pool:
-                    vecs = np.asarray(mem.embedder.embed_documents(texts), dtype=np.float32)
+                    vecs = np.asarray(mem.models.embedder.embed_documents(texts), dtype=np.float32)
                     pool_vecs = vecs if pool_vecs is None else np.concatenate([pool_vecs, vecs])
                 else:
                     vecs = pool_vecs[rng.integers(0, len(pool_vecs), n)]  # type: ignore[index]
@@ -90,11 +90,11 @@ def run(sizes: list[int], queries: int, pool: int) -> list[dict]:
             bm = mem.episodes.bm25(user)  # built on first use; timed apart from the queries
             build_s = time.perf_counter() - t
             for q in qs[:5]:
-                mem.search_entries(q, user_id=user)
+                mem.search_field.search_entries(q, user_id=user)
             full, lexical = [], []
             for q in qs:
                 t = time.perf_counter()
-                mem.search_entries(q, user_id=user, limit=20)
+                mem.search_field.search_entries(q, user_id=user, limit=20)
                 full.append((time.perf_counter() - t) * 1000)
                 t = time.perf_counter()
                 bm.search(q, 60)

@@ -305,7 +305,7 @@ def _context_runs(mem, queries: int, off, on) -> list[str]:
     def timed(reranker, q: str) -> float:
         mem.retriever.context_rerank = reranker  # the Retriever's own slot, as Settings would fill it
         t = time.perf_counter()
-        mem.context_for(q, user_id="bench", now=now)
+        mem.companion.context_for(q, user_id="bench", now=now)
         return (time.perf_counter() - t) * 1000
 
     for q in qs[:3]:  # warm-up: BM25 build, Kiwi, the embedder
@@ -321,7 +321,7 @@ def _context_runs(mem, queries: int, off, on) -> list[str]:
             times[name].append(timed(reranker, q))
             if name == "on" and on.last_ms:
                 rerank_ms.append(on.last_ms)
-    status = on.status()
+    status = on.jobs.status()
     p50 = {k: percentile(v, 50) for k, v in times.items()}
     p95 = {k: percentile(v, 95) for k, v in times.items()}
     return [f"reranker status: {status}", f"first context with the reranker on (loads the model): {first_on:.0f} ms",

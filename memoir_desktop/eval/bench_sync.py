@@ -125,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         laptop = Memoir.open(root / "laptop", passphrase=PASS, reconcile=False)
         t = time.perf_counter()
-        first = laptop.sync(url)
+        first = laptop.sync.run(url)
         rows.append(("first push (laptop)", time.perf_counter() - t, first.bytes_moved))
         target_size = size_of(folder) if not args.target else first.bytes_up
         rows.append(("target size after it", 0.0, target_size))
@@ -145,21 +145,21 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(("join (download, apply" + (")" if args.no_index else ", index)"), joined, None))
         if "index_start" in marks:
             rows.append(("join, without the index", marks["index_start"] - t, None))
-        assert len(desk.entries()) == args.entries, "the join lost entries"
+        assert len(desk.journal.entries()) == args.entries, "the join lost entries"
         assert len(desk.get_all()["results"]) == args.memories, "the join lost memories"
 
-        eid = laptop.journal("Started a new notebook today; the cover is dark green.")
+        eid = laptop.journal.write("Started a new notebook today; the cover is dark green.")
         for text in ("Started a new notebook", "The notebook's cover is dark green", "Likes dark green"):
             laptop.add(text, infer=False, entry_id=eid)
         t = time.perf_counter()
-        up = laptop.sync()
+        up = laptop.sync.run()
         rows.append(("one new entry: laptop round", time.perf_counter() - t, up.bytes_moved))
         t = time.perf_counter()
-        down = desk.sync()
+        down = desk.sync.run()
         rows.append(("one new entry: desk round", time.perf_counter() - t, down.bytes_moved))
-        assert any(e["content"].startswith("Started a new notebook") for e in desk.entries())
+        assert any(e["content"].startswith("Started a new notebook") for e in desk.journal.entries())
         t = time.perf_counter()
-        idle = desk.sync()
+        idle = desk.sync.run()
         rows.append(("nothing new: a round", time.perf_counter() - t, idle.bytes_moved))
         laptop.close()
         desk.close()

@@ -72,7 +72,7 @@ def collect(data: str, sets: Path, embed_model: str | None) -> tuple[str, list[C
     throwaway_passphrase()  # the temporary journal is encrypted like any new one
     with tempfile.TemporaryDirectory(prefix="memoir-rerank-") as tmp, _reproducible_ids(), \
             Memoir.open(Path(tmp) / "home", reconcile=False, **overrides) as mem:
-        model = mem.embedder.name
+        model = mem.models.embedder.name
         topic = topic_threshold(model)
         for conv, questions in _select_questions(load_locomo(data), None):
             user = f"locomo-{conv.sample_id}"

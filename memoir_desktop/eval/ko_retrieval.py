@@ -96,7 +96,7 @@ def run(data_dir: Path, split: str) -> dict:
     throwaway_passphrase()  # the temporary journal is encrypted like any new one
     with tempfile.TemporaryDirectory(prefix="memoir-ko-") as tmp, _reproducible_ids(), \
             Memoir.open(Path(tmp) / "home", reconcile=False) as mem:
-        return {"embedder": mem.embedder.name, "split": split, "paraphrase": paraphrase(mem, para, split),
+        return {"embedder": mem.models.embedder.name, "split": split, "paraphrase": paraphrase(mem, para, split),
                 "recency": recency(mem, chains)}
 
 

@@ -202,10 +202,10 @@ def run(data: str | Path, *, limit_questions: int | None = None, embed_model: st
         overrides = {"embed_model": embed_model} if embed_model else {}
         with Memoir.open(Path(tmp) / "home", reconcile=False, **overrides) as mem:
             t0 = time.perf_counter()
-            mem.embedder.load()
-            results["embedder"] = mem.embedder.name
-            results["embedder_status"] = mem.embedder.status.state
-            _progress(f"embedder {mem.embedder.name} ({mem.embedder.status.state}) loaded in "
+            mem.models.embedder.load()
+            results["embedder"] = mem.models.embedder.name
+            results["embedder_status"] = mem.models.embedder.status.state
+            _progress(f"embedder {mem.models.embedder.name} ({mem.models.embedder.status.state}) loaded in "
                       f"{time.perf_counter() - t0:.1f}s")
             other = None
             if peer == "mem0":
@@ -283,11 +283,11 @@ def _run_variant(mem, selected, dated: bool, count_tokens, peer=None) -> dict:
             tallies["memoir hybrid"][cat].add(ev, [dia_of.get(h["id"], []) for h in hits])
             ctx_tokens.append(count_tokens("\n".join(f"- {h['memory']}" for h in hits)))
 
-            listed = mem.find(q.question, user_id=user_id, limit=TOP_K, now=now)["memories"]
+            listed = mem.search_field.find(q.question, user_id=user_id, limit=TOP_K, now=now)["memories"]
             tallies["memoir field"][cat].add(ev, [dia_of.get(h["id"], []) for h in listed])
 
             t = time.perf_counter()
-            dense = mem.store.vectors.search(collection, mem.embedder.embed_query(q.question), TOP_K)
+            dense = mem.store.vectors.search(collection, mem.models.embedder.embed_query(q.question), TOP_K)
             lat["dense"].append((time.perf_counter() - t) * 1000)
             tallies["dense"][cat].add(ev, [dia_of.get(str(mid), []) for mid, _ in dense])
 

@@ -124,7 +124,7 @@ def run(data: str, paraphrase: str | None, embed_model: str | None) -> list[Samp
                 samples.append(Sample("paraphrase", user, knows, best, stats, bool(want & set(a)),
                                       bool(want & set(b))))
             _nonsense(mem, user, now, samples)
-        model = mem.embedder.name
+        model = mem.models.embedder.name
     print(f"embedder: {model}", file=sys.stderr)
     return samples
 

@@ -40,12 +40,10 @@ from sqlalchemy import func
 from sqlmodel import Session, select
 
 from memoir_desktop.core import Memoir
-
-from memoir_desktop.core.llm import prompts
-from memoir_desktop.core.llm import LLMBadReply, LLMUnavailable
+from memoir_desktop.core.llm import LLMBadReply, LLMUnavailable, prompts
+from memoir_desktop.core.llm.tokens import count_tokens
 from memoir_desktop.core.storage.models import Entry, Metric
 from memoir_desktop.core.temporal import WEEKDAY_NAMES
-from memoir_desktop.core.llm.tokens import count_tokens
 from memoir_desktop.eval import report
 from memoir_desktop.eval.headless import throwaway_passphrase
 from memoir_desktop.eval.judge import Judge, llm_settings, require_llm
@@ -175,8 +173,8 @@ def ingest(mem: Memoir, unit: Unit, bar: Progress) -> dict:
     failures: list[str] = []
     for when, messages in unit.sessions:
         for text in messages:
-            mem.journal(text, user_id=unit.user_id, timestamp=when)
-            for r in mem.process_jobs():
+            mem.journal.write(text, user_id=unit.user_id, timestamp=when)
+            for r in mem.jobs.process():
                 if r["state"] == "done":
                     done += 1
                 elif r["state"] == "pending":
@@ -235,7 +233,7 @@ def answer_from_memory(mem: Memoir, unit: Unit, q: Question) -> dict:
     mark = _metric_mark(mem)
     t0 = time.perf_counter()
     # remember=False: questions must not become memories or shape the next question's context.
-    out = mem.chat(q.question, user_id=unit.user_id, timestamp=q.asked_at, remember=False)
+    out = mem.companion.chat(q.question, user_id=unit.user_id, timestamp=q.asked_at, remember=False)
     chat_ms = (time.perf_counter() - t0) * 1000
     if out.get("error") and out["error"].startswith("LLM unavailable"):
         raise RunAborted(out["error"])

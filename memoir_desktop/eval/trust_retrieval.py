@@ -7,10 +7,10 @@ nonsense queries, and facts that changed over time, side by side.
 1. crosslingual (ko_paraphrase.json + crosslingual.json): hit@1, hit@5 and MRR@10 per category
    (each ko_paraphrase kind and ko→ko over all, the same-language baseline; each cross-lingual
    lang_pair; en→en the baseline for ko→en) for the API (`mem.search`: listing=False) and for the
-   search field (`mem.find`: listing=True), each with the floor on and off. All four columns come
+   search field (`mem.search_field.find`: listing=True), each with the floor on and off. All four columns come
    from one code path, `mem.retriever.facts.search(..., floor=True | None, listing=...)`, so the
    floor's cost (on minus off, in points) is the only difference; a footnote counts questions whose
-   top 10 from the public `mem.search` / `mem.find` differs from the "on" column.
+   top 10 from the public `mem.search` / `mem.search_field.find` differs from the "on" column.
 2. small (small_journals.json): per journal size, the share of nonsense queries for which the search
    field lists any memory, any entry, or either, and hit@5 of the real queries there (memories and
    entries). Each line is a memory (`mem.add(infer=False)`) and an entry (`mem.journal`, private, so
@@ -97,7 +97,7 @@ def crosslingual(mem, para: dict, cross: dict, unrelated: dict | None = None) ->
                 if name == "on" and not cat.endswith("(check half)"):
                     public = (mem.search(q["question"], user_id=user, limit=10, now=_now(q["asked"]))["results"]
                               if col == "api" else
-                              mem.find(q["question"], user_id=user, limit=10, now=_now(q["asked"]))["memories"])
+                              mem.search_field.find(q["question"], user_id=user, limit=10, now=_now(q["asked"]))["memories"])
                     differ[col] += [h["id"] for h in public] != hits
     listed: dict[str, list[bool]] = defaultdict(list)
     by_meaning: dict[str, list[bool]] = defaultdict(list)  # listed a memory sharing no word with it
@@ -106,7 +106,7 @@ def crosslingual(mem, para: dict, cross: dict, unrelated: dict | None = None) ->
             continue
         for text in texts:
             for user, store in (("para", "ko"), ("en", "en")):
-                found = mem.find(text, user_id=user, limit=10, now=_now("2026-11-30"))
+                found = mem.search_field.find(text, user_id=user, limit=10, now=_now("2026-11-30"))
                 listed[f"{lang}→{store}"].append(bool(found["memories"]))
                 by_meaning[f"{lang}→{store}"].append(any("lexical" not in (m.get("explain") or {})
                                                          for m in found["memories"]))
@@ -140,7 +140,7 @@ def render_crosslingual(r: dict) -> list[str]:
         lines.append(row)
     d = r["public_differs"]
     lines += ["", f"top 10 of the public call differs from the 'on' column: mem.search {d['api']}, "
-                  f"mem.find {d['field']} of {r['n']} questions"]
+                  f"mem.search_field.find {d['field']} of {r['n']} questions"]
     if r.get("unrelated"):
         lines += ["", "unrelated questions (real words, nothing in the journal): share for which the search "
                       "field lists a memory, and one sharing no word with the question (lower is better)",
@@ -159,18 +159,18 @@ def small(mem, data: dict) -> dict:
         _progress(f"small journal {k + 1}/{len(data['journals'])} ({j['size']} lines)")
         user = j["id"]
         ids = _load(mem, user, j["memories"])
-        entry = {m["id"]: mem.journal(m["text"], user_id=user, private=True,
+        entry = {m["id"]: mem.journal.write(m["text"], user_id=user, private=True,
                                       timestamp=datetime.fromisoformat(m["recorded"]).replace(hour=21))
                  for m in j["memories"]}
         now = _now(j["asked"])
         for text in j["nonsense"]:
-            found = mem.find(text, user_id=user, now=now)
+            found = mem.search_field.find(text, user_id=user, now=now)
             row = per[j["size"]]
             row["nonsense memories"].append(bool(found["memories"]))
             row["nonsense entries"].append(bool(found["entries"]))
             row["nonsense any"].append(bool(found["memories"] or found["entries"]))
         for q in j["queries"]:
-            found = mem.find(q["query"], user_id=user, now=now)
+            found = mem.search_field.find(q["query"], user_id=user, now=now)
             m_rank = _rank([h["id"] for h in found["memories"]], {ids[r] for r in q["relevant"]})
             e_rank = _rank([e["id"] for e in found["entries"]], {entry[r] for r in q["relevant"]})
             per[j["size"]]["real memories"].append(bool(m_rank and m_rank <= 5))
@@ -181,7 +181,7 @@ def small(mem, data: dict) -> dict:
 
 def render_small(r: dict) -> list[str]:
     cols = ("nonsense memories", "nonsense entries", "nonsense any", "real memories", "real entries")
-    lines = ["# 2. Small journals in the search field (mem.find)", "",
+    lines = ["# 2. Small journals in the search field (mem.search_field.find)", "",
              "nonsense: share of queries listing anything (lower is better); real: hit@5 (higher is better)",
              "", "size | n nonsense | memories | entries | either | n real | hit@5 memories | hit@5 entries"]
     for size, row in r.items():
@@ -240,7 +240,7 @@ def run(data_dir: Path, only: tuple[str, ...] = PARTS) -> dict:
     out: dict = {"seconds": {}}
     with tempfile.TemporaryDirectory(prefix="memoir-trust-") as tmp, _reproducible_ids(), \
             Memoir.open(Path(tmp) / "home", reconcile=False) as mem:
-        out["embedder"] = mem.embedder.name
+        out["embedder"] = mem.models.embedder.name
         for part in only:
             start = time.perf_counter()
             if part == "crosslingual":

@@ -14,7 +14,7 @@ from mcp.server.lowlevel.helper_types import ReadResourceContents
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 
-from memoir_desktop.core.reflection.categories import CATEGORIES
+from memoir_desktop.core.pipeline.categories import CATEGORIES
 from memoir_desktop.mcp.access import JournalAccess
 
 log = logging.getLogger(__name__)
@@ -24,7 +24,7 @@ ENTRY_CHARS = 4_000  # of each entry's text
 
 
 def _shown(m: dict) -> dict:
-    from memoir_desktop.core.reflection.categories import category_of
+    from memoir_desktop.core.pipeline.categories import category_of
     from memoir_desktop.core.temporal.recurring import describe
 
     # The category the profile page shows (the LLM's, else the rules'), the one the user switches off.
@@ -65,7 +65,7 @@ class MemoirServer(MCPServer):
             lines = ["# What memoir knows about the diarist", "",
                      "Their long-term memories by kind, newest first, as the diarist keeps them in memoir.", ""]
             shown = 0
-            for group in self.access.memoir().profile():
+            for group in self.access.memoir().reflection.profile():
                 if not group["remember"]:
                     continue  # a kind the diarist switched off is not told, not even as empty
                 items = sorted(self.access.visible(group["memories"]), key=lambda m: m.get("created_at") or "",
@@ -163,7 +163,7 @@ def build_server(access: JournalAccess) -> MCPServer:
         with access.call(ctx, "on_this_day", needs="read_entries") as call:
             day = _day(date)
             groups, sent = [], 0
-            for g in access.memoir().on_this_day(day):
+            for g in access.memoir().reflection.on_this_day(day):
                 entries = access.visible_entries(g["entries"])
                 memories = [_shown(m) for m in access.visible(g["memories"])]
                 if entries or memories:
@@ -186,7 +186,7 @@ def build_server(access: JournalAccess) -> MCPServer:
                 raise ToolError("Give a number of days between 1 and 366.")
             since = (datetime.now() - timedelta(days=days)).isoformat()
             # The diarist's own entries: not the companion's replies, not memoir's letters.
-            mine = [e for e in access.memoir().entries() if e["role"] == "user" and e["kind"] == "entry"
+            mine = [e for e in access.memoir().journal.entries() if e["role"] == "user" and e["kind"] == "entry"
                     and e["created_at"] >= since]
             shown = [{"id": e["id"], "written": e["created_at"], "text": _cut(e["content"]), "tags": e["tags"]}
                      for e in reversed(access.visible_entries(mine))][:RECENT_MAX]

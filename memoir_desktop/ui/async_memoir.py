@@ -15,16 +15,21 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.ui.background_writer import BackgroundWriter
-from memoir_desktop.ui.ops import CoreOp, Op, QueryOp
+from memoir_desktop.ui.ops import CoreOp, QueryOp
 from memoir_desktop.ui.tasks import TaskRunner, call_if_alive
+
+if TYPE_CHECKING:
+    from memoir_desktop.core.memory import Memoir
 
 log = logging.getLogger(__name__)
 
+R = TypeVar("R")
 Callback = Callable | None
 
 
@@ -43,7 +48,7 @@ class AsyncMemoir(QObject):
 
     OUTSIDE_EVERY_MS = 3000  # how soon a memory another app added shows (one small query a tick)
 
-    def __init__(self, mem, parent: QObject | None = None, reads: TaskRunner | None = None):
+    def __init__(self, mem: Memoir, parent: QObject | None = None, reads: TaskRunner | None = None):
         super().__init__(parent)
         self.mem = mem
         # The app's reads pool, made before the journal opened (start-up used it); a pool of our own otherwise.
@@ -62,22 +67,24 @@ class AsyncMemoir(QObject):
 
     home = property(lambda self: self.mem.home)
     settings = property(lambda self: self.mem.settings)
-    llm_configured = property(lambda self: self.mem.llm_configured)
-    llm_mode = property(lambda self: self.mem.llm_mode, doc="How the server is asked; None before the probe.")
-    encrypted = property(lambda self: self.mem.encrypted)
-    has_passphrase = property(lambda self: self.mem.has_passphrase)
-    keyring_keeps_key = property(lambda self: self.mem.keyring_keeps_key)
+    llm_configured = property(lambda self: self.mem.connection.configured)
+    llm_mode = property(lambda self: self.mem.connection.mode, doc="How the server is asked; None before the probe.")
+    encrypted = property(lambda self: self.mem.keys.encrypted)
+    has_passphrase = property(lambda self: self.mem.keys.has_passphrase)
+    keyring_keeps_key = property(lambda self: self.mem.keys.keyring_keeps_key)
 
     @property
     def idle(self) -> bool:
         """Nothing in flight (used by screenshots and tests to wait for the UI to settle)."""
         return self.reads.in_flight == 0 and not self.writer.busy
 
-    def query(self, op: Op, on_done: Callback = None, on_error: Callback = None) -> None:
+    def query(self, op: Callable[[Memoir], R], on_done: Callable[[R], object] | None = None,
+              on_error: Callback = None) -> None:
         """`op(mem)` on the reads pool, where nothing can be written."""
         QueryOp(self, op).run(on_done, on_error)
 
-    def write(self, op: Op, on_done: Callback = None, on_error: Callback = None, *, poke: bool = False) -> None:
+    def write(self, op: Callable[[Memoir], R], on_done: Callable[[R], object] | None = None,
+              on_error: Callback = None, *, poke: bool = False) -> None:
         """`op(mem)` on the writer; `changed` follows. `poke`: it queued a job, which runs now."""
         CoreOp(self, op, poke=poke).run(on_done, on_error)
 
@@ -88,8 +95,8 @@ class AsyncMemoir(QObject):
         self._outside_timer.start()
         self.refresh_status()
         self.check_llm()
-        self.query(lambda m: m.warm_search())
-        if self.mem.index_switch is not None:  # a new model's index left half built at the last quit
+        self.query(lambda m: m.models.warm())
+        if self.mem.models.index_switch is not None:  # a new model's index left half built at the last quit
             build_next_index(self)
 
     def shutdown(self, grace_ms: int) -> bool:
@@ -120,7 +127,7 @@ class AsyncMemoir(QObject):
         self.query(lambda m: m.outside_changes(), done, failed)
 
     def refresh_status(self) -> None:
-        self.query(lambda m: m.status(), self.status_changed.emit)
+        self.query(lambda m: m.jobs.status(), self.status_changed.emit)
 
     def check_llm(self, on_done: Callback = None) -> None:
         """Ping the configured LLM; reports True/False, or None when none is configured."""
@@ -128,7 +135,7 @@ class AsyncMemoir(QObject):
             self.llm_reachable_changed.emit(state)
             call_if_alive(on_done, state)
 
-        self.query(lambda m: m.check_llm(), done)
+        self.query(lambda m: m.connection.check(), done)
 
     def _on_job_finished(self, result: dict) -> None:
         self.job_finished.emit(result)

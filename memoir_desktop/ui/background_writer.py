@@ -120,7 +120,7 @@ class BackgroundWriter(QObject):
     def _drain(self) -> None:
         if self._stopped or self._draining:
             return
-        if not self._mem.llm_configured:
+        if not self._mem.connection.configured:
             # Without an LLM a job can only fail to run; wait for settings to change (poke).
             self._runner.submit(self._count_pending, self.pending_changed.emit)
             return
@@ -129,11 +129,11 @@ class BackgroundWriter(QObject):
         self._runner.submit(self._run_one, self._drained, self._crashed)
 
     def _run_one(self) -> tuple[list[dict], int]:
-        results = self._mem.process_jobs(limit=1)
+        results = self._mem.jobs.process(limit=1)
         return results, self._count_pending()
 
     def _count_pending(self) -> int:
-        return len(self._mem.jobs("pending"))
+        return len(self._mem.jobs.all("pending"))
 
     def _drained(self, outcome: tuple[list[dict], int]) -> None:
         results, pending = outcome

@@ -65,10 +65,10 @@ def seed_demo(mem, today: date | None = None) -> str:
     today = today or date.today()
     for days_ago, at, text, reply in _DAYS:
         when = datetime.combine(today - timedelta(days=days_ago), at)
-        mem.journal(text, timestamp=when)
-        mem.journal(reply, timestamp=when + timedelta(minutes=1), role="assistant")
+        mem.journal.write(text, timestamp=when)
+        mem.journal.write(reply, timestamp=when + timedelta(minutes=1), role="assistant")
     for days_ago, text in _EARLIER:
-        mem.journal(text, timestamp=datetime.combine(today - timedelta(days=days_ago), time(21, 30)))
+        mem.journal.write(text, timestamp=datetime.combine(today - timedelta(days=days_ago), time(21, 30)))
     # A plan whose date passed two days ago: today's page asks how it went.
     moved = today - timedelta(days=2)
     mem.add(f"지수는 {moved.year}년 {moved.month}월 {moved.day}일에 부산으로 이사 간다", infer=False,
@@ -80,7 +80,7 @@ def seed_demo(mem, today: date | None = None) -> str:
                      timestamp=datetime.combine(today - timedelta(days=12), time(8, 0)))["results"][0]["id"]
     mem.update(coffee, "아침 커피를 디카페인으로 바꿨다")
     mem.delete(coffee)
-    mem.restore(coffee)
+    mem.memories.restore(coffee)
     gym = next(m["id"] for m in mem.get_all()["results"] if m["memory"] == "헬스장에 다닌다")
     mem.delete(gym)
     return coffee

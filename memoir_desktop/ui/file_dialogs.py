@@ -256,10 +256,10 @@ class ExportDialog(QDialog):
             return
         self._busy(True)
         if self.fmt == "json":
-            self.backend.query(lambda m: m.export(str(target)), lambda _counts: self._done([str(target)]), self._failed)
+            self.backend.query(lambda m: m.archive.export(str(target)), lambda _counts: self._done([str(target)]), self._failed)
         else:
             fmt, by_day, lang = self.fmt, self.by_day, i18n.current()
-            self.backend.query(lambda m: m.export_text(str(target), fmt=fmt, per_day=by_day, lang=lang), self._done,
+            self.backend.query(lambda m: m.archive.export_text(str(target), fmt=fmt, per_day=by_day, lang=lang), self._done,
                                self._failed)
 
     def show_folder(self) -> WhereItIsBox | None:
@@ -318,7 +318,7 @@ def import_file(backend, path: str, on_done=None, on_error=None, passphrase: str
     memories of a Day One import are then made in the background (batch_progress). An encrypted export
     needs its passphrase (a wrong one fails with crypto.WrongPassphrase, nothing changed)."""
     def work(mem) -> dict:
-        result = mem.import_file(path, progress=lambda d, t: backend.import_progress.emit(d, t), passphrase=passphrase)
+        result = mem.archive.import_file(path, progress=lambda d, t: backend.import_progress.emit(d, t), passphrase=passphrase)
         if result.get("kind") == "memoir":  # a memoir import can bring any kind of thing
             changes = Changes.from_dict(result.get("changes")) | Changes(graph=True, proposals=True)
             result = {**result, "changes": changes.to_dict()}
@@ -550,7 +550,7 @@ class BatchProgressPanel(QFrame):
             return  # the last look has not come back yet (a busy reads pool)
         self._polling = True
         batch = self.batch
-        self.backend.query(lambda m: m.batch_progress(batch), self._update)
+        self.backend.query(lambda m: m.archive.batch_progress(batch), self._update)
 
     def _update(self, progress: dict) -> None:
         self._polling = False
@@ -600,13 +600,13 @@ class BatchProgressPanel(QFrame):
         self._show()
         # "Stopping" until the entry being read now is done (pending counts it): then "stopped".
         batch = self.batch
-        self.backend.write(lambda m: m.cancel_batch(batch), lambda _count: self.poll())
+        self.backend.write(lambda m: m.archive.cancel_batch(batch), lambda _count: self.poll())
 
     def resume(self) -> None:
         self._stopping = False
         self.timer.start()
         batch = self.batch
-        self.backend.write(lambda m: m.resume_batch(batch), lambda _count: self.poll(), poke=True)
+        self.backend.write(lambda m: m.archive.resume_batch(batch), lambda _count: self.poll(), poke=True)
         self.progress = {**self.progress, "pending": self.progress.get("cancelled", 0), "cancelled": 0}
         self._show()
 
@@ -664,7 +664,7 @@ class RestoreBackupDialog(QDialog):
         buttons.addWidget(cancel)
         buttons.addWidget(self.restore_button)
         layout.addLayout(buttons)
-        backend.query(lambda m: m.backups(), self.set_backups)
+        backend.query(lambda m: m.archive.backups(), self.set_backups)
 
     def set_backups(self, paths: list[str]) -> None:
         self.paths = list(paths)  # newest first (core/archive/backup.py)

@@ -97,11 +97,11 @@ class AppLifecycle(QObject):
         elif self.restore_error is not None:
             self._say_restore_failed(self.restore_error)
         self.restore_error = None
-        recovery = mem.take_recovery_key() or self._recovery_key
+        recovery = mem.keys.take_recovery_key() or self._recovery_key
         self._recovery_key = None
         if recovery:
             self.window.show_recovery_key(recovery)
-        elif not mem.encrypted and not mem.settings.encryption_offer_declined:
+        elif not mem.keys.encrypted and not mem.settings.encryption_offer_declined:
             self._offer_encryption()
         self.join_flow.window_ready(self.window)
 
@@ -150,7 +150,7 @@ class AppLifecycle(QObject):
         from memoir_desktop.ui.app_lock import AppLock, passphrase_checker
 
         mem = self.backend.mem
-        minutes = mem.settings.lock_idle_minutes if mem.encrypted and mem.has_passphrase else 0
+        minutes = mem.settings.lock_idle_minutes if mem.keys.encrypted and mem.keys.has_passphrase else 0
         self.app_lock = AppLock(window, passphrase_checker(self.backend), minutes)
         window.app_lock = self.app_lock
         self.backend.settings_changed.connect(lambda s: self.app_lock.set_minutes(
@@ -218,7 +218,7 @@ class AppLifecycle(QObject):
             return
         # The backup of an encrypted journal opens with its key, whether the keyring or a typed
         # passphrase gave it: kept in memory until the backup is in place.
-        state["data_key"] = self.backend.mem.key.data_key
+        state["data_key"] = self.backend.mem.keys.data_key
         self._restoring = state
         self.restored = self.restore_error = None
         self.startup.set_step(message, 0, 0)
@@ -264,10 +264,10 @@ class AppLifecycle(QObject):
         self.opening.submit(lambda: self._put_in_place(backup, data_key), self._restored, self._restore_failed)
 
     def _convert(self, passphrase: str | None):
-        from memoir_desktop.core.keys import vault
+        from memoir_desktop.core.archive import conversion
 
         text = self.tr("Encrypting your journal…")
-        return vault.convert_to_encrypted(self.home, passphrase=passphrase,
+        return conversion.convert_to_encrypted(self.home, passphrase=passphrase,
                                           progress=lambda done, total: self.opener.progress.emit(text, done, total))
 
     def _converted(self, key) -> None:

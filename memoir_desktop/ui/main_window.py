@@ -220,7 +220,7 @@ class MainWindow(QMainWindow):
             self.tabs.setCurrentWidget(self.journal)
             self.journal.show_entry(day, entry_id)
 
-        self.backend.query(lambda m: m.entry(entry_id), found)
+        self.backend.query(lambda m: m.journal.entry(entry_id), found)
 
     def open_memory(self, memory: dict) -> None:
         self.tabs.setCurrentWidget(self.memories)
@@ -248,7 +248,7 @@ class MainWindow(QMainWindow):
             passphrase = dialog.passphrase()
         self.status.show_busy(True, self.tr("Exporting…"))
         self.backend.query(
-            lambda m: m.export(path, passphrase=passphrase), lambda _counts: self.status.show_busy(False, self.tr("Encrypted export written: {name}")
+            lambda m: m.archive.export(path, passphrase=passphrase), lambda _counts: self.status.show_busy(False, self.tr("Encrypted export written: {name}")
                                                         .format(name=Path(path).name)),
             lambda exc: self.status.show_busy(False, self.tr("The export failed: {error}").format(
                 error=reason(exc))))
@@ -303,7 +303,7 @@ class MainWindow(QMainWindow):
         def failed(exc: BaseException) -> None:
             self.status.show_busy(False, self.tr("The backup could not be made: {error}").format(error=exc))
 
-        self.backend.write(lambda m: m.backup_now(), done, failed)
+        self.backend.write(lambda m: m.archive.backup_now(), done, failed)
 
     def restore_backup(self) -> RestoreBackupDialog:
         dialog = RestoreBackupDialog(self.backend, self)
@@ -394,7 +394,7 @@ class MainWindow(QMainWindow):
         from memoir_desktop.ui.privacy import disclosure_text
 
         box = QMessageBox(QMessageBox.Information, self.tr("What your AI companion is sent"),
-                          disclosure_text(self.backend.mem.disclosure()), QMessageBox.Ok, self)
+                          disclosure_text(self.backend.mem.connection.disclosure()), QMessageBox.Ok, self)
         box.setInformativeText(self.tr("Settings → Privacy shows this again. Mark an entry private to keep it "
                                        "from the AI."))
         box.setAttribute(Qt.WA_DeleteOnClose)

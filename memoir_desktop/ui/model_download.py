@@ -22,7 +22,7 @@ def install_search_model(backend, key: str, on_done=None, on_error=None) -> thre
     cancel = threading.Event()
 
     def work(mem) -> str:
-        return mem.install_search_model(key, progress=lambda done, total: backend.model_progress.emit(key, done, total),
+        return mem.models.install(key, progress=lambda done, total: backend.model_progress.emit(key, done, total),
                                         cancelled=cancel.is_set)
 
     backend.query(work, on_done, on_error)
@@ -129,4 +129,4 @@ class ModelDownload(QWidget):
         return self.tr("Could not download: {error}").format(error=exc)
 
     def remove_model(self) -> None:
-        self.backend.query(lambda m: m.remove_search_model(self.model.key), lambda _r=None: call_if_alive(self.changed.emit))
+        self.backend.query(lambda m: m.models.remove(self.model.key), lambda _r=None: call_if_alive(self.changed.emit))

@@ -18,9 +18,9 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from memoir_desktop.core.llm.disclosure import Disclosure
 from memoir_desktop.core.keys.crypto import MIN_PASSPHRASE
 from memoir_desktop.core.keys.private_files import write_private
+from memoir_desktop.core.llm.disclosure import Disclosure
 from memoir_desktop.ui.fit import grow_to_fit
 from memoir_desktop.ui.key_field import key_field
 from memoir_desktop.ui.reasons import reason as _reason

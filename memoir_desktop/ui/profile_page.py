@@ -128,7 +128,7 @@ class ProfilePage(QWidget):
         self.refresh.run()
 
     def _load(self) -> None:
-        self.backend.query(lambda m: m.profile(), self.show_profile)
+        self.backend.query(lambda m: m.reflection.profile(), self.show_profile)
 
     def show_profile(self, groups: list[dict]) -> None:
         self.groups = groups
@@ -186,13 +186,13 @@ class ProfilePage(QWidget):
 
         def done(_m: dict) -> None:
             self.bar.show_message(self.tr("Forgotten: {text}").format(text=memory["memory"]), self.tr("Undo"),
-                                  lambda: self.backend.write(lambda m: m.restore(memory["id"])), shortcut="Ctrl+Z")
+                                  lambda: self.backend.write(lambda m: m.memories.restore(memory["id"])), shortcut="Ctrl+Z")
 
         self.backend.write(lambda m: m.delete(memory["id"]), done)
 
     def set_remembered(self, category: str, remember: bool) -> None:
         group = next((g for g in self.groups if g["category"] == category), None)
-        self.backend.write(lambda m: m.set_remembered(category, remember))
+        self.backend.write(lambda m: m.reflection.set_remembered(category, remember))
         if remember or group is None or not group["memories"]:
             return
         box = QMessageBox(QMessageBox.Question, self.tr("Forget these too?"),
@@ -210,6 +210,6 @@ class ProfilePage(QWidget):
         def done(result: dict) -> None:
             ids = result["forgotten"]
             self.bar.show_message(self.tr("Forgot %n memory(ies) of this kind.", None, len(ids)), self.tr("Undo"),
-                                  lambda: self.backend.write(lambda m: m.restore_memories(ids)), shortcut="Ctrl+Z")
+                                  lambda: self.backend.write(lambda m: m.memories.restore_memories(ids)), shortcut="Ctrl+Z")
 
-        self.backend.write(lambda m: m.forget_category(category), done)
+        self.backend.write(lambda m: m.memories.forget_category(category), done)

@@ -34,7 +34,7 @@ def _settle(app: QApplication, backend, timeout: float = SETTLE_TIMEOUT_S, drain
         app.processEvents()
         time.sleep(0.03)
         busy = not backend.idle
-        if drain and not busy and backend.llm_configured and backend.mem.jobs("pending"):
+        if drain and not busy and backend.llm_configured and backend.mem.jobs.all("pending"):
             backend.writer.poke()
             busy = True
         quiet = 0 if busy else quiet + 1
@@ -97,7 +97,7 @@ def take_screenshots(app: QApplication, out_dir: Path, home: Path | None = None)
         scratch.cleanup()
         return EXIT_NO_KEY
     lexical.warm_up()
-    demo = not mem.days()  # a journal of the user's own gets no made-up apps
+    demo = not mem.journal.days()  # a journal of the user's own gets no made-up apps
     focus = seed_demo(mem) if demo else None
     if demo:
         seed_demo_app_calls(mem)

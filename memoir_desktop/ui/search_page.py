@@ -224,7 +224,7 @@ class SearchPage(QWidget):
                 self.results = results
                 self._render()
 
-        self.backend.query(lambda m: m.find(query, limit=30), found)
+        self.backend.query(lambda m: m.search_field.find(query, limit=30), found)
 
     def _on_changed(self, changes) -> None:
         if not (changes.entries or changes.memories) or not self.searched:

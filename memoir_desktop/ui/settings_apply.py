@@ -53,7 +53,7 @@ def apply_settings(backend, settings: config.Settings, api_key: str | None, remo
         backend.writer.poke()
         backend.refresh_status()
         backend.check_llm()
-        backend.query(lambda m: m.warm_search())  # a reranker just chosen loads before it is needed
+        backend.query(lambda m: m.models.warm())  # a reranker just chosen loads before it is needed
         call_if_alive(on_done, message)
 
     backend.write(work, done, on_error)
@@ -74,7 +74,7 @@ def build_next_index(backend) -> None:
         if step["finished"]:
             backend.refresh_status()
             backend.settings_changed.emit(backend.settings)
-        elif backend.mem.index_switch is not None:
+        elif backend.mem.models.index_switch is not None:
             build_next_index(backend)
 
     def failed(exc: BaseException) -> None:
@@ -82,7 +82,7 @@ def build_next_index(backend) -> None:
         backend.switch_failed.emit(str(exc))
         backend.settings_changed.emit(backend.settings)
 
-    backend.writer.submit_background(backend.mem.step_embedder_switch, done, failed)
+    backend.writer.submit_background(backend.mem.models.step_switch, done, failed)
 
 
 def cancel_embedder_switch(backend, on_done: Callable | None = None) -> None:
@@ -91,7 +91,7 @@ def cancel_embedder_switch(backend, on_done: Callable | None = None) -> None:
         backend.settings_changed.emit(backend.settings)
         call_if_alive(on_done)
 
-    backend.write(lambda m: m.cancel_embedder_switch(), done)
+    backend.write(lambda m: m.models.cancel_switch(), done)
 
 
 def remember(backend, flag: str) -> None:
@@ -111,7 +111,7 @@ def remove_passphrase(backend, current: str, on_done: Callable | None = None, on
         backend.changed.emit(Changes(settings=True))
         call_if_alive(on_done, None)
 
-    backend.write(lambda m: m.remove_passphrase(current=current), done, on_error)
+    backend.write(lambda m: m.keys.remove_passphrase(current=current), done, on_error)
 
 
 def api_key_present(backend, on_done: Callable[[bool], None]) -> None:

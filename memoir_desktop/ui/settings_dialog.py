@@ -355,7 +355,7 @@ class SettingsDialog(QDialog):
                                          self.tr("The passphrase was not changed: {error}").format(error=exc))
 
         passphrase = new.passphrase()
-        self.backend.write(lambda m: m.set_passphrase(passphrase, current=current), done, failed)
+        self.backend.write(lambda m: m.keys.set_passphrase(passphrase, current=current), done, failed)
 
     def remove_passphrase(self) -> None:
         from memoir_desktop.ui.privacy import PassphraseDialog
@@ -398,7 +398,7 @@ class SettingsDialog(QDialog):
             self.recovery_dialog.setAttribute(Qt.WA_DeleteOnClose)
             self.recovery_dialog.open()
 
-        self.backend.write(lambda m: m.new_recovery_key(), show)
+        self.backend.write(lambda m: m.keys.new_recovery_key(), show)
 
     # -- values ------------------------------------------------------------------------------
 
@@ -494,7 +494,7 @@ class SettingsDialog(QDialog):
                 text += " " + self.tr("Also running: {names}.").format(names=others)
             self.test_result.setText(text)
 
-        self.backend.query(lambda m: m.find_local_llms(), found)
+        self.backend.query(lambda m: m.connection.find_local(), found)
 
     def _key_present(self, present: bool) -> None:
         self._has_saved_key = present
@@ -545,7 +545,7 @@ class SettingsDialog(QDialog):
             self.test_button.setEnabled(True)
             self.test_result.setText(self.tr("✗ Could not connect: {error}").format(error=self._connection_reason(exc)))
 
-        self.backend.query(lambda m: m.test_llm(s.llm_base_url, s.llm_model, key), ok, failed)
+        self.backend.query(lambda m: m.connection.test(s.llm_base_url, s.llm_model, key), ok, failed)
 
     def _connection_reason(self, exc: BaseException) -> str:
         """Why the Test button's connection failed, in words: the core's message names the SDK's

@@ -43,7 +43,7 @@ def run_smoke() -> int:
             hits = mem.search("커피")["results"]
             found = any(hit["id"] == added["id"] for hit in hits)
             report = {"smoke": "ok" if found else "failed", "stored": added["memory"], "hits": len(hits),
-                      "embedder": mem.status()["embedder"]["active"], "encrypted": mem.encrypted}
+                      "embedder": mem.jobs.status()["embedder"]["active"], "encrypted": mem.keys.encrypted}
         finally:
             mem.close()
         needles = (text.encode("utf-8"), text.encode("utf-16-le"))

@@ -135,7 +135,7 @@ class MemoirOpener(QObject):
             mem.close()
             raise
         try:
-            mem.embedder.load()  # what the step above announced; a journal with nothing to index never loaded it
+            mem.models.embedder.load()  # what the step above announced; a journal with nothing to index never loaded it
         except RuntimeError:
             pass  # no model at all: the status bar says search by meaning is off; words still work
         self.progress.emit(self.tr("Preparing Korean search…"), 0, 0)

@@ -89,8 +89,8 @@ def _job_brief(job: dict) -> dict:
 def load_day(mem, day: date) -> DayView:
     """One day of the journal as the page shows it (a read: run it as a query). memoir's letters are
     read in their own view (LetterDialog), not among the day's entries."""
-    entries = [e for e in mem.entries(day=day) if e.get("kind") != "letter"]
-    jobs = mem.jobs(entry_ids=[e["id"] for e in entries]) if entries else []
+    entries = [e for e in mem.journal.entries(day=day) if e.get("kind") != "letter"]
+    jobs = mem.jobs.all(entry_ids=[e["id"] for e in entries]) if entries else []
     return build_day_view(day, entries, jobs)
 
 
@@ -99,6 +99,6 @@ def source_day(mem, entry_id: int | None) -> date | None:
     if entry_id is None:
         return None
     try:
-        return datetime.fromisoformat(mem.entry(entry_id)["created_at"]).date()
+        return datetime.fromisoformat(mem.journal.entry(entry_id)["created_at"]).date()
     except (KeyError, LookupError, ValueError):
         return None

@@ -109,5 +109,5 @@ def build_journal_stats(entries: list[dict], memories: list[dict], history: list
 
 def journal_stats(mem) -> JournalStats:
     """The Stats page's numbers from the journal (a read: run it as a query)."""
-    return build_journal_stats(mem.entries(), mem.get_all(include_invalid=True)["results"], mem.history_rows(),
-                               today=date.today(), moods=mem.moods())
+    return build_journal_stats(mem.journal.entries(), mem.get_all(include_invalid=True)["results"], mem.reflection.history_rows(),
+                               today=date.today(), moods=mem.reflection.moods())

@@ -75,13 +75,13 @@ def run(turns: int = 20, *, graph: bool = True) -> dict:
             start = datetime(2025, 6, 1, 21, 0)
             t0 = time.perf_counter()
             for i in range(turns):
-                mem.journal(ENTRIES[i % len(ENTRIES)], timestamp=start + timedelta(days=i))
-                mem.process_jobs()
+                mem.journal.write(ENTRIES[i % len(ENTRIES)], timestamp=start + timedelta(days=i))
+                mem.jobs.process()
                 print(f"\rjournal turn {i + 1}/{turns}", end="", file=sys.stderr, flush=True)
             print(file=sys.stderr)
             elapsed = time.perf_counter() - t0
             summary = mem.metrics.summary()
-            jobs = mem.jobs()
+            jobs = mem.jobs.all()
     finally:
         server.close()
     stages = {k: v for k, v in summary.items() if k != "per_turn"}

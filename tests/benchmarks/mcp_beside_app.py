@@ -49,8 +49,8 @@ def _app(home: Path, server: FakeLLM, stop: threading.Event, report: dict) -> No
                          llm_max_retries=1) as mem:
             i = 0
             while not stop.is_set():
-                mem.journal(f"오늘의 기록 {i}: 밤에 첼로 연습을 {i}분 했다", )
-                for job in mem.process_jobs():
+                mem.journal.write(f"오늘의 기록 {i}: 밤에 첼로 연습을 {i}분 했다", )
+                for job in mem.jobs.process():
                     report["jobs"] += 1
                     if job.get("state") == "failed":
                         report["errors"].append(str(job.get("error")))

@@ -140,18 +140,18 @@ def test_a_folder_the_user_has_installs_the_reranker_and_a_wrong_one_is_refused(
 def test_the_companions_context_goes_through_the_downloaded_reranker(mem, tiny, models):
     for text in MEMORIES:
         mem.add(text, user_id="me", infer=False)
-    builtin = [m["id"] for m in mem.context_for(QUESTION).memories]
+    builtin = [m["id"] for m in mem.companion.context_for(QUESTION).memories]
     settings = mem.settings
     settings.search_reranker = "cross_encoder"
     mem.reconfigure(settings)
-    assert [m["id"] for m in mem.context_for(QUESTION).memories] == builtin  # not downloaded: unchanged
+    assert [m["id"] for m in mem.companion.context_for(QUESTION).memories] == builtin  # not downloaded: unchanged
     assert "not downloaded" in mem.retriever.context_rerank.status()["problem"]
 
     install_tiny(tiny)
     mem.reconfigure(settings)  # what Settings does once the download finished
-    mem.warm_search()  # and then, off the answer's time, loads it
+    mem.models.warm()  # and then, off the answer's time, loads it
     assert mem.retriever.context_rerank.status()["loaded"]
-    got = mem.context_for(QUESTION).memories
+    got = mem.companion.context_for(QUESTION).memories
     assert all("cross_encoder" in m["explain"] for m in got)
     # The cross-encoder's ranking fused with the learned one, as the design says.
     pool = mem.retriever.facts.search("me", mem.retriever.query(QUESTION), limit=30)
@@ -180,14 +180,14 @@ def test_the_llm_option_asks_the_companion_and_keeps_every_memory(mem, fake_llm)
 
     for text in MEMORIES:
         mem.add(text, user_id="me", infer=False)
-    builtin = [m["id"] for m in mem.context_for(QUESTION).memories]
+    builtin = [m["id"] for m in mem.companion.context_for(QUESTION).memories]
     settings = mem.settings
     settings.search_reranker = "llm"
     mem.reconfigure(settings)
     fake_llm.on("rank_memories", lambda req: tool({"relevant": [len(builtin) - 1]}))  # the last one first
-    got = [m["id"] for m in mem.context_for(QUESTION).memories]
+    got = [m["id"] for m in mem.companion.context_for(QUESTION).memories]
     assert got[0] == builtin[-1] and sorted(got) == sorted(builtin)
-    assert mem.search_models()["llm_tokens"] > 0
+    assert mem.models.available()["llm_tokens"] > 0
 
 
 def test_the_int8_build_suits_the_processor():

@@ -116,7 +116,7 @@ def test_cli_encrypt_converts_a_plain_journal(tmp_path):
     from memoir_desktop.core import Memoir
 
     with Memoir.open(tmp_path, encrypt=False) as m:
-        m.journal("plain words here-5512")
+        m.journal.write("plain words here-5512")
     r = cli(tmp_path, "entries")
     assert "not encrypted" in r.stderr
     r = cli(tmp_path, "encrypt")

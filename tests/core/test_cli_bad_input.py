@@ -43,8 +43,8 @@ def test_an_import_with_an_entry_missing_a_field_names_it_exits_2_and_writes_not
     export = tmp_path / "export.json"
     with Memoir.open(tmp_path / "from", passphrase=PASS) as m:
         for text in ("the first day", "the second day at the lake", "the third day"):
-            m.journal(text, timestamp="2026-02-01T10:00")
-        m.export(export)
+            m.journal.write(text, timestamp="2026-02-01T10:00")
+        m.archive.export(export)
     data = json.loads(export.read_text("utf-8"))
     broken = data["entries"][1]
     del broken["created_at"]
@@ -61,8 +61,8 @@ def test_an_import_with_an_entry_missing_a_field_names_it_exits_2_and_writes_not
 def test_an_import_with_an_unreadable_date_says_which_entry(tmp_path, capsys):
     export = tmp_path / "export.json"
     with Memoir.open(tmp_path / "from", passphrase=PASS) as m:
-        m.journal("only one", timestamp="2026-02-01T10:00")
-        m.export(export)
+        m.journal.write("only one", timestamp="2026-02-01T10:00")
+        m.archive.export(export)
     data = json.loads(export.read_text("utf-8"))
     data["entries"][0]["created_at"] = "yesterday-ish"
     export.write_text(json.dumps(data), "utf-8")
@@ -104,8 +104,8 @@ def test_a_recovery_key_with_spaces_or_mixed_case_opens_the_journal(tmp_path, ca
         code, _, err = run(capsys, "entries")
         assert code == 0, (typed, err)
     with Memoir.open(tmp_path / "home", passphrase=PASS) as m:  # the app lock's check reads it the same way
-        assert all(m.check_passphrase(typed) for typed in _loosely(recovery))
-        assert not m.check_passphrase(recovery.replace(recovery[0], "Z" if recovery[0] != "Z" else "Y"))
+        assert all(m.keys.check_passphrase(typed) for typed in _loosely(recovery))
+        assert not m.keys.check_passphrase(recovery.replace(recovery[0], "Z" if recovery[0] != "Z" else "Y"))
 
 
 # -- dates -------------------------------------------------------------------------------------------
@@ -155,15 +155,15 @@ def test_entries_moved_before_are_no_longer_marked_edited(tmp_path):
 
     home = tmp_path / "old"
     with Memoir.open(home, encrypt=False) as m:
-        moved = m.journal("only moved", timestamp="2026-01-02T09:00")
-        edited = m.journal("edited once", timestamp="2026-01-03T09:00")
-        m.edit_entry(edited, "edited once, really")
-        m.move_entry(moved, "2026-01-05")
+        moved = m.journal.write("only moved", timestamp="2026-01-02T09:00")
+        edited = m.journal.write("edited once", timestamp="2026-01-03T09:00")
+        m.journal.edit(edited, "edited once, really")
+        m.journal.move(moved, "2026-01-05")
     con = sqlite3.connect(home / "memoir.db")
     con.execute("UPDATE entry SET updated_at = '2026-01-06 10:00:00' WHERE id = ?", (moved,))  # as schema 6 did
     con.execute("UPDATE meta SET value = '6' WHERE key = 'schema_version'")
     con.commit()
     con.close()
     with Memoir.open(home, encrypt=False) as m:
-        marks = {e["id"]: e["edited"] for e in m.entries()}
+        marks = {e["id"]: e["edited"] for e in m.journal.entries()}
     assert marks == {moved: False, edited: True}

@@ -20,14 +20,14 @@ def test_a_new_app_gets_the_defaults_and_keeps_its_grants(mem):
     first = connected_apps.seen(mem.engine, "Claude Desktop")
     assert (first["allowed"], first["read_memories"], first["propose"], first["read_entries"],
             first["write_directly"]) == (True, True, True, False, False)
-    mem.set_app_grant("Claude Desktop", "read_entries", True)
-    mem.pause_app("Claude Desktop")
+    mem.apps.set_app_grant("Claude Desktop", "read_entries", True)
+    mem.apps.pause_app("Claude Desktop")
     again = connected_apps.seen(mem.engine, "Claude Desktop")
     assert again["paused"] and again["read_entries"] and not again["write_directly"]
     assert again["first_seen"] == first["first_seen"]
-    mem.pause_app("Claude Desktop", paused=False)
-    assert [a["name"] for a in mem.connected_apps()] == ["Claude Desktop"]
-    assert mem.connected_apps()[0]["allowed"]
+    mem.apps.pause_app("Claude Desktop", paused=False)
+    assert [a["name"] for a in mem.apps.connected_apps()] == ["Claude Desktop"]
+    assert mem.apps.connected_apps()[0]["allowed"]
 
 
 def test_names_are_one_bounded_line_and_unknowns_are_refused(mem):
@@ -35,40 +35,40 @@ def test_names_are_one_bounded_line_and_unknowns_are_refused(mem):
     assert connected_apps.seen(mem.engine, "")["name"] == connected_apps.UNNAMED
     assert len(connected_apps.seen(mem.engine, "x" * 500)["name"]) == connected_apps.MAX_NAME
     with pytest.raises(NotFound):
-        mem.set_app_grant("never connected", "allowed", False)
+        mem.apps.set_app_grant("never connected", "allowed", False)
     with pytest.raises(InvalidInput):
-        mem.set_app_grant("Cur sor", "delete_everything", True)
+        mem.apps.set_app_grant("Cur sor", "delete_everything", True)
 
 
 def test_the_log_is_newest_first_bounded_and_holds_no_text(mem):
     for n in range(5):
         connected_apps.log_call(mem.engine, "Cursor", "search_memories", items=n)
     connected_apps.log_call(mem.engine, "VS Code", "get_memory", outcome=connected_apps.REFUSED)
-    log = mem.app_log()
+    log = mem.apps.app_log()
     assert [(c["app"], c["tool"], c["items"]) for c in log[:2]] == [("VS Code", "get_memory", 0),
                                                                    ("Cursor", "search_memories", 4)]
     assert set(log[0]) == {"at", "app", "tool", "items", "outcome"}
-    assert len(mem.app_log(limit=3)) == 3 and len(mem.app_log(app="Cursor")) == 5
+    assert len(mem.apps.app_log(limit=3)) == 3 and len(mem.apps.app_log(app="Cursor")) == 5
 
 
 def test_a_suggestion_becomes_a_memory_only_when_accepted(mem):
     a = app_suggestions.suggest(mem.engine, "Cursor", app_suggestions.checked_text(" 고양이 이름은\n나비다 "))
     b = app_suggestions.suggest(mem.engine, "Cursor", "The diarist hates cilantro")
     again = app_suggestions.suggest(mem.engine, "Cursor", "The diarist hates cilantro")
-    assert again["id"] == b["id"] and [x["text"] for x in mem.memory_suggestions()] == ["고양이 이름은 나비다",
+    assert again["id"] == b["id"] and [x["text"] for x in mem.apps.memory_suggestions()] == ["고양이 이름은 나비다",
                                                                                          "The diarist hates cilantro"]
-    made = mem.decide_suggestion(a["id"], accept=True)
+    made = mem.memories.decide_suggestion(a["id"], accept=True)
     assert mem.get(made["memory_id"])["memory"] == "고양이 이름은 나비다"
     assert mem.get(made["memory_id"])["metadata"] == {"suggested_by": "Cursor"}
     assert mem.history(made["memory_id"])[0]["actor"] == "user"  # the user accepted it
-    assert mem.decide_suggestion(b["id"], accept=False)["memory_id"] is None
-    assert mem.memory_suggestions() == []
+    assert mem.memories.decide_suggestion(b["id"], accept=False)["memory_id"] is None
+    assert mem.apps.memory_suggestions() == []
     assert [m["memory"] for m in mem.get_all()["results"]] == ["고양이 이름은 나비다"]
     with mem.engine.connect() as conn:  # a decided one keeps no text (the accepted one's is in its memory)
         held = str(conn.exec_driver_sql("SELECT * FROM memory_suggestion").all())
         assert "cilantro" not in held and "나비" not in held and made["memory_id"] in held
     with pytest.raises(NotFound):
-        mem.decide_suggestion(b["id"], accept=True)
+        mem.memories.decide_suggestion(b["id"], accept=True)
 
 
 def test_an_apps_memory_is_checked(mem):
@@ -80,7 +80,7 @@ def test_an_apps_memory_is_checked(mem):
 def test_a_schema_7_journal_gains_the_connected_apps_tables(tmp_path):
     home = tmp_path / "home"
     with Memoir.open(home, encrypt=False) as m:
-        m.journal("오늘은 비가 왔다")
+        m.journal.write("오늘은 비가 왔다")
     con = sqlite3.connect(home / "memoir.db")
     con.execute("DROP TABLE connected_app")
     con.execute("DROP TABLE app_call")
@@ -89,10 +89,10 @@ def test_a_schema_7_journal_gains_the_connected_apps_tables(tmp_path):
     con.commit()
     con.close()
     with Memoir.open(home, encrypt=False) as m:
-        assert [e["content"] for e in m.entries()] == ["오늘은 비가 왔다"]
+        assert [e["content"] for e in m.journal.entries()] == ["오늘은 비가 왔다"]
         connected_apps.seen(m.engine, "Cursor")
         connected_apps.log_call(m.engine, "Cursor", "list_memories", 2)
-        assert m.connected_apps()[0]["name"] == "Cursor" and m.app_log()[0]["items"] == 2
+        assert m.apps.connected_apps()[0]["name"] == "Cursor" and m.apps.app_log()[0]["items"] == 2
         with m.engine.connect() as conn:
             assert conn.exec_driver_sql("SELECT value FROM meta WHERE key='schema_version'").scalar() \
                 == str(SCHEMA_VERSION)
@@ -119,6 +119,6 @@ def test_the_cli_lists_apps_changes_grants_shows_the_log_and_decides_suggestions
     assert "Cursor: The diarist plays the cello" in cli("suggestions").stdout
     assert cli("suggestions", "--accept", str(held["id"])).returncode == 0
     with Memoir.open(home, encrypt=False) as m:
-        a = m.connected_apps()[0]
-        assert a["paused"] and a["read_entries"] and m.memory_suggestions() == []
+        a = m.apps.connected_apps()[0]
+        assert a["paused"] and a["read_entries"] and m.apps.memory_suggestions() == []
         assert [x["memory"] for x in m.get_all()["results"]] == ["The diarist plays the cello"]

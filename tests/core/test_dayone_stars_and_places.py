@@ -32,7 +32,7 @@ PLACES = "1 entry had a location; locations are not kept."
 
 
 def test_the_import_report_says_stars_and_locations_are_not_kept(mem, tmp_path):
-    out = mem.import_file(dayone_zip(tmp_path / "dayone.zip"))
+    out = mem.archive.import_file(dayone_zip(tmp_path / "dayone.zip"))
     assert out["entries"] == 3 and out["skipped"] == 1
     assert STARS in out["warnings"] and PLACES in out["warnings"]
 

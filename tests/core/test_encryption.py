@@ -9,9 +9,7 @@ from pathlib import Path
 import pytest
 
 from memoir_desktop.core import Memoir
-
-from memoir_desktop.core.keys import vault
-from memoir_desktop.core.archive import backup
+from memoir_desktop.core.archive import backup, conversion
 from memoir_desktop.core.keys import crypto
 from memoir_desktop.core.keys.crypto import PassphraseNeeded, WrongPassphrase
 from tests.fakes.memory_keyring import MemoryKeyring
@@ -48,10 +46,10 @@ def snapshot(home: Path) -> dict:
 
 def _write_journal(home: Path, **open_args) -> None:
     with Memoir.open(home, **open_args) as m:
-        m.journal(ENTRY)
+        m.journal.write(ENTRY)
         m.add([MEMORY], infer=False)
         assert m.search("고양이")["results"][0]["memory"] == MEMORY
-        m.backup_now()
+        m.archive.backup_now()
 
 
 @pytest.fixture(autouse=True)
@@ -65,10 +63,10 @@ def test_a_closed_journal_holds_no_text_anywhere_under_its_folder(tmp_path):
     home = tmp_path / "home"
     _write_journal(home)
     with Memoir.open(home) as m:  # a second open: the daily backup, reconcile, a search
-        assert m.encrypted
-        assert [e["content"] for e in m.entries()] == [ENTRY]
+        assert m.keys.encrypted
+        assert [e["content"] for e in m.journal.entries()] == [ENTRY]
         assert m.search("고양이")["results"][0]["memory"] == MEMORY
-        m.backup_now()
+        m.archive.backup_now()
     assert backup.list_backups(home), "a backup was made"
     names = {p.name for p in home.rglob("*") if p.is_file()}
     assert "memoir.db" in names and crypto.KEY_FILE in names
@@ -84,9 +82,9 @@ def test_the_key_file_holds_no_key_and_no_passphrase(tmp_path):
     home = tmp_path / "home"
     os.environ[crypto.ENV_PASSPHRASE] = PASS
     with Memoir.open(home) as m:
-        key = m.key.data_key
-        recovery = m.take_recovery_key()
-        assert m.take_recovery_key() is None  # shown once
+        key = m.keys.data_key
+        recovery = m.keys.take_recovery_key()
+        assert m.keys.take_recovery_key() is None  # shown once
     assert key is not None and recovery
     text = (home / crypto.KEY_FILE).read_bytes()
     for secret in (key, key.hex().encode(), PASS.encode(), crypto.normalize_recovery(recovery).encode()):
@@ -102,8 +100,8 @@ def test_a_new_journal_and_an_encrypted_export_cost_a_guesser_64_mib_and_three_p
 
     want = {"name": "argon2id", "time_cost": 3, "memory_kib": 64 * 1024, "parallelism": 4}
     with Memoir.open(tmp_path / "home", passphrase=PASS) as m:
-        m.journal(ENTRY)
-        m.export(tmp_path / "out.memoir", passphrase="export passphrase")
+        m.journal.write(ENTRY)
+        m.archive.export(tmp_path / "out.memoir", passphrase="export passphrase")
     slot = json.loads((tmp_path / "home" / crypto.KEY_FILE).read_text("utf-8"))["passphrase"]
     assert slot["kdf"] == want
     blob = (tmp_path / "out.memoir").read_bytes()[len(crypto.SEALED_MAGIC):]
@@ -124,37 +122,37 @@ def test_wrong_passphrase_is_refused_clearly_and_changes_nothing(tmp_path):
     assert snapshot(home) == before
     os.environ[crypto.ENV_PASSPHRASE] = PASS
     with Memoir.open(home) as m:
-        assert m.key.via == "passphrase"
-        assert [e["content"] for e in m.entries()] == [ENTRY]
+        assert m.keys.via == "passphrase"
+        assert [e["content"] for e in m.journal.entries()] == [ENTRY]
 
 
 def test_the_keyring_opens_without_a_prompt_and_its_loss_asks_for_the_passphrase(tmp_path):
     home = tmp_path / "home"
     with Memoir.open(home, passphrase=PASS) as m:
-        assert m.has_passphrase
+        assert m.keys.has_passphrase
     with Memoir.open(home) as m:
-        assert m.key.via == "keyring"
+        assert m.keys.via == "keyring"
     MemoryKeyring._store.clear()  # another computer, or the keyring was reset
     with pytest.raises(PassphraseNeeded, match="keyring does not hold"):
         Memoir.open(home)
     with Memoir.open(home, passphrase=PASS) as m:
-        assert [e["content"] for e in m.entries()] == []
+        assert [e["content"] for e in m.journal.entries()] == []
 
 
 def test_the_recovery_key_opens_the_journal(tmp_path):
     home = tmp_path / "home"
     with Memoir.open(home) as m:  # keyring only, no passphrase
-        recovery = m.take_recovery_key()
-        m.journal(ENTRY)
+        recovery = m.keys.take_recovery_key()
+        m.journal.write(ENTRY)
     MemoryKeyring._store.clear()
     with pytest.raises(PassphraseNeeded):
         Memoir.open(home)
     with Memoir.open(home, passphrase=recovery.lower()) as m:
-        assert m.key.via == "recovery"
-        assert [e["content"] for e in m.entries()] == [ENTRY]
-        m.set_passphrase(PASS)  # the way back to a passphrase, without the old one
+        assert m.keys.via == "recovery"
+        assert [e["content"] for e in m.journal.entries()] == [ENTRY]
+        m.keys.set_passphrase(PASS)  # the way back to a passphrase, without the old one
     with Memoir.open(home, passphrase=PASS) as m:
-        assert [e["content"] for e in m.entries()] == [ENTRY]
+        assert [e["content"] for e in m.journal.entries()] == [ENTRY]
     wrong = crypto.new_recovery_key()
     with pytest.raises(WrongPassphrase):
         Memoir.open(home, passphrase=wrong)
@@ -163,18 +161,18 @@ def test_the_recovery_key_opens_the_journal(tmp_path):
 def test_changing_the_passphrase_rewraps_the_key_without_reencrypting(tmp_path):
     home = tmp_path / "home"
     with Memoir.open(home, passphrase=PASS) as m:
-        m.journal(ENTRY)
+        m.journal.write(ENTRY)
     db_before = hashlib.sha256((home / "memoir.db").read_bytes()).hexdigest()
     with Memoir.open(home, passphrase=PASS, reconcile=False, backups_keep=0) as m:
         with pytest.raises(WrongPassphrase):
-            m.set_passphrase("a new passphrase", current="not it at all")
-        m.set_passphrase("a new passphrase", current=PASS)
+            m.keys.set_passphrase("a new passphrase", current="not it at all")
+        m.keys.set_passphrase("a new passphrase", current=PASS)
     MemoryKeyring._store.clear()
     with pytest.raises(WrongPassphrase):
         Memoir.open(home, passphrase=PASS)
     assert hashlib.sha256((home / "memoir.db").read_bytes()).hexdigest() == db_before
     with Memoir.open(home, passphrase="a new passphrase") as m:
-        assert [e["content"] for e in m.entries()] == [ENTRY]
+        assert [e["content"] for e in m.journal.entries()] == [ENTRY]
 
 
 def test_without_a_keyring_a_new_journal_needs_a_passphrase_and_says_why(tmp_path, monkeypatch):
@@ -186,27 +184,27 @@ def test_without_a_keyring_a_new_journal_needs_a_passphrase_and_says_why(tmp_pat
         Memoir.open(tmp_path / "home", passphrase="short")
     os.environ[crypto.ENV_PASSPHRASE] = PASS
     with Memoir.open(tmp_path / "home") as m:
-        assert m.encrypted and m.key.via == "new"
-        assert not m.key.key_file.uses_keyring
+        assert m.keys.encrypted and m.keys.via == "new"
+        assert not m.keys.key_file.uses_keyring
     with Memoir.open(tmp_path / "home") as m:
-        assert m.key.via == "passphrase"
+        assert m.keys.via == "passphrase"
 
 
 def test_app_lock_refuses_the_keyring_at_start(tmp_path):
     home = tmp_path / "home"
     with Memoir.open(home, passphrase=PASS) as m:
-        assert m.check_passphrase(PASS) and not m.check_passphrase("nope nope nope")
+        assert m.keys.check_passphrase(PASS) and not m.keys.check_passphrase("nope nope nope")
     with pytest.raises(PassphraseNeeded, match="locked"):
         Memoir.open(home, ask_passphrase=True)
     with Memoir.open(home, ask_passphrase=True, passphrase=PASS) as m:
-        assert m.key.via == "passphrase"
+        assert m.keys.via == "passphrase"
 
 
 def test_encrypted_backups_restore_under_the_same_key(tmp_path):
     home = tmp_path / "home"
     with Memoir.open(home) as m:
         m.add(["first fact"], infer=False)
-        taken = Path(m.backup_now())
+        taken = Path(m.archive.backup_now())
         m.add(["second fact"], infer=False)
     assert not taken.read_bytes().startswith(b"SQLite format 3")
     backup.restore_backup(home, taken)
@@ -217,35 +215,35 @@ def test_encrypted_backups_restore_under_the_same_key(tmp_path):
 
 def test_encrypted_export_opens_elsewhere_with_its_passphrase_only(tmp_path):
     with Memoir.open(tmp_path / "a") as m:
-        m.journal(ENTRY)
+        m.journal.write(ENTRY)
         m.add([MEMORY], infer=False)
-        m.export(tmp_path / "out.memoir", passphrase=PASS)
-        m.export(tmp_path / "plain.json")
+        m.archive.export(tmp_path / "out.memoir", passphrase=PASS)
+        m.archive.export(tmp_path / "plain.json")
     assert files_holding(tmp_path, ENTRY, MEMORY) == ["plain.json"]
     MemoryKeyring._store.clear()  # another computer
     with Memoir.open(tmp_path / "b", passphrase="b's own passphrase") as other:
         from memoir_desktop.core.archive.transfer import PassphraseRequired
 
         with pytest.raises(PassphraseRequired):
-            other.import_file(tmp_path / "out.memoir")
+            other.archive.import_file(tmp_path / "out.memoir")
         with pytest.raises(WrongPassphrase, match="Nothing was imported"):
-            other.import_file(tmp_path / "out.memoir", passphrase="wrong passphrase")
-        assert other.entries() == []
-        got = other.import_file(tmp_path / "out.memoir", passphrase=PASS)
+            other.archive.import_file(tmp_path / "out.memoir", passphrase="wrong passphrase")
+        assert other.journal.entries() == []
+        got = other.archive.import_file(tmp_path / "out.memoir", passphrase=PASS)
         assert got["kind"] == "memoir" and got["entries"] == 1
         assert other.search("고양이")["results"][0]["memory"] == MEMORY
 
 
 def test_a_private_entry_is_journaled_found_locally_and_never_sent(mem, fake_llm):
-    private = mem.journal("비밀 일기: 새 직장에 지원했다 secret-job-9911", private=True)
-    mem.process_jobs()
-    assert mem.entry(private)["private"] is True
-    assert mem.jobs(entry_ids=[private]) == []
-    found = mem.search_entries("직장")
+    private = mem.journal.write("비밀 일기: 새 직장에 지원했다 secret-job-9911", private=True)
+    mem.jobs.process()
+    assert mem.journal.entry(private)["private"] is True
+    assert mem.jobs.all(entry_ids=[private]) == []
+    found = mem.search_field.search_entries("직장")
     assert [e["id"] for e in found] == [private]
-    mem.journal("오늘은 산책을 했다")
-    mem.process_jobs()
-    mem.chat("요즘 어때?")
+    mem.journal.write("오늘은 산책을 했다")
+    mem.jobs.process()
+    mem.companion.chat("요즘 어때?")
     sent = " ".join(str(r) for r in fake_llm.requests)
     assert "secret-job-9911" not in sent
     assert "산책" in sent  # the fake did receive the other entry: the check can fail
@@ -254,12 +252,12 @@ def test_a_private_entry_is_journaled_found_locally_and_never_sent(mem, fake_llm
 def test_a_private_entry_edited_or_moved_is_still_never_sent(mem, fake_llm):
     from datetime import datetime
 
-    private = mem.journal("비밀 일기: 병원 검사 결과 secret-scan-4417", private=True)
-    mem.edit_entry(private, "비밀 일기: 병원 검사 결과가 괜찮았다 secret-scan-4417")
-    mem.move_entry(private, datetime(2026, 3, 9, 21, 0))  # a re-read would send its text
-    mem.journal("오늘은 장을 봤다")
-    mem.process_jobs()
-    assert mem.jobs(entry_ids=[private]) == []
+    private = mem.journal.write("비밀 일기: 병원 검사 결과 secret-scan-4417", private=True)
+    mem.journal.edit(private, "비밀 일기: 병원 검사 결과가 괜찮았다 secret-scan-4417")
+    mem.journal.move(private, datetime(2026, 3, 9, 21, 0))  # a re-read would send its text
+    mem.journal.write("오늘은 장을 봤다")
+    mem.jobs.process()
+    assert mem.jobs.all(entry_ids=[private]) == []
     sent = " ".join(str(r) for r in fake_llm.requests)
     assert "secret-scan-4417" not in sent and "장을 봤다" in sent
 
@@ -285,10 +283,10 @@ def test_disclosure_tells_this_machine_from_the_cloud():
 def _plain_journal(home: Path, n: int = 60) -> None:
     with Memoir.open(home, encrypt=False) as m:
         for i in range(n):
-            m.journal(f"{ENTRY} day {i}")
+            m.journal.write(f"{ENTRY} day {i}")
         m.add([MEMORY], infer=False)
-        m.backup_now()
-        assert not m.encrypted
+        m.archive.backup_now()
+        assert not m.keys.encrypted
 
 
 _KILLER = """
@@ -296,37 +294,37 @@ import os, sys
 sys.path.insert(0, {root!r})
 os.environ["PYTHON_KEYRING_BACKEND"] = "tests.fakes.memory_keyring.MemoryKeyring"
 from pathlib import Path
-from memoir_desktop.core.keys import vault
-vault.CHUNK = 7
+from memoir_desktop.core.archive import conversion
+conversion.CHUNK = 7
 calls = []
 def progress(done, total):
     calls.append(done)
     if len(calls) == 4:
         os._exit(9)  # killed in the middle of the copy
-vault.convert_to_encrypted(Path({home!r}), passphrase={pw!r}, progress=progress)
+conversion.convert_to_encrypted(Path({home!r}), passphrase={pw!r}, progress=progress)
 """
 
 
 def test_a_kill_during_conversion_loses_nothing_and_the_conversion_resumes(tmp_path, monkeypatch):
     home = tmp_path / "home"
     _plain_journal(home)
-    assert vault.is_plain_journal(home)
+    assert conversion.is_plain_journal(home)
     script = _KILLER.format(root=str(ROOT), home=str(home), pw=PASS)
     proc = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, timeout=120)
     assert proc.returncode == 9, proc.stderr.decode()[-2000:]
-    assert vault.conversion_pending(home)
+    assert conversion.conversion_pending(home)
     assert (home / "memoir.db").read_bytes().startswith(b"SQLite format 3")  # still the plain file
     # Resumed (another process, the keyring of the first is gone: the passphrase opens the key).
-    monkeypatch.setattr(vault, "CHUNK", 7)
+    monkeypatch.setattr(conversion, "CHUNK", 7)
     seen = []
-    key = vault.convert_to_encrypted(home, passphrase=PASS, progress=lambda d, t: seen.append((d, t)))
+    key = conversion.convert_to_encrypted(home, passphrase=PASS, progress=lambda d, t: seen.append((d, t)))
     # The first run's recovery key was never shown: the resumed run hands back a new one that opens it.
     assert crypto.KeyFile.load(home).unlock_secret(key.recovery_key).via == "recovery"
     assert seen and seen[-1][0] == seen[-1][1] and seen[0][0] > 7  # continued, not restarted
-    assert not vault.conversion_pending(home) and not vault.is_plain_journal(home)
+    assert not conversion.conversion_pending(home) and not conversion.is_plain_journal(home)
     with Memoir.open(home, passphrase=PASS) as m:
-        assert m.encrypted
-        assert sorted(e["content"] for e in m.entries()) == sorted(f"{ENTRY} day {i}" for i in range(60))
+        assert m.keys.encrypted
+        assert sorted(e["content"] for e in m.journal.entries()) == sorted(f"{ENTRY} day {i}" for i in range(60))
         assert m.search("고양이")["results"][0]["memory"] == MEMORY
     assert files_holding(home, ENTRY, MEMORY) == []
 
@@ -335,7 +333,7 @@ def test_conversion_reports_progress_and_keeps_the_vectors(tmp_path):
     home = tmp_path / "O'Brien's journal"  # a quote in the path: the SQL binds it
     _plain_journal(home, n=5)
     seen = []
-    key = vault.convert_to_encrypted(home, progress=lambda d, t: seen.append((d, t)))
+    key = conversion.convert_to_encrypted(home, progress=lambda d, t: seen.append((d, t)))
     assert key.recovery_key and seen[-1][0] == seen[-1][1]
     assert not (home / "qdrant").exists()
     with Memoir.open(home) as m:
@@ -348,41 +346,41 @@ def test_a_copy_that_does_not_match_never_replaces_the_plain_journal(tmp_path, m
     home = tmp_path / "home"
     _plain_journal(home, n=3)
     before = (home / "memoir.db").read_bytes()
-    real = vault._digest
-    monkeypatch.setattr(vault, "_digest", lambda con, schema, table: (0, "x") if schema == "main" and
+    real = conversion._digest
+    monkeypatch.setattr(conversion, "_digest", lambda con, schema, table: (0, "x") if schema == "main" and
                         table == "entry" else real(con, schema, table))
-    with pytest.raises(vault.ConversionError, match="plain journal is kept"):
-        vault.convert_to_encrypted(home, passphrase=PASS)
+    with pytest.raises(conversion.ConversionError, match="plain journal is kept"):
+        conversion.convert_to_encrypted(home, passphrase=PASS)
     assert (home / "memoir.db").read_bytes() == before
-    assert not (home / vault.CONVERTING).exists()  # the copy that failed is gone; the next run starts afresh
-    assert vault.conversion_pending(home)  # and `memoir-cli encrypt` knows there is one to finish
-    monkeypatch.setattr(vault, "_digest", real)
-    vault.convert_to_encrypted(home, passphrase=PASS)  # the next run finishes the same conversion
+    assert not (home / conversion.CONVERTING).exists()  # the copy that failed is gone; the next run starts afresh
+    assert conversion.conversion_pending(home)  # and `memoir-cli encrypt` knows there is one to finish
+    monkeypatch.setattr(conversion, "_digest", real)
+    conversion.convert_to_encrypted(home, passphrase=PASS)  # the next run finishes the same conversion
     with Memoir.open(home, passphrase=PASS) as m:
-        assert len(m.entries()) == 3
+        assert len(m.journal.entries()) == 3
 
 
 def test_opening_a_journal_whose_conversion_was_killed_finishes_it(tmp_path):
     home = tmp_path / "home"
     _plain_journal(home, n=20)
-    script = _KILLER.format(root=str(ROOT), home=str(home), pw=PASS).replace("vault.CHUNK = 7", "vault.CHUNK = 3")
+    script = _KILLER.format(root=str(ROOT), home=str(home), pw=PASS).replace("conversion.CHUNK = 7", "conversion.CHUNK = 3")
     proc = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, timeout=120)
     assert proc.returncode == 9, proc.stderr.decode()[-2000:]
     with Memoir.open(home, passphrase=PASS) as m:  # the app's next start
-        assert m.encrypted
-        assert len(m.entries()) == 20 and m.search("고양이")["results"][0]["memory"] == MEMORY
-    assert not vault.conversion_pending(home) and not (home / "qdrant").exists()
+        assert m.keys.encrypted
+        assert len(m.journal.entries()) == 20 and m.search("고양이")["results"][0]["memory"] == MEMORY
+    assert not conversion.conversion_pending(home) and not (home / "qdrant").exists()
     assert files_holding(home, ENTRY, MEMORY) == []
 
 
 def test_a_kill_after_the_swap_leaves_no_plain_backup_or_index_behind(tmp_path, monkeypatch):
     home = tmp_path / "home"
     _plain_journal(home, n=2)
-    monkeypatch.setattr(vault, "_encrypt_backups", lambda *a: (_ for _ in ()).throw(KeyboardInterrupt))
+    monkeypatch.setattr(conversion, "_encrypt_backups", lambda *a: (_ for _ in ()).throw(KeyboardInterrupt))
     with pytest.raises(KeyboardInterrupt):
-        vault.convert_to_encrypted(home, passphrase=PASS)
+        conversion.convert_to_encrypted(home, passphrase=PASS)
     assert files_holding(home, ENTRY, MEMORY)  # a plain backup and the plain index are still there
     monkeypatch.undo()
     with Memoir.open(home, passphrase=PASS) as m:
-        assert len(m.entries()) == 2
+        assert len(m.journal.entries()) == 2
     assert files_holding(home, ENTRY, MEMORY) == []

@@ -7,7 +7,7 @@ def test_rebuilding_the_entry_index_reports_progress_to_the_end(tmp_path):
     mem = Memoir.open(tmp_path / "home", llm_base_url=None)
     try:
         for i in range(130):
-            mem.journal(f"오늘은 {i}번째 날, 한강을 걸었다")
+            mem.journal.write(f"오늘은 {i}번째 날, 한강을 걸었다")
         seen = []
         mem.episodes.reconcile(progress=lambda done, total: seen.append((done, total)), force=True)
         assert seen and seen[-1] == (130, 130)

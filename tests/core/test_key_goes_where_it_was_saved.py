@@ -22,8 +22,8 @@ def test_a_key_saved_for_openai_never_reaches_a_local_server(tmp_path, fake_llm)
     config.save_settings(home, st)
     mem = Memoir.open(home)
     try:
-        mem.test_llm(fake_llm.url, "fake-model")
-        mem.chat("오늘은 비가 왔다")
+        mem.connection.test(fake_llm.url, "fake-model")
+        mem.companion.chat("오늘은 비가 왔다")
     finally:
         mem.close()
     assert fake_llm.requests and all(SECRET not in (h or "") for h in _auth_headers(fake_llm))
@@ -37,7 +37,7 @@ def test_the_key_goes_to_the_endpoint_it_was_saved_for(tmp_path, fake_llm):
                                                llm_key_endpoint=secrets.endpoint_of(fake_llm.url)))
     mem = Memoir.open(home)
     try:
-        mem.chat("오늘은 비가 왔다")
+        mem.companion.chat("오늘은 비가 왔다")
     finally:
         mem.close()
     assert f"Bearer {SECRET}" in _auth_headers(fake_llm)
@@ -50,7 +50,7 @@ def test_a_key_saved_before_endpoints_were_kept_still_goes_where_the_settings_po
     config.save_settings(home, config.Settings(llm_base_url=fake_llm.url, llm_model="fake-model"))
     mem = Memoir.open(home)
     try:
-        mem.chat("오늘은 비가 왔다")
+        mem.companion.chat("오늘은 비가 왔다")
     finally:
         mem.close()
     assert f"Bearer {SECRET}" in _auth_headers(fake_llm)

@@ -34,7 +34,7 @@ def test_korean_themes_are_nouns_not_time_words_or_doings():
 
 def test_a_digest_without_themes_worth_showing_has_no_themes_line(offline):  # noqa: F811
     for d, text in [(2, "This month I started learning. Really."), (4, "Started learning this week, really.")]:
-        offline.journal(text, timestamp=datetime(2026, 3, d, 21, 0))
-    [letter] = offline.make_letters(now=datetime(2026, 3, 9))
+        offline.journal.write(text, timestamp=datetime(2026, 3, d, 21, 0))
+    [letter] = offline.reflection.make_letters(now=datetime(2026, 3, 9))
     assert "you wrote 2 entries on 2 days" in letter["content"]
     assert "What you kept coming back to" not in letter["content"], letter["content"]

@@ -47,36 +47,36 @@ def scenario(tmp_path_factory):
                       llm_max_retries=0, summary_interval=1)
     try:
         for when, text in SHARED:
-            mem.journal(text, timestamp=when)
-        mem.journal(f"{FROM_START[0]} 아무에게도 말 안 했지만 {FROM_START[1]}에 다닌다", timestamp=datetime(2026, 3, 5, 22),
+            mem.journal.write(text, timestamp=when)
+        mem.journal.write(f"{FROM_START[0]} 아무에게도 말 안 했지만 {FROM_START[1]}에 다닌다", timestamp=datetime(2026, 3, 5, 22),
                     private=True)
-        later = mem.journal(f"{MADE_LATER[0]} 주말에 {MADE_LATER[1]} 축제에 갔다", timestamp=datetime(2026, 3, 6, 21))
-        mem.process_jobs()
-        mem.process_jobs()
+        later = mem.journal.write(f"{MADE_LATER[0]} 주말에 {MADE_LATER[1]} 축제에 갔다", timestamp=datetime(2026, 3, 6, 21))
+        mem.jobs.process()
+        mem.jobs.process()
         assert any(MADE_LATER[0] in m["memory"] for m in mem.get_all()["results"]), "the later entry made memories"
-        mem.set_entry_private(later, True)
+        mem.journal.set_private(later, True)
         start = len(fake.requests)  # from here on, nothing private may leave
 
-        mem.journal("오늘은 회사에서 발표를 했다", timestamp=datetime(2026, 3, 7, 21))
-        mem.process_jobs()  # extraction, update, graph, summary (every entry: summary_interval=1)
-        mem.process_jobs()
-        mem.chat("요즘 아침에 뭐 마시지?", timestamp=datetime(2026, 3, 8, 9))  # answer
-        shared_entry = mem.journal("퇴근길에 비가 왔다", timestamp=datetime(2026, 3, 8, 20))
-        mem.reply_to(shared_entry)  # answer, about one entry
+        mem.journal.write("오늘은 회사에서 발표를 했다", timestamp=datetime(2026, 3, 7, 21))
+        mem.jobs.process()  # extraction, update, graph, summary (every entry: summary_interval=1)
+        mem.jobs.process()
+        mem.companion.chat("요즘 아침에 뭐 마시지?", timestamp=datetime(2026, 3, 8, 9))  # answer
+        shared_entry = mem.journal.write("퇴근길에 비가 왔다", timestamp=datetime(2026, 3, 8, 20))
+        mem.companion.reply_to(shared_entry)  # answer, about one entry
         for private in (later,):
             with pytest.raises(Exception, match="private"):
-                mem.reply_to(private)
-        mem.make_letters(now=datetime(2026, 3, 10, 8))  # letter (week of 3/2 holds both private entries)
-        letter = mem.letters()[-1]
-        mem.regenerate_letter(letter["id"])  # letter, written again
-        mem.followups(now=datetime(2026, 3, 16, 9))  # followup (the hike's Saturday has passed)
+                mem.companion.reply_to(private)
+        mem.reflection.make_letters(now=datetime(2026, 3, 10, 8))  # letter (week of 3/2 holds both private entries)
+        letter = mem.reflection.letters()[-1]
+        mem.reflection.regenerate_letter(letter["id"])  # letter, written again
+        mem.reflection.followups(now=datetime(2026, 3, 16, 9))  # followup (the hike's Saturday has passed)
         st = dataclasses.replace(mem.settings, search_reranker="llm")
         mem.reconfigure(st, rebuild_now=False)
-        mem.chat("아침에 마시는 거 기억나?", timestamp=datetime(2026, 3, 16, 10))  # rerank, then answer
-        mem.consolidate()
-        mem.process_jobs()  # consolidation
+        mem.companion.chat("아침에 마시는 거 기억나?", timestamp=datetime(2026, 3, 16, 10))  # rerank, then answer
+        mem.memories.consolidate()
+        mem.jobs.process()  # consolidation
         mem.llm.probe(force=True)  # probe
-        yield {"mem": mem, "fake": fake, "start": start, "letter": mem.entry(letter["id"])}
+        yield {"mem": mem, "fake": fake, "start": start, "letter": mem.journal.entry(letter["id"])}
     finally:
         mem.close()
         fake.close()
@@ -119,7 +119,7 @@ def test_a_feature_that_forgets_to_filter_is_refused_by_the_last_check(mem, fake
     """The gate reads the finished request too: quoting a private entry's words is refused."""
     from memoir_desktop.core.llm import PrivateRefused
 
-    mem.journal("비밀: 나는 사실 복권에 당첨되었다 XYZ-77", private=True)
+    mem.journal.write("비밀: 나는 사실 복권에 당첨되었다 XYZ-77", private=True)
     n = len(fake_llm.requests)
     with pytest.raises(PrivateRefused):
         mem.llm.complete("answer", [{"role": "user", "content": "요약해 줘: 비밀: 나는 사실 복권에 당첨되었다 XYZ-77"}])
@@ -129,19 +129,19 @@ def test_a_feature_that_forgets_to_filter_is_refused_by_the_last_check(mem, fake
 def test_making_an_entry_private_drops_the_summary_that_read_it(mem, fake_llm):
     fake_llm.on_text(_summary_echo)
     mem.settings.summary_interval = 1
-    e = mem.journal("ABCDE 오늘 병원에서 검사 결과를 들었다", timestamp=datetime(2026, 3, 2, 21))
-    mem.process_jobs()
-    mem.process_jobs()
-    assert "ABCDE" in mem.summary()
-    mem.set_entry_private(e, True)
-    assert "ABCDE" not in mem.summary()
-    mem.process_jobs()  # written again without it
-    assert "ABCDE" not in mem.summary()
+    e = mem.journal.write("ABCDE 오늘 병원에서 검사 결과를 들었다", timestamp=datetime(2026, 3, 2, 21))
+    mem.jobs.process()
+    mem.jobs.process()
+    assert "ABCDE" in mem.memories.summary()
+    mem.journal.set_private(e, True)
+    assert "ABCDE" not in mem.memories.summary()
+    mem.jobs.process()  # written again without it
+    assert "ABCDE" not in mem.memories.summary()
 
 
 def test_an_answer_says_how_many_private_entries_it_left_out(mem, fake_llm):
-    mem.journal("첫 번째 공유 기록", timestamp=datetime(2026, 3, 2, 20))
-    mem.journal("두 번째 비밀 기록 PRIV-1", timestamp=datetime(2026, 3, 2, 21), private=True)
-    out = mem.chat("오늘 어땠지?", timestamp=datetime(2026, 3, 2, 22))
+    mem.journal.write("첫 번째 공유 기록", timestamp=datetime(2026, 3, 2, 20))
+    mem.journal.write("두 번째 비밀 기록 PRIV-1", timestamp=datetime(2026, 3, 2, 21), private=True)
+    out = mem.companion.chat("오늘 어땠지?", timestamp=datetime(2026, 3, 2, 22))
     assert out["left_out"] == 1
     assert all("PRIV-1" not in _words(r) for r in fake_llm.requests)

@@ -30,7 +30,7 @@ def test_each_server_gets_the_mode_it_supports(tmp_path, capabilities, mode):
         with open_mem(tmp_path / "home", server) as m:
             out = m.add("나는 판교에서 일해")
             assert [r["memory"] for r in out["results"]] == ["나는 판교에서 일해"]
-            assert m.status()["llm"]["mode"] == mode
+            assert m.jobs.status()["llm"]["mode"] == mode
             last = server.calls("save_facts") or [r for r in server.calls() if "save_facts" in json.dumps(r)]
             assert last, "the extraction call was made"
             # No request after the probe used a feature the server lacks.
@@ -48,7 +48,7 @@ def test_the_mode_is_remembered_per_endpoint_and_probed_again_for_another_model(
         assert first >= 1
         with open_mem(tmp_path / "home", server) as m:
             m.add("I like coffee")
-            assert m.status()["llm"]["mode"] == "json_object"
+            assert m.jobs.status()["llm"]["mode"] == "json_object"
         assert len(probes(server)) == first, "a known endpoint was probed again"
         with open_mem(tmp_path / "home", server, model="other-model") as m:
             m.add("I like cocoa")
@@ -63,10 +63,10 @@ def test_a_context_length_400_is_not_a_missing_feature(tmp_path):
         with open_mem(tmp_path / "home", server) as m:
             m.settings.graph_enabled = False
             for i in range(12):  # recent messages and a summary grow the prompt past the limit
-                m.journal(f"{i}번째 기록: 오늘은 동네 도서관에서 책을 읽고 산책을 했다. " * 4)
-            results = m.process_jobs()
+                m.journal.write(f"{i}번째 기록: 오늘은 동네 도서관에서 책을 읽고 산책을 했다. " * 4)
+            results = m.jobs.process()
             assert all(r["state"] == "done" for r in results), [r.get("error") for r in results]
-            assert m.status()["llm"]["mode"] == "tools"
+            assert m.jobs.status()["llm"]["mode"] == "tools"
             assert not any(r.get("response_format") for r in server.calls()), "moved off tool calls"
             assert any("(left out)" in json.dumps(r, ensure_ascii=False) for r in server.calls("save_facts"))
     finally:
@@ -78,12 +78,12 @@ def test_a_prompt_too_long_even_alone_fails_the_job_visibly(tmp_path):
     try:
         with open_mem(tmp_path / "home", server) as m:
             m.settings.graph_enabled = False
-            m.journal("긴 글 " * 2000)
-            [res] = m.process_jobs()
+            m.journal.write("긴 글 " * 2000)
+            [res] = m.jobs.process()
             # Chunked down to the smallest size the extraction uses, the prompt (its rules and
             # examples alone) still does not fit: the job fails, says why, and can be retried.
             assert res["state"] == "failed" and "context window" in res["error"]
-            assert m.status()["llm"]["mode"] == "tools"
+            assert m.jobs.status()["llm"]["mode"] == "tools"
     finally:
         server.close()
 
@@ -96,8 +96,8 @@ def test_a_mode_that_keeps_failing_is_probed_again(tmp_path):
             before = len(probes(server))
             server.on("save_facts", lambda req: raw("sorry, I can't do that"))
             for text in ("a", "b"):
-                m.journal(text)
-                assert m.process_jobs()[0]["state"] == "failed"
+                m.journal.write(text)
+                assert m.jobs.process()[0]["state"] == "failed"
             assert m.llm.capabilities is None or len(probes(server)) > before
             server.on("save_facts", lambda req: tool({"facts": ["I like cake"]}))
             m.add("I like cake")
@@ -114,7 +114,7 @@ def test_a_missing_tool_feature_found_mid_session_moves_down_and_is_remembered(t
             server.tools_supported = False  # the user swapped the model behind the same name
             out = m.add("I like coffee")
             assert [r["memory"] for r in out["results"]] == ["I like coffee"]
-            assert m.status()["llm"]["mode"] == "json_schema"
+            assert m.jobs.status()["llm"]["mode"] == "json_schema"
     finally:
         server.close()
 
@@ -124,10 +124,10 @@ def test_an_unreachable_server_is_not_cached_as_a_text_only_one(tmp_path):
     try:
         with open_mem(tmp_path / "home", server) as m:
             server.push(error(503), times=2)  # both attempts of the probe's call
-            m.journal("I like tea")
-            assert m.process_jobs()[0]["state"] == "pending"
+            m.journal.write("I like tea")
+            assert m.jobs.process()[0]["state"] == "pending"
             assert m.llm.capabilities is None
-            assert m.process_jobs()[0]["state"] == "done"
-            assert m.status()["llm"]["mode"] == "tools"
+            assert m.jobs.process()[0]["state"] == "done"
+            assert m.jobs.status()["llm"]["mode"] == "tools"
     finally:
         server.close()

@@ -11,8 +11,8 @@ from datetime import datetime
 import pytest
 
 from memoir_desktop.core.llm import Gate, LLMClient
-from memoir_desktop.core.search.llm_rerank import RERANK_SYSTEM, RERANK_TOOL, estimate_tokens, llm_rerank
 from memoir_desktop.core.llm.tokens import count_tokens
+from memoir_desktop.core.search.llm_rerank import RERANK_SYSTEM, RERANK_TOOL, estimate_tokens, llm_rerank
 from tests.fakes.fake_llm import prompt, raw, raw_tool, slow, tool
 
 NAME = RERANK_TOOL.name

@@ -79,13 +79,13 @@ def test_download_then_switch_builds_the_new_index_and_search_uses_it(tiny, mode
         mem = Memoir.open(tmp_path / "home", encrypt=False)
         try:
             mem.add([{"role": "user", "content": t} for t in TEXTS], infer=False)
-            mem.install_search_model(BGE.key)
+            mem.models.install(BGE.key)
             assert any(m["key"] == BGE.key and m["installed"] and m["kind"] == "embedder"
-                       for m in mem.search_models()["models"])
+                       for m in mem.models.available()["models"])
             settings = config.load_settings(mem.home)
             settings.embed_model = BGE.key
             assert mem.reconfigure(settings)  # headless: built at once
-            assert mem.embedder.name == BGE.key and mem.store.embedder.dim == 32
+            assert mem.models.embedder.name == BGE.key and mem.store.embedder.dim == 32
             assert config.load_settings(mem.home).embed_model == BGE.key
             hits = mem.search("커피를 끊었다", limit=2)["results"]
             assert hits[0]["memory"] == "커피를 끊었다" and "dense" in hits[0]["explain"]

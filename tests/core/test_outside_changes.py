@@ -6,9 +6,8 @@ import pytest
 from sqlalchemy import text
 
 from memoir_desktop.core import Memoir
-
-from memoir_desktop.core.storage import outside_changes
 from memoir_desktop.core.apps import app_suggestions
+from memoir_desktop.core.storage import outside_changes
 
 PASS = "outside changes pass"
 
@@ -30,7 +29,7 @@ def _warm(*mems):
     """Each side has built its indexes (BM25 and vectors) before the other writes."""
     for mem in mems:
         mem.search("anything at all")
-        mem.search_entries("anything")
+        mem.search_field.search_entries("anything")
 
 
 def test_a_fresh_journal_finds_what_the_other_side_writes_later(pair):
@@ -57,10 +56,10 @@ def test_memories_added_edited_and_forgotten_elsewhere_are_followed(pair):
 def test_entries_written_and_trashed_elsewhere_are_followed(pair):
     app, server = pair
     _warm(app, server)
-    entry = app.journal("오늘 제주도 바다에서 수영을 했다")
-    assert [e["id"] for e in server.search_entries("제주도")] == [entry]
-    app.delete_entry(entry)
-    assert server.search_entries("제주도") == []
+    entry = app.journal.write("오늘 제주도 바다에서 수영을 했다")
+    assert [e["id"] for e in server.search_field.search_entries("제주도")] == [entry]
+    app.journal.trash(entry)
+    assert server.search_field.search_entries("제주도") == []
 
 
 def test_the_screens_hear_of_the_other_sides_changes_only(pair):

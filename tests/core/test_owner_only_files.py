@@ -9,8 +9,7 @@ import pytest
 
 from memoir_desktop import cli
 from memoir_desktop.core import Memoir, logs
-from memoir_desktop.core.keys import vault
-from memoir_desktop.core.archive import backup
+from memoir_desktop.core.archive import backup, conversion
 from memoir_desktop.core.keys import crypto
 from memoir_desktop.core.keys.private_files import create_private, write_private
 
@@ -32,8 +31,8 @@ def mode(path) -> int:
 
 def _journal(home, **open_args) -> Memoir:
     m = Memoir.open(home, **open_args)
-    m.journal("오늘은 아무에게도 보여주지 않을 일기 private-words-3391", timestamp="2026-03-01T21:00")
-    m.journal("another day", timestamp="2026-03-02T08:00")
+    m.journal.write("오늘은 아무에게도 보여주지 않을 일기 private-words-3391", timestamp="2026-03-01T21:00")
+    m.journal.write("another day", timestamp="2026-03-02T08:00")
     return m
 
 
@@ -48,13 +47,13 @@ def test_the_helper_creates_owner_only_files_from_the_start(tmp_path):
 @pytest.mark.parametrize("encrypted", [False, True])
 def test_every_export_format_and_backup_is_owner_only(tmp_path, encrypted):
     with _journal(tmp_path / "home", encrypt=encrypted) as m:
-        m.export(tmp_path / "all.json")
-        m.export(tmp_path / "sealed.json", passphrase=PASS)
+        m.archive.export(tmp_path / "all.json")
+        m.archive.export(tmp_path / "sealed.json", passphrase=PASS)
         written = [tmp_path / "all.json", tmp_path / "sealed.json"]
         for fmt in ("md", "txt"):
-            written += m.export_text(tmp_path / f"all.{fmt}", fmt=fmt)
-            written += m.export_text(tmp_path / f"days-{fmt}", fmt=fmt, per_day=True)
-        written.append(m.backup_now())
+            written += m.archive.export_text(tmp_path / f"all.{fmt}", fmt=fmt)
+            written += m.archive.export_text(tmp_path / f"days-{fmt}", fmt=fmt, per_day=True)
+        written.append(m.archive.backup_now())
         home = m.home
     assert len(written) == 9  # two JSON, two single files, four days, a backup
     assert {str(p): oct(mode(p)) for p in written} == {str(p): "0o600" for p in written}
@@ -68,8 +67,8 @@ def test_every_export_format_and_backup_is_owner_only(tmp_path, encrypted):
 def test_backups_converted_with_the_journal_stay_owner_only(tmp_path):
     home = tmp_path / "home"
     with _journal(home, encrypt=False) as m:
-        m.backup_now()
-    vault.convert_to_encrypted(home, passphrase=PASS)
+        m.archive.backup_now()
+    conversion.convert_to_encrypted(home, passphrase=PASS)
     assert [mode(p) for p in backup.list_backups(home)] == [0o600]
     assert mode(home / crypto.KEY_FILE) == 0o600
 

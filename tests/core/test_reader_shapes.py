@@ -36,8 +36,8 @@ def _answer_every_mode(fake_llm, body: str) -> None:
 def test_each_readable_shape_becomes_its_memories(mem, fake_llm, shape):
     reply, expected = READABLE[shape]
     _answer_every_mode(fake_llm, json.dumps(reply, ensure_ascii=False))
-    mem.journal("오늘 재즈 바에 갔다")
-    [job] = mem.process_jobs()
+    mem.journal.write("오늘 재즈 바에 갔다")
+    [job] = mem.jobs.process()
     assert job["state"] == "done", job.get("error")
     assert sorted(m["memory"] for m in mem.get_all()["results"]) == expected
 
@@ -46,16 +46,16 @@ def test_each_readable_shape_becomes_its_memories(mem, fake_llm, shape):
 def test_an_unreadable_reply_fails_visibly_with_its_raw_text(mem, fake_llm, shape):
     body = UNREADABLE[shape]
     _answer_every_mode(fake_llm, body)
-    mem.journal("오늘 재즈 바에 갔다")
-    [job] = mem.process_jobs()
+    mem.journal.write("오늘 재즈 바에 갔다")
+    [job] = mem.jobs.process()
     assert job["state"] == "failed", (shape, job.get("result"))
     assert mem.get_all()["results"] == []  # nothing invented ("hermes", the rejected draft)
-    [stored] = mem.jobs("failed")
+    [stored] = mem.jobs.all("failed")
     assert body[:40] in (stored["raw_reply"] or "")
 
 
 def test_an_empty_list_is_still_found_nothing(mem, fake_llm):
     _answer_every_mode(fake_llm, '{"facts": []}')
-    mem.journal("ㅎㅎ")
-    [job] = mem.process_jobs()
+    mem.journal.write("ㅎㅎ")
+    [job] = mem.jobs.process()
     assert job["state"] == "done" and mem.get_all()["results"] == []

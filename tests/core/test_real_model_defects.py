@@ -50,11 +50,11 @@ def test_a_noop_for_a_fact_with_no_similar_memory_adds_it(mem, fake_llm):
 def test_mem0s_none_event_means_noop_and_does_not_fail_the_job(mem, fake_llm):
     mem.add("I love green tea")
     fake_llm.on("memory_operations", ops(lambda facts, ex: [{"fact": 0, "event": "NONE", "id": 0}]))
-    eid = mem.journal("Green tea is my favourite")
-    [res] = mem.process_jobs()
+    eid = mem.journal.write("Green tea is my favourite")
+    [res] = mem.jobs.process()
     assert res["state"] == "done", res
     assert active_texts(mem) == ["I love green tea"]
-    assert mem.jobs(entry_ids=[eid])[0]["state"] == "done"
+    assert mem.jobs.all(entry_ids=[eid])[0]["state"] == "done"
 
 
 def test_chat_commits_the_entry_and_its_job_before_the_answer_call(mem, fake_llm):
@@ -67,17 +67,17 @@ def test_chat_commits_the_entry_and_its_job_before_the_answer_call(mem, fake_llm
 
     fake_llm.on_text(answer)
     out = {}
-    t = threading.Thread(target=lambda: out.update(mem.chat("처음으로 10km를 뛰었어")))
+    t = threading.Thread(target=lambda: out.update(mem.companion.chat("처음으로 10km를 뛰었어")))
     t.start()
     assert answering.wait(10)
     # The answer is still being written: the entry and the job that memorises it are on disk.
-    entry = next(e for e in mem.entries() if e["content"] == "처음으로 10km를 뛰었어")
-    jobs = mem.jobs(entry_ids=[entry["id"]])
+    entry = next(e for e in mem.journal.entries() if e["content"] == "처음으로 10km를 뛰었어")
+    jobs = mem.jobs.all(entry_ids=[entry["id"]])
     assert len(jobs) == 1 and jobs[0]["state"] == "waiting"
     t.join(10)
-    [job] = mem.jobs(entry_ids=[entry["id"]])
+    [job] = mem.jobs.all(entry_ids=[entry["id"]])
     assert job["state"] == "pending" and job["payload"]["entry_ids"] == [entry["id"], out["reply_entry_id"]]
-    mem.process_jobs()
+    mem.jobs.process()
     assert active_texts(mem) == ["처음으로 10km를 뛰었어"]
 
 
@@ -94,11 +94,11 @@ def test_a_chat_job_left_waiting_by_a_crash_runs_at_the_next_start(tmp_path, fak
             e = Entry(user_id="me", role="user", content="나는 판교에서 일해", source="chat")
             s.add(e)
             s.flush()
-            m.jobs_queue.enqueue(s, "memorize", "me", {"entry_ids": [e.id]}, state="waiting")
+            m.job_queue.enqueue(s, "memorize", "me", {"entry_ids": [e.id]}, state="waiting")
             s.commit()
     with Memoir.open(home, llm_base_url=fake_llm.url, llm_model="fake-model") as m:
         assert m.resumed_jobs == 1
-        m.process_jobs()
+        m.jobs.process()
         assert active_texts(m) == ["나는 판교에서 일해"]
 
 
@@ -112,12 +112,12 @@ def test_a_users_forget_is_applied_while_a_slow_llm_job_runs(mem, fake_llm):
         return tool({"facts": ["I like hiking"]})
 
     fake_llm.on("save_facts", slow_facts)
-    mem.journal("I like hiking")
-    worker = threading.Thread(target=mem.process_jobs)
+    mem.journal.write("I like hiking")
+    worker = threading.Thread(target=mem.jobs.process)
     worker.start()
     assert started.wait(10)
     mem.delete(keep)  # must not wait for the job
-    running = [j["state"] for j in mem.jobs()]
+    running = [j["state"] for j in mem.jobs.all()]
     worker.join(20)
     assert running == ["running"], "the forget waited for the LLM job to finish"
     assert mem.get(keep)["state"] == "invalid"
@@ -150,7 +150,7 @@ def test_updates_count_against_the_per_turn_limit(mem, fake_llm):
     out = mem.add("I do all of these every day")
     assert sum(r["event"] == "UPDATE" for r in out["results"]) == mem.settings.max_llm_invalidations_per_turn
     assert len(out["pending_confirmation"]) == 4 - mem.settings.max_llm_invalidations_per_turn
-    assert len(mem.proposals()) == 4 - mem.settings.max_llm_invalidations_per_turn
+    assert len(mem.memories.proposals()) == 4 - mem.settings.max_llm_invalidations_per_turn
 
 
 def test_a_prompt_too_long_does_not_turn_tool_calls_off(mem, fake_llm):
@@ -165,8 +165,8 @@ def test_a_prompt_too_long_does_not_turn_tool_calls_off(mem, fake_llm):
 
 def test_a_reply_with_a_lone_surrogate_is_stored_with_a_replacement_character(mem, fake_llm):
     fake_llm.on("save_facts", lambda req: raw_tool('{"facts": ["I love this \\ud83d emoji"]}'))
-    mem.journal("I love this emoji")
-    [res] = mem.process_jobs()
+    mem.journal.write("I love this emoji")
+    [res] = mem.jobs.process()
     assert res["state"] == "done", res
     assert active_texts(mem) == ["I love this \ufffd emoji"]
 
@@ -190,7 +190,7 @@ def test_a_habit_is_found_by_its_weekday_and_shown_as_a_habit(mem, fake_llm):
     assert friday[0]["explain"]["time"]["recurs"] == "FREQ=WEEKLY;BYDAY=FR"
     thursday = mem.search("What do I do on Thursday?", now=datetime(2026, 6, 1))["results"]
     assert thursday[0]["memory"] == "I swim on Mondays and Thursdays"
-    out = mem.chat("금요일에 뭐 하지?", timestamp=datetime(2026, 6, 1, 9))
+    out = mem.companion.chat("금요일에 뭐 하지?", timestamp=datetime(2026, 6, 1, 9))
     system = fake_llm.calls()[-1]["messages"][0]["content"]
     assert "repeats every Friday] 매주 금요일에 요가를 해" in system
     assert out["reply"]

@@ -23,14 +23,14 @@ NONSENSE = ["blixtor vamp", "ㄹㅇㄹㅇ", "8842 1937", "qwerty uiop", "쀼쀼�
 def _journal(mem, n: int, user: str):
     for i, text in enumerate(LINES[:n]):
         mem.add(text, infer=False, user_id=user, timestamp=datetime(2026, 3, 1 + i % 28, 21))
-        mem.journal(text, user_id=user, private=True, timestamp=datetime(2026, 3, 1 + i % 28, 21))
+        mem.journal.write(text, user_id=user, private=True, timestamp=datetime(2026, 3, 1 + i % 28, 21))
 
 
 @pytest.mark.parametrize("size", [1, 3, 10, 30])
 def test_nonsense_lists_nothing_at_any_journal_size(mem, size):
     user = f"u{size}"
     _journal(mem, size, user)
-    listed = {q: mem.find(q, user_id=user) for q in NONSENSE}
+    listed = {q: mem.search_field.find(q, user_id=user) for q in NONSENSE}
     assert {q: f for q, f in listed.items() if f["memories"] or f["entries"]} == {}
 
 
@@ -48,7 +48,7 @@ def test_what_search_ranks_in_the_other_language_the_search_field_lists(mem):
     for question, memory in CROSS:
         if memory in [h["memory"] for h in mem.search(question, user_id="me", limit=3)["results"]]:
             ranked += 1
-            assert memory in [m["memory"] for m in mem.find(question, user_id="me")["memories"]], question
+            assert memory in [m["memory"] for m in mem.search_field.find(question, user_id="me")["memories"]], question
     assert ranked >= 3  # the test is not empty
 
 
@@ -99,7 +99,7 @@ def test_english_questions_about_a_korean_journal_list_their_memory(mem):
     for question, memory in ENGLISH_ABOUT_KOREAN:
         if memory in [h["memory"] for h in mem.search(question, user_id="ko", limit=3)["results"]]:
             ranked += 1
-            listed.append(memory in [m["memory"] for m in mem.find(question, user_id="ko")["memories"]])
+            listed.append(memory in [m["memory"] for m in mem.search_field.find(question, user_id="ko")["memories"]])
     assert ranked >= 5  # the test is not empty
     # Most, not all: the floor still judges by meaning, and a few true matches score like the rest.
     assert sum(listed) >= 2 * len(listed) / 3, listed
@@ -111,8 +111,8 @@ def test_unrelated_questions_list_nothing_in_either_language(mem):
     (A guard for the per-language-pair floor; eval.trust_retrieval measures it on 30 + 30 questions.)"""
     _store(mem, "ko", KOREAN_LIFE)
     _store(mem, "en", [en for en, _ in ENGLISH_LIFE])
-    listed = {(q, u): mem.find(q, user_id=u)["memories"] for q in UNRELATED_EN for u in ("ko", "en")}
-    listed |= {(q, "en"): mem.find(q, user_id="en")["memories"] for q in UNRELATED_KO}
+    listed = {(q, u): mem.search_field.find(q, user_id=u)["memories"] for q in UNRELATED_EN for u in ("ko", "en")}
+    listed |= {(q, "en"): mem.search_field.find(q, user_id="en")["memories"] for q in UNRELATED_KO}
     leaks = {k: [m["memory"] for m in v] for k, v in listed.items() if v}
     # A Korean question about English memories is the pair this model separates worst
     # (core/search/floor.py): one in ten may still list something.
@@ -144,7 +144,7 @@ def test_the_fields_entries_are_listed_by_the_memories_rule(mem):
     _journal(mem, 30, "me")
     shown = 0
     for question, line in CROSS:
-        found = mem.find(question, user_id="me")
+        found = mem.search_field.find(question, user_id="me")
         if line in [m["memory"] for m in found["memories"]]:
             shown += 1
             assert line in [e["content"] for e in found["entries"]], question

@@ -19,33 +19,33 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 def test_export_import_round_trip(mem, tmp_path):
     a = mem.add("I adopted a dog named Bori", timestamp="2025-02-01")["results"][0]["id"]
-    mem.journal("오늘은 보리랑 산책했다")
-    mem.process_jobs()
+    mem.journal.write("오늘은 보리랑 산책했다")
+    mem.jobs.process()
     mem.update(a, "I adopted a dog named Bori in February")
     mem.delete(mem.add("I dislike rain")["results"][0]["id"])
     path = tmp_path / "export.json"
-    counts = mem.export(path)
+    counts = mem.archive.export(path)
     assert counts["memories"] == 3
     data = json.loads(path.read_text("utf-8"))
     assert {"entries", "memories", "history", "summaries"} <= data.keys()
     with Memoir.open(tmp_path / "other", reconcile=True) as other:
-        got = other.import_(path)
+        got = other.archive.import_(path)
         assert got["memories"] == 3
         assert sorted(m["memory"] for m in other.get_all(include_invalid=True)["results"]) == sorted(
             m["memory"] for m in mem.get_all(include_invalid=True)["results"])
         assert [h["event"] for h in other.history(a)] == ["ADD", "UPDATE"]
         assert other.search("Bori")["results"][0]["id"] == a
-        assert [e["content"] for e in other.entries()] == [e["content"] for e in mem.entries()]
-        again = other.import_(path)  # importing twice duplicates neither memories nor entries
+        assert [e["content"] for e in other.journal.entries()] == [e["content"] for e in mem.journal.entries()]
+        again = other.archive.import_(path)  # importing twice duplicates neither memories nor entries
         assert again["memories"] == 0 and again["entries"] == 0 and again["summaries"] == 0
-        assert [e["content"] for e in other.entries()] == [e["content"] for e in mem.entries()]
+        assert [e["content"] for e in other.journal.entries()] == [e["content"] for e in mem.journal.entries()]
 
 
 def test_import_rejects_foreign_file(mem, tmp_path):
     bad = tmp_path / "x.json"
     bad.write_text('{"hello": 1}')
     with pytest.raises(InvalidInput, match="not a memoir export"):
-        mem.import_(bad)
+        mem.archive.import_(bad)
 
 
 @pytest.mark.parametrize("text,ok", [
@@ -55,14 +55,14 @@ def test_import_rejects_foreign_file(mem, tmp_path):
 ])
 def test_bad_input_stored_or_refused_clearly(mem, text, ok):
     if ok:
-        eid = mem.journal(text)
-        assert mem.entries()[-1]["id"] == eid
-        assert "\x00" not in mem.entries()[-1]["content"]
+        eid = mem.journal.write(text)
+        assert mem.journal.entries()[-1]["id"] == eid
+        assert "\x00" not in mem.journal.entries()[-1]["content"]
     else:
         with pytest.raises(InvalidInput) as exc:
-            mem.journal(text)
+            mem.journal.write(text)
         assert str(exc.value)
-        assert mem.entries() == []
+        assert mem.journal.entries() == []
 
 
 def test_index_rebuilt_when_qdrant_dir_deleted(tmp_path, fake_llm):
@@ -80,7 +80,7 @@ def test_index_rebuilt_when_qdrant_dir_deleted(tmp_path, fake_llm):
 def test_encrypted_index_rebuilt_when_its_vectors_are_lost(tmp_path, fake_llm):
     home = tmp_path / "h"
     with Memoir.open(home) as m:
-        assert m.encrypted
+        assert m.keys.encrypted
         ids = [r["id"] for r in m.add(["I like tea", "I like trains"], infer=False)["results"]]
         with m.engine.begin() as conn:
             conn.exec_driver_sql("DELETE FROM vector_point")
@@ -113,7 +113,7 @@ def test_index_rebuilt_for_another_model(tmp_path):
 def test_unknown_model_falls_back_visibly(tmp_path):
     with Memoir.open(tmp_path, embed_model="no-such/model-xyz") as m:
         m.add(["I like tea"], infer=False)
-        st = m.status()["embedder"]
+        st = m.jobs.status()["embedder"]
         assert st["state"] == "fallback" and "no-such/model-xyz" in st["message"]
         assert m.search("tea")["results"]
 
@@ -124,10 +124,10 @@ CHILD = textwrap.dedent("""
     from memoir_desktop.core import Memoir
     m = Memoir.open({home!r}, llm_base_url={url!r}, llm_model="fake")
     for i in range(3):
-        eid = m.journal(f"crash entry {{i}}")
+        eid = m.journal.write(f"crash entry {{i}}")
         print("ACK", eid, flush=True)
     print("PROCESSING", flush=True)
-    m.process_jobs()
+    m.jobs.process()
     print("DONE", flush=True)
     time.sleep(60)
 """)
@@ -155,10 +155,10 @@ def test_process_killed_during_job_resumes_without_loss(tmp_path, fake_llm):
     fake_llm.on("save_facts", echo_facts)
     with Memoir.open(home, llm_base_url=fake_llm.url, llm_model="fake") as m:
         assert m.resumed_jobs == 1
-        assert [e["id"] for e in m.entries()] == acked
-        m.process_jobs()
+        assert [e["id"] for e in m.journal.entries()] == acked
+        m.jobs.process()
         assert sorted(x["memory"] for x in m.get_all()["results"]) == [f"crash entry {i}" for i in range(3)]
-        assert all(j["state"] == "done" for j in m.jobs())
+        assert all(j["state"] == "done" for j in m.jobs.all())
         assert m.vectors.count(m.store.collection("me")) == 3
 
 
@@ -177,7 +177,7 @@ def test_a_journal_written_by_an_older_schema_is_migrated_and_keeps_everything(t
     with Memoir.open(home) as m:
         texts = sorted(x["memory"] for x in m.get_all()["results"])
         assert texts == ["I like green tea", "나는 부산에 산다"]
-        assert [e["content"] for e in m.entries()] == ["오늘은 비가 왔다"]
+        assert [e["content"] for e in m.journal.entries()] == ["오늘은 비가 왔다"]
         mid = m.add("매주 금요일에 요가를 해", infer=False)["results"][0]["id"]
         assert m.get(mid)["recurrence"] == "FREQ=WEEKLY;BYDAY=FR"
         with m.engine.connect() as conn:
@@ -193,7 +193,7 @@ def test_a_schema_3_journal_gains_reply_links_and_keeps_its_entries(tmp_path):
 
     home = tmp_path / "home"
     with Memoir.open(home, encrypt=False) as m:
-        m.journal("오늘은 비가 왔다")
+        m.journal.write("오늘은 비가 왔다")
     con = sqlite3.connect(home / "memoir.db")
     con.execute("DROP INDEX ix_entry_user_kind")  # a schema-3 journal has none of schemas 5 and 6 either
     con.execute("ALTER TABLE entry DROP COLUMN kind")
@@ -205,11 +205,11 @@ def test_a_schema_3_journal_gains_reply_links_and_keeps_its_entries(tmp_path):
     con.commit()
     con.close()
     with Memoir.open(home) as m:
-        assert [e["content"] for e in m.entries()] == ["오늘은 비가 왔다"]
+        assert [e["content"] for e in m.journal.entries()] == ["오늘은 비가 왔다"]
         with m.engine.connect() as conn:
             cols = [r[1] for r in conn.exec_driver_sql("PRAGMA table_info(entry)")]
         assert "reply_to" in cols and "private" in cols  # migrations 4 and 6
-        assert m.entries()[0]["private"] is False
+        assert m.journal.entries()[0]["private"] is False
 
 
 def test_a_schema_4_journal_gains_entry_kinds_and_follow_ups(tmp_path):
@@ -221,7 +221,7 @@ def test_a_schema_4_journal_gains_entry_kinds_and_follow_ups(tmp_path):
 
     home = tmp_path / "home"
     with Memoir.open(home, encrypt=False) as m:
-        eid = m.journal("오늘은 비가 왔다")
+        eid = m.journal.write("오늘은 비가 왔다")
     con = sqlite3.connect(home / "memoir.db")
     con.execute("DROP INDEX ix_entry_user_kind")
     con.execute("ALTER TABLE entry DROP COLUMN kind")
@@ -233,7 +233,7 @@ def test_a_schema_4_journal_gains_entry_kinds_and_follow_ups(tmp_path):
     con.commit()
     con.close()
     with Memoir.open(home, encrypt=False) as m:
-        assert [(e["id"], e["kind"]) for e in m.entries()] == [(eid, "entry")]
+        assert [(e["id"], e["kind"]) for e in m.journal.entries()] == [(eid, "entry")]
         with m.engine.connect() as conn:
             assert conn.exec_driver_sql("SELECT value FROM meta WHERE key='schema_version'").scalar() \
                 == str(SCHEMA_VERSION)

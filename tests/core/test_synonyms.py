@@ -77,9 +77,9 @@ def test_entry_search_uses_synonyms_and_marks_them(tmp_path):
     from memoir_desktop.core import Memoir
 
     with Memoir.open(tmp_path, embed_model=HASHED) as m:
-        m.journal("오늘 고양이 예방접종 하러 갔다")
-        m.journal("오늘은 비가 왔다")
-        found = m.find("냥이 주사")["entries"]
+        m.journal.write("오늘 고양이 예방접종 하러 갔다")
+        m.journal.write("오늘은 비가 왔다")
+        found = m.search_field.find("냥이 주사")["entries"]
         assert found and "고양이" in found[0]["content"]
         marked = [found[0]["snippet"][a:b] for a, b in found[0]["highlights"]]
         assert "고양이" in marked
@@ -91,9 +91,9 @@ def test_a_query_of_slang_alone_still_searches(tmp_path):
 
     with Memoir.open(tmp_path, embed_model=HASHED) as m:
         m.add(["고양이 밥을 줬다", "주말에 영화를 봤다"], infer=False)
-        m.journal("오늘 고양이 예방접종 하러 갔다")
+        m.journal.write("오늘 고양이 예방접종 하러 갔다")
         assert [r["memory"] for r in m.search("냥이", limit=3)["results"]][:1] == ["고양이 밥을 줬다"]
-        assert [e["content"] for e in m.find("냥이")["entries"]] == ["오늘 고양이 예방접종 하러 갔다"]
+        assert [e["content"] for e in m.search_field.find("냥이")["entries"]] == ["오늘 고양이 예방접종 하러 갔다"]
 
 
 def test_an_english_query_is_not_expanded_and_loads_no_korean_analyser():

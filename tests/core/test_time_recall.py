@@ -32,8 +32,8 @@ def test_fact_about_span_counts_even_if_recorded_later(mem):
 
 
 def test_extraction_prompt_carries_absolute_dates(mem, fake_llm):
-    mem.journal("지지난주 금요일에 이사했어", timestamp="2026-11-29T21:00")
-    mem.process_jobs()
+    mem.journal.write("지지난주 금요일에 이사했어", timestamp="2026-11-29T21:00")
+    mem.jobs.process()
     prompt = fake_llm.calls("save_facts")[-1]["messages"][-1]["content"]
     assert "지지난주 금요일 (2026-11-13)" in prompt
     fact = mem.get_all()["results"][0]
@@ -42,7 +42,7 @@ def test_extraction_prompt_carries_absolute_dates(mem, fake_llm):
 
 def test_answer_prompt_lists_memories_with_dates_and_today(mem, fake_llm):
     mem.add("작년 겨울에 스키를 배웠다", infer=False, timestamp="2025-12-20")
-    mem.chat("내가 뭘 배웠더라?", timestamp=NOW)
+    mem.companion.chat("내가 뭘 배웠더라?", timestamp=NOW)
     system = fake_llm.calls()[-1]["messages"][0]["content"]
     assert "Today is 2026-11-29" in system
     assert "[2025-12-20" in system and "스키" in system

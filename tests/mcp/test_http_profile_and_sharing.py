@@ -31,12 +31,12 @@ def home(tmp_path_factory):
         mem.add("My sister Minji lives in Busan", infer=False)
         mem.add("매주 금요일 저녁에 요가를 한다", infer=False)
         mem.add("2025년 3월 14일에 제주도로 여행을 갔다", infer=False)
-        private = mem.journal(f"I went through {SECRET} tonight", private=True)
+        private = mem.journal.write(f"I went through {SECRET} tonight", private=True)
         mem.add(f"Goes through {SECRET}", infer=False, entry_id=private)
         mem.add("My doctor says my blood pressure is too high", infer=False)
-        mem.set_remembered("health", False)
+        mem.reflection.set_remembered("health", False)
         connected_apps.seen(mem.engine, "Paused app")
-        mem.pause_app("Paused app")
+        mem.apps.pause_app("Paused app")
     return home
 
 
@@ -80,7 +80,7 @@ def test_the_profile_says_what_memoir_knows_and_nothing_it_may_not(home):
 
     assert _stdio(home, paused, client="Paused app")
     with Memoir.open(home, passphrase=PASS) as mem:
-        assert any(c["tool"] == "profile" and c["outcome"] == "refused" for c in mem.app_log(app="Paused app"))
+        assert any(c["tool"] == "profile" and c["outcome"] == "refused" for c in mem.apps.app_log(app="Paused app"))
 
 
 def test_search_results_carry_their_dates(home):
@@ -224,7 +224,7 @@ def test_the_server_and_the_app_share_the_journal_live(home):
     the app's own search finds, each in its own process."""
     with Memoir.open(home, passphrase=PASS) as app:
         connected_apps.seen(app.engine, "Trusted app")
-        app.set_app_grant("Trusted app", "write_directly", True)
+        app.apps.set_app_grant("Trusted app", "write_directly", True)
         app.search("warm the app's indexes")
 
         async def body(s):

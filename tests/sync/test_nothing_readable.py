@@ -22,18 +22,18 @@ def needles() -> list[str]:
 
 def test_no_text_leaves_the_computer(devices_on):
     laptop = devices_on.first()
-    ids = [laptop.journal(t, private=t.startswith("Private")) for t in ENTRIES[:3]]
+    ids = [laptop.journal.write(t, private=t.startswith("Private")) for t in ENTRIES[:3]]
     for text, eid in zip(MEMORIES[:2], ids, strict=False):
         laptop.add(text, infer=False, entry_id=eid)
-    laptop.edit_entry(ids[1], ENTRIES[1] + " after three tries")  # its history holds the old text too
-    laptop.sync(devices_on.place.url)
+    laptop.journal.edit(ids[1], ENTRIES[1] + " after three tries")  # its history holds the old text too
+    laptop.sync.run(devices_on.place.url)
     desk = devices_on.join("desk")
-    did = desk.journal(ENTRIES[3])
+    did = desk.journal.write(ENTRIES[3])
     desk.add(MEMORIES[2], infer=False, entry_id=did)
-    desk.delete_entry(did)
-    desk.restore_entry(did)
-    desk.sync()
-    laptop.sync()
+    desk.journal.trash(did)
+    desk.journal.restore(did)
+    desk.sync.run()
+    laptop.sync.run()
     assert len(texts(laptop)) == 4
     files = devices_on.place.files()
     assert files and all(NAME.match(name) for name in files), sorted(files)

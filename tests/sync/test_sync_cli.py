@@ -17,7 +17,7 @@ def test_cli_sync_join_and_remembered_address(tmp_path, webdav_server):
     typed = url.replace("webdav://", f"webdav://{WEBDAV_USER}:{WEBDAV_PASSWORD}@")  # a login typed into the address
     laptop, desk = tmp_path / "laptop", tmp_path / "desk"
     with Memoir.open(laptop, passphrase=PASS) as mem:
-        mem.journal("Fed the ducks at the pond")
+        mem.journal.write("Fed the ducks at the pond")
     r = cli(laptop, "--json", "sync", typed)
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["pushed"] >= 1
@@ -31,11 +31,11 @@ def test_cli_sync_join_and_remembered_address(tmp_path, webdav_server):
     assert r.returncode == 0, r.stderr
     assert "joined" in r.stdout and "1 entry" in r.stdout
     with Memoir.open(desk, passphrase=PASS) as mem:
-        mem.journal("The ducks were back on Sunday")
+        mem.journal.write("The ducks were back on Sunday")
     r = cli(desk, "sync", env_extra=login)  # no address: the remembered one
     assert r.returncode == 0 and "sent" in r.stdout, r.stderr
     r = cli(laptop, "sync", env_extra=login)
     assert r.returncode == 0, r.stderr
     with Memoir.open(laptop, passphrase=PASS) as mem:
-        assert sorted(e["content"] for e in mem.entries()) == ["Fed the ducks at the pond",
+        assert sorted(e["content"] for e in mem.journal.entries()) == ["Fed the ducks at the pond",
                                                                "The ducks were back on Sunday"]

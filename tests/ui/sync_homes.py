@@ -20,7 +20,7 @@ def join(place: str, home: Path) -> Memoir:
 
 
 def texts(mem: Memoir) -> list[str]:
-    return sorted(e["content"] for e in mem.entries())
+    return sorted(e["content"] for e in mem.journal.entries())
 
 
 def set_sync_url(mem: Memoir, url: str) -> None:

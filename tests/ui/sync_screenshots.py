@@ -50,19 +50,19 @@ def _two_computers(root: Path, llm_url: str):
     laptop = Memoir.open(root / "laptop", passphrase=PASS, llm_base_url=llm_url, llm_model="demo-model")
     lexical.warm_up()
     seed_demo(laptop)
-    while laptop.jobs("pending"):
-        laptop.process_jobs(limit=5)
-    laptop.sync(place)
+    while laptop.jobs.all("pending"):
+        laptop.jobs.process(limit=5)
+    laptop.sync.run(place)
     desk = Memoir.join(place, PASS, home=root / "desk", llm_base_url=None)
     coffee = "아침 커피를 **디카페인**으로 바꿨다"
     plain = coffee.replace("**", "")
 
     def todays(mem) -> int:
-        return next(e["id"] for e in mem.entries(day=date.today()) if e["content"].startswith(coffee))
+        return next(e["id"] for e in mem.journal.entries(day=date.today()) if e["content"].startswith(coffee))
 
-    laptop.edit_entry(todays(laptop), plain + ". 확실히 밤에 잠이 잘 온다.\n\n모카는 오늘도 새벽 5시에 깨웠다.")
-    desk.edit_entry(todays(desk), plain + ". 오후에 한 잔 더 마셨는데도 잠이 잘 왔다.")
-    desk.sync()
+    laptop.journal.edit(todays(laptop), plain + ". 확실히 밤에 잠이 잘 온다.\n\n모카는 오늘도 새벽 5시에 깨웠다.")
+    desk.journal.edit(todays(desk), plain + ". 오후에 한 잔 더 마셨는데도 잠이 잘 왔다.")
+    desk.sync.run()
     desk.close()
     return laptop
 
@@ -107,7 +107,7 @@ def main(out_dir: str) -> int:
         dialog.reject()
 
         gate = threading.Event()
-        real_sync = laptop.sync
+        real_sync = laptop.sync.run
 
         def held(url=None, progress=None):  # a round caught while it receives what the desk sent
             if progress is not None:
@@ -115,7 +115,7 @@ def main(out_dir: str) -> int:
             gate.wait(30)
             return real_sync(url, progress=progress)
 
-        laptop.sync = held
+        laptop.sync.run = held
         window.sync.sync_now()
         _pump(app, 1.0)
         height = window.height()

@@ -83,7 +83,7 @@ def test_first_run_downloads_the_model_behind_the_progress_window(qapp, qtbot, t
                 opener.start()
             mem = opened.args[0]
             try:
-                active = mem.embedder.name  # loads the model the journal would search with
+                active = mem.models.embedder.name  # loads the model the journal would search with
             finally:
                 mem.close()
             if expect:

@@ -43,7 +43,7 @@ def test_accepting_a_suggestion_makes_the_memory_and_shows_its_card(window, mem,
     card = next(c for c in page.cards if c.memory["memory"] == "Likes hiking")
     assert card.memory["state"] == "active"
     assert any(label.text() == "Claude Desktop의 제안" for label in card.findChildren(QLabel))
-    assert mem.memory_suggestions() == []
+    assert mem.apps.memory_suggestions() == []
 
 
 def test_rejecting_a_suggestion_keeps_nothing(window, mem, qtbot, backend):
@@ -52,7 +52,7 @@ def test_rejecting_a_suggestion_keeps_nothing(window, mem, qtbot, backend):
     panel = page.suggestions
     qtbot.waitUntil(lambda: panel.isVisible() and "Likes hiking" in _words(panel), timeout=10_000)
     _button(panel, "거절하기").click()
-    qtbot.waitUntil(lambda: mem.memory_suggestions() == [] and not panel.isVisible(), timeout=10_000)
+    qtbot.waitUntil(lambda: mem.apps.memory_suggestions() == [] and not panel.isVisible(), timeout=10_000)
     qtbot.waitUntil(lambda: backend.idle, timeout=10_000)
     every = mem.get_all(include_invalid=True)["results"]
     assert all(m["memory"] != "Likes hiking" for m in every)

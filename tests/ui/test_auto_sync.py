@@ -38,7 +38,7 @@ def folder(tmp_path):
 
 
 def test_a_round_runs_at_start_and_carries_what_was_written_before(mem, backend, folder, tmp_path, qtbot):
-    mem.journal("Before memoir opened: rain all afternoon")
+    mem.journal.write("Before memoir opened: rain all afternoon")
     set_sync_url(mem, folder)
     window = make_window(backend, qtbot, tmp_path, wait=False)
     qtbot.waitUntil(lambda: window.sync.last_sync is not None and not window.sync.running, timeout=60_000)
@@ -62,7 +62,7 @@ def test_writing_starts_one_round_a_few_seconds_after_a_burst(mem, backend, fold
     for text in ("Morning: coffee on the balcony", "Noon: lunch with Jae", "Evening: a long walk"):
         window.journal.save(text)
         qtbot.wait(150)
-    qtbot.waitUntil(lambda: len(mem.entries()) == 3, timeout=60_000)
+    qtbot.waitUntil(lambda: len(mem.journal.entries()) == 3, timeout=60_000)
     assert rounds == []  # not at once: a burst of writes is one round
     qtbot.waitUntil(lambda: bool(rounds) and not window.sync.running, timeout=60_000)
     qtbot.wait(1_500)
@@ -142,8 +142,8 @@ def test_a_round_too_slow_at_quit_does_not_hold_the_quit(mem, backend, folder, t
     window = make_window(backend, qtbot, tmp_path)
     qtbot.waitUntil(lambda: window.sync.last_sync is not None and not window.sync.running, timeout=60_000)
     released = threading.Event()
-    real_sync = mem.sync
-    mem.sync = lambda *a, **k: released.wait(30) and real_sync(*a, **k)  # a server that hardly answers
+    real_sync = mem.sync.run
+    mem.sync.run = lambda *a, **k: released.wait(30) and real_sync(*a, **k)  # a server that hardly answers
     try:
         window.sync.unsent = True
         began = time.monotonic()
@@ -164,21 +164,21 @@ def test_a_users_edit_does_not_wait_for_a_round_or_for_the_ai(tmp_path, qtbot, f
     released = threading.Event()
     try:
         backend.writer.start()
-        eid = mem.journal("First draft of the day")
-        qtbot.waitUntil(lambda: backend.idle and not mem.jobs("pending"), timeout=60_000)
+        eid = mem.journal.write("First draft of the day")
+        qtbot.waitUntil(lambda: backend.idle and not mem.jobs.all("pending"), timeout=60_000)
         fake_llm.on("save_facts", lambda req: slow(3.0, tool({"facts": user_lines(req)})))
         set_sync_url(mem, str(tmp_path / "place"))
-        mem.sync = lambda *a, **k: released.wait(30)
+        mem.sync.run = lambda *a, **k: released.wait(30)
         sync = AutoSync.of(backend)
         sync.sync_now()
         assert sync.running
-        mem.journal("Something for the AI to read slowly")
+        mem.journal.write("Something for the AI to read slowly")
         backend.writer.poke()
         qtbot.waitUntil(lambda: backend.writer._draining, timeout=60_000)
         qtbot.wait(300)  # the AI's reply is on its way (3 s), the round waits on its place
         began = time.monotonic()
         edited: list = []
-        backend.write(lambda m: m.edit_entry(eid, "Second draft of the day"), edited.append)
+        backend.write(lambda m: m.journal.edit(eid, "Second draft of the day"), edited.append)
         qtbot.waitUntil(lambda: bool(edited), timeout=60_000)
         assert time.monotonic() - began < 1.5 and sync.running and backend.writer._draining
     finally:

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from memoir_desktop.core.llm import disclosure
-from memoir_desktop.core.llm import purposes
+from memoir_desktop.core.llm import disclosure, purposes
 
 NEW = purposes.Purpose("testing-only", "ZZQ a purpose added by a later feature.", "ZZQ 나중에 생긴 기능의 목적.")
 

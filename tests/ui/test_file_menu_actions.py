@@ -44,9 +44,9 @@ def answer_passphrase(passphrase: str) -> None:
 def imported_contents(tmp_path, path, passphrase: str | None = None) -> set[str]:
     fresh = Memoir.open(tmp_path / "fresh", llm_base_url=None)
     try:
-        out = fresh.import_file(path, passphrase=passphrase)
+        out = fresh.archive.import_file(path, passphrase=passphrase)
         assert out["kind"] == "memoir"
-        return {e["content"] for e in fresh.entries()}
+        return {e["content"] for e in fresh.journal.entries()}
     finally:
         fresh.close()
 
@@ -56,8 +56,8 @@ WRITTEN = {"첫날: 바다를 보았다", "둘째 날: 산에 올랐다"}
 
 def write_two_days(mem, fake_llm):
     fake_llm.on("save_facts", lambda req: tool({"facts": []}))
-    mem.journal("첫날: 바다를 보았다", timestamp=datetime(2026, 3, 1, 9))
-    mem.journal("둘째 날: 산에 올랐다", timestamp=datetime(2026, 3, 2, 9))
+    mem.journal.write("첫날: 바다를 보았다", timestamp=datetime(2026, 3, 1, 9))
+    mem.journal.write("둘째 날: 산에 올랐다", timestamp=datetime(2026, 3, 2, 9))
 
 
 # -- export -------------------------------------------------------------------------------------------
@@ -107,12 +107,12 @@ def backup_with_memories(tmp_path):
     """A memoir backup made in another journal: two entries on two days, two memories."""
     other = Memoir.open(tmp_path / "other", llm_base_url=None)
     try:
-        other.journal("첫날: 바다를 보았다", timestamp=datetime(2025, 7, 1, 9))
-        other.journal("둘째 날: 산에 올랐다", timestamp=datetime(2025, 7, 2, 9))
+        other.journal.write("첫날: 바다를 보았다", timestamp=datetime(2025, 7, 1, 9))
+        other.journal.write("둘째 날: 산에 올랐다", timestamp=datetime(2025, 7, 2, 9))
         other.add("바다를 좋아한다", infer=False)
         other.add("등산을 즐긴다", infer=False)
         path = tmp_path / "backup.json"
-        other.export(path)
+        other.archive.export(path)
         return path
     finally:
         other.close()

@@ -18,10 +18,10 @@ def encrypted_export(tmp_path):
     """An encrypted export made in another journal: two entries on two days."""
     other = Memoir.open(tmp_path / "other", llm_base_url=None)
     try:
-        other.journal("첫날: 바다를 보았다", timestamp=datetime(2025, 7, 1, 9))
-        other.journal("둘째 날: 산에 올랐다", timestamp=datetime(2025, 7, 2, 9))
+        other.journal.write("첫날: 바다를 보았다", timestamp=datetime(2025, 7, 1, 9))
+        other.journal.write("둘째 날: 산에 올랐다", timestamp=datetime(2025, 7, 2, 9))
         path = tmp_path / "journal.memoir"
-        other.export(path, passphrase=PASSPHRASE)
+        other.archive.export(path, passphrase=PASSPHRASE)
         return path
     finally:
         other.close()
@@ -54,7 +54,7 @@ def press_import(dialog, qtbot, passphrase: str) -> list:
 
 
 def entry_contents(backend) -> set[str]:
-    return {e["content"] for e in backend.mem.entries()}
+    return {e["content"] for e in backend.mem.journal.entries()}
 
 
 def test_the_import_dialog_offers_encrypted_exports(window, monkeypatch):

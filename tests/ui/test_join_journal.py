@@ -11,9 +11,10 @@ import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
-from memoir_desktop.core import Memoir, config, sync
+from memoir_desktop.core import config, sync
 from memoir_desktop.core.keys import crypto
 from memoir_desktop.core.sync import joining
+from memoir_desktop.core.sync.service import Sync
 from memoir_desktop.ui.journal.welcome_panel import WelcomePanel
 from memoir_desktop.ui.lifecycle import AppLifecycle
 from memoir_desktop.ui.privacy import PassphraseDialog
@@ -33,8 +34,8 @@ def folder(tmp_path) -> Path:
     place = tmp_path / "Dropbox" / "memoir"
     laptop = open_journal(tmp_path / "laptop")
     try:
-        laptop.journal(FIRST_DAY)
-        laptop.sync(str(place))
+        laptop.journal.write(FIRST_DAY)
+        laptop.sync.run(str(place))
     finally:
         laptop.close()
     return place
@@ -128,7 +129,7 @@ def test_a_second_computers_first_start_brings_the_journal_and_a_wrong_passphras
     dialog.bring.click()
     window = _joined(desk, qtbot, None)
     mem = desk.backend.mem
-    assert mem.has_passphrase and not mem.keyring_keeps_key  # no keyring: the passphrase opens it at each start
+    assert mem.keys.has_passphrase and not mem.keys.keyring_keeps_key  # no keyring: the passphrase opens it at each start
     assert config.load_settings(desk.home, apply_env=False).sync_url == str(folder)
     assert window.status.currentMessage() == "일기를 가져왔습니다. 다른 컴퓨터들과 계속 똑같이 맞춰집니다."
 
@@ -159,7 +160,7 @@ def test_settings_sync_on_an_empty_journal_offers_the_journal_kept_there(desk, f
     # The empty journal is set aside, not deleted: its key file is in a dated folder of the home.
     [aside] = [p for p in desk.home.iterdir() if p.name.startswith(joining.ASIDE_PREFIX)]
     assert (aside / "memoir.key").read_bytes() == empty_key and (aside / "memoir.db").exists()
-    assert desk.backend.mem.keyring_keeps_key  # the keyring keeps the joined journal's key: no question
+    assert desk.backend.mem.keys.keyring_keeps_key  # the keyring keeps the joined journal's key: no question
 
 
 def test_without_a_keyring_a_place_saved_with_save_offers_the_journal_there_too(desk, folder, qtbot, monkeypatch):
@@ -194,7 +195,7 @@ def test_without_a_keyring_a_place_saved_with_save_offers_the_journal_there_too(
     dialog.field.setText(PASS)
     dialog.bring.click()
     _joined(desk, qtbot, window)  # opened with the passphrase just typed: no question
-    assert not desk.backend.mem.keyring_keeps_key
+    assert not desk.backend.mem.keys.keyring_keeps_key
 
 
 def test_a_journal_with_an_entry_is_never_replaced(desk, folder, qtbot):
@@ -224,7 +225,7 @@ def test_a_journal_with_an_entry_is_never_replaced(desk, folder, qtbot):
     assert box.informativeText() == "이 컴퓨터의 일기는 그대로입니다."
     assert (desk.home / "memoir.key").read_bytes() == key_before
     assert not [p for p in desk.home.iterdir() if p.name.startswith(joining.ASIDE_PREFIX)]
-    assert [e["content"] for e in desk.backend.mem.entries()] == ["The desk's own first day"]
+    assert [e["content"] for e in desk.backend.mem.journal.entries()] == ["The desk's own first day"]
 
 
 def test_a_join_that_fails_midway_puts_the_empty_journal_back(desk, folder, qtbot, monkeypatch):
@@ -235,7 +236,7 @@ def test_a_join_that_fails_midway_puts_the_empty_journal_back(desk, folder, qtbo
     def offline(self, url=None, progress=None):
         raise sync.Offline(sync.errors.OFFLINE)
 
-    monkeypatch.setattr(Memoir, "sync", offline)  # the place opened, then the network went in the first round
+    monkeypatch.setattr(Sync, "run", offline)  # the place opened, then the network went in the first round
     _welcome(window).join_button.click()
     qtbot.waitUntil(lambda: desk.join_flow.dialog is not None and desk.join_flow.dialog.isVisible(), timeout=WAIT)
     dialog = desk.join_flow.dialog
@@ -247,7 +248,7 @@ def test_a_join_that_fails_midway_puts_the_empty_journal_back(desk, folder, qtbo
     assert box.informativeText() == "이 컴퓨터의 일기는 그대로입니다."
     assert (desk.home / "memoir.key").read_bytes() == key_before
     assert not [p for p in desk.home.iterdir() if p.name.startswith(joining.ASIDE_PREFIX)]
-    assert desk.backend.mem.entries() == [] and desk.backend.settings.sync_url == ""
+    assert desk.backend.mem.journal.entries() == [] and desk.backend.settings.sync_url == ""
 
 
 def test_enter_in_the_passphrase_field_brings_the_journal_not_the_folder_picker(qtbot, monkeypatch):

@@ -52,8 +52,8 @@ def test_past_day_reopens_with_its_operation_log(mem, backend, qtbot, tmp_path):
     from datetime import date, datetime, timedelta
 
     yesterday = date.today() - timedelta(days=1)
-    mem.journal("어제는 도서관에서 책을 읽었다", timestamp=datetime.combine(yesterday, datetime.min.time()).replace(hour=20))
-    mem.process_jobs()
+    mem.journal.write("어제는 도서관에서 책을 읽었다", timestamp=datetime.combine(yesterday, datetime.min.time()).replace(hour=20))
+    mem.jobs.process()
     window = make_window(backend, qtbot, tmp_path)
     qtbot.waitUntil(lambda: window.journal.navigator.list.count() == 1, timeout=15_000)
     window.journal.navigator.list.itemClicked.emit(window.journal.navigator.list.item(0))
@@ -62,7 +62,7 @@ def test_past_day_reopens_with_its_operation_log(mem, backend, qtbot, tmp_path):
                     timeout=15_000)
     # Writing while a past day is open writes on that day (back-dating), not on today.
     window.journal.send("그날 산책을 했다")
-    qtbot.waitUntil(lambda: window.journal.day == yesterday and len(mem.entries(day=yesterday)) >= 2,
+    qtbot.waitUntil(lambda: window.journal.day == yesterday and len(mem.journal.entries(day=yesterday)) >= 2,
                     timeout=10_000)
-    assert [e["content"] for e in mem.entries(day=yesterday)][1] == "그날 산책을 했다"
-    assert mem.entries(day=date.today()) == []
+    assert [e["content"] for e in mem.journal.entries(day=yesterday)][1] == "그날 산책을 했다"
+    assert mem.journal.entries(day=date.today()) == []

@@ -76,8 +76,8 @@ def _open_day(journal, qtbot, day: date) -> None:
 
 
 def test_edit_in_place_rereads_the_memories(mem, backend, qtbot, fake_llm, tmp_path):
-    entry_id = mem.journal("오늘은 요가를 했다")
-    mem.process_jobs()
+    entry_id = mem.journal.write("오늘은 요가를 했다")
+    mem.jobs.process()
     window = make_window(backend, qtbot, tmp_path)
     journal = window.journal
     qtbot.waitUntil(lambda: _bubble(journal, entry_id) is not None, timeout=10_000)
@@ -98,7 +98,7 @@ def test_edit_in_place_rereads_the_memories(mem, backend, qtbot, fake_llm, tmp_p
     with qtbot.waitSignal(backend.job_finished, timeout=20_000,
                           check_params_cb=lambda job: job.get("kind") == "reconcile" and job["state"] == "done"):
         qtbot.keyClick(bubble.editor, Qt.Key_Return, Qt.ControlModifier)
-        qtbot.waitUntil(lambda: mem.entry(entry_id)["content"] == "오늘은 필라테스를 했다\n저녁엔 산책",
+        qtbot.waitUntil(lambda: mem.journal.entry(entry_id)["content"] == "오늘은 필라테스를 했다\n저녁엔 산책",
                         timeout=10_000)
         qtbot.waitUntil(lambda: not bubble.editing, timeout=10_000)
         log = journal.chat._log_of_entry[entry_id]
@@ -120,7 +120,7 @@ def test_edit_in_place_rereads_the_memories(mem, backend, qtbot, fake_llm, tmp_p
 
 
 def test_an_empty_edit_is_refused_and_changes_nothing(mem, backend, qtbot, tmp_path):
-    entry_id = mem.journal("지우면 안 되는 글")
+    entry_id = mem.journal.write("지우면 안 되는 글")
     window = make_window(backend, qtbot, tmp_path)
     journal = window.journal
     qtbot.waitUntil(lambda: _bubble(journal, entry_id) is not None, timeout=10_000)
@@ -132,8 +132,8 @@ def test_an_empty_edit_is_refused_and_changes_nothing(mem, backend, qtbot, tmp_p
     assert "비워 둘 수는 없어요" in bubble.edit_error.text()
     qtbot.wait(50)
     assert backend.idle
-    assert mem.entry(entry_id)["content"] == "지우면 안 되는 글" and not mem.entry(entry_id)["edited"]
-    assert mem.entry_history(entry_id) == []
+    assert mem.journal.entry(entry_id)["content"] == "지우면 안 되는 글" and not mem.journal.entry(entry_id)["edited"]
+    assert mem.journal.history(entry_id) == []
     bubble.cancel_edit()
     assert bubble.body.text() == "지우면 안 되는 글"
 
@@ -142,7 +142,7 @@ def test_an_empty_edit_is_refused_and_changes_nothing(mem, backend, qtbot, tmp_p
 
 
 def test_move_to_trash_then_undo(mem, backend, qtbot, tmp_path):
-    entry_id = mem.journal("실수로 지울 글")
+    entry_id = mem.journal.write("실수로 지울 글")
     window = make_window(backend, qtbot, tmp_path)
     journal = window.journal
     qtbot.waitUntil(lambda: _bubble(journal, entry_id) is not None, timeout=10_000)
@@ -152,19 +152,19 @@ def test_move_to_trash_then_undo(mem, backend, qtbot, tmp_path):
     assert not bubble.isVisible()  # gone from the day at once
     qtbot.waitUntil(lambda: journal.bar.isVisible(), timeout=10_000)
     assert journal.bar.label.text() == "기록을 휴지통으로 옮겼어요" and journal.bar.button.text() == "되돌리기"
-    assert mem.entry(entry_id)["deleted_at"] is not None
+    assert mem.journal.entry(entry_id)["deleted_at"] is not None
     assert _bubble(journal, entry_id) is None
     qtbot.waitUntil(lambda: journal.navigator.trash_button.text() == "휴지통 (1)", timeout=10_000)
 
     journal.bar.button.click()
     qtbot.waitUntil(lambda: _bubble(journal, entry_id) is not None, timeout=10_000)
-    assert mem.entry(entry_id)["deleted_at"] is None
+    assert mem.journal.entry(entry_id)["deleted_at"] is None
     qtbot.waitUntil(lambda: journal.navigator.trash_count == 0, timeout=10_000)
 
 
 def test_an_entry_is_made_private_from_its_menu_and_shared_again(mem, backend, qtbot, tmp_path):
-    entry_id = mem.journal("나는 목포에 산다")
-    mem.process_jobs()
+    entry_id = mem.journal.write("나는 목포에 산다")
+    mem.jobs.process()
     assert mem.search("목포")["results"]
     window = make_window(backend, qtbot, tmp_path)
     journal = window.journal
@@ -172,7 +172,7 @@ def test_an_entry_is_made_private_from_its_menu_and_shared_again(mem, backend, q
     bubble = _bubble(journal, entry_id)
     assert "share" not in _actions(bubble)
     _actions(bubble)["private"].trigger()
-    qtbot.waitUntil(lambda: mem.entry(entry_id)["private"], timeout=10_000)
+    qtbot.waitUntil(lambda: mem.journal.entry(entry_id)["private"], timeout=10_000)
 
     def shown():  # the day is redrawn: a new bubble for the entry
         b = _bubble(journal, entry_id)
@@ -185,12 +185,12 @@ def test_an_entry_is_made_private_from_its_menu_and_shared_again(mem, backend, q
     assert not bubble.edited_label.isVisibleTo(bubble)  # its words did not change
     assert "private" not in _actions(bubble)
     journal.bar.button.click()  # Undo, after the redraw
-    qtbot.waitUntil(lambda: not mem.entry(entry_id)["private"], timeout=10_000)
+    qtbot.waitUntil(lambda: not mem.journal.entry(entry_id)["private"], timeout=10_000)
     qtbot.waitUntil(lambda: bool(mem.search("목포")["results"]), timeout=10_000)
     qtbot.waitUntil(lambda: not _bubble(journal, entry_id).private_label.isVisibleTo(_bubble(journal, entry_id)),
                     timeout=10_000)
     _actions(_bubble(journal, entry_id))["private"].trigger()
-    qtbot.waitUntil(lambda: mem.entry(entry_id)["private"], timeout=10_000)
+    qtbot.waitUntil(lambda: mem.journal.entry(entry_id)["private"], timeout=10_000)
 
 
 def test_an_entry_made_private_before_it_was_read_stops_waiting(tmp_path, qtbot):
@@ -201,14 +201,14 @@ def test_an_entry_made_private_before_it_was_read_stops_waiting(tmp_path, qtbot)
     mem = Memoir.open(tmp_path / "home")
     backend = AsyncMemoir(mem)
     try:
-        entry_id = mem.journal("아직 아무도 읽지 않은 글")
-        assert mem.status()["pending_jobs"] == 1
+        entry_id = mem.journal.write("아직 아무도 읽지 않은 글")
+        assert mem.jobs.status()["pending_jobs"] == 1
         window = make_window(backend, qtbot, tmp_path)
         journal = window.journal
         qtbot.waitUntil(lambda: _bubble(journal, entry_id) is not None, timeout=10_000)
         assert journal.chat.ops_logs  # "waiting for the AI to connect" under it
         _actions(_bubble(journal, entry_id))["private"].trigger()
-        qtbot.waitUntil(lambda: mem.status()["pending_jobs"] == 0, timeout=10_000)
+        qtbot.waitUntil(lambda: mem.jobs.status()["pending_jobs"] == 0, timeout=10_000)
         said = journal.tr("Private now: the companion won't read this entry.")
         qtbot.waitUntil(lambda: journal.bar.label.text() == said, timeout=10_000)  # the answer comes after the commit
         qtbot.waitUntil(lambda: _bubble(journal, entry_id) is not None and not journal.chat.ops_logs, timeout=10_000)
@@ -218,8 +218,8 @@ def test_an_entry_made_private_before_it_was_read_stops_waiting(tmp_path, qtbot)
 
 
 def test_trash_view_restores_an_entry(mem, backend, qtbot, tmp_path):
-    entry_id = mem.journal("휴지통에서 돌아올 글\n둘째 줄")
-    mem.delete_entry(entry_id)
+    entry_id = mem.journal.write("휴지통에서 돌아올 글\n둘째 줄")
+    mem.journal.trash(entry_id)
     window = make_window(backend, qtbot, tmp_path)
     journal = window.journal
     qtbot.waitUntil(lambda: journal.navigator.trash_count == 1, timeout=10_000)
@@ -229,7 +229,7 @@ def test_trash_view_restores_an_entry(mem, backend, qtbot, tmp_path):
     row = journal.trash_view.rows[0]
     assert row.text.text() == "휴지통에서 돌아올 글\n둘째 줄"
     row.restore_button.click()
-    qtbot.waitUntil(lambda: mem.entry(entry_id)["deleted_at"] is None, timeout=10_000)
+    qtbot.waitUntil(lambda: mem.journal.entry(entry_id)["deleted_at"] is None, timeout=10_000)
     qtbot.waitUntil(lambda: journal.navigator.trash_count == 0 and not journal.trash_view.rows, timeout=10_000)
     assert journal.trash_view.empty_label.isVisibleTo(journal.trash_view)
     assert "되살렸어요" in journal.bar.label.text()
@@ -239,8 +239,8 @@ def test_trash_view_restores_an_entry(mem, backend, qtbot, tmp_path):
 
 
 def test_delete_forever_says_what_goes_first(mem, backend, qtbot, tmp_path):
-    entry_id = mem.journal("나는 고양이를 키운다")
-    mem.process_jobs()
+    entry_id = mem.journal.write("나는 고양이를 키운다")
+    mem.jobs.process()
     assert [m["memory"] for m in mem.get_all()["results"]] == ["나는 고양이를 키운다"]
     window = make_window(backend, qtbot, tmp_path)
     journal = window.journal
@@ -264,7 +264,7 @@ def test_delete_forever_says_what_goes_first(mem, backend, qtbot, tmp_path):
     dialog.delete_button.click()
     qtbot.waitUntil(lambda: journal.navigator.trash_count == 0 and not journal.trash_view.rows, timeout=10_000)
     with pytest.raises(NotFound):
-        mem.entry(entry_id)
+        mem.journal.entry(entry_id)
     assert mem.get_all(include_invalid=True)["results"] == []
 
 
@@ -287,8 +287,8 @@ def test_writing_on_a_past_day_keeps_it_on_that_day(mem, backend, qtbot, fake_ll
     composer.time_edit.setTime(QTime(9, 30))
     _type(qtbot, composer.edit, "그날 아침엔 비가 왔다")
     qtbot.keyClick(composer.edit, Qt.Key_Return, Qt.ControlModifier)
-    qtbot.waitUntil(lambda: any(e["content"] == "그날 아침엔 비가 왔다" for e in mem.entries(day=past)), timeout=10_000)
-    saved = next(e for e in mem.entries(day=past) if e["content"] == "그날 아침엔 비가 왔다")
+    qtbot.waitUntil(lambda: any(e["content"] == "그날 아침엔 비가 왔다" for e in mem.journal.entries(day=past)), timeout=10_000)
+    saved = next(e for e in mem.journal.entries(day=past) if e["content"] == "그날 아침엔 비가 왔다")
     assert datetime.fromisoformat(saved["created_at"]) == datetime.combine(past, time(9, 30))
     qtbot.waitUntil(lambda: _bubble(journal, saved["id"]) is not None, timeout=10_000)
     assert journal.day == past and not journal.chat.empty_hint.isVisibleTo(journal.chat)
@@ -299,7 +299,7 @@ def test_writing_on_a_past_day_keeps_it_on_that_day(mem, backend, qtbot, fake_ll
     _type(qtbot, composer.edit, "점심엔 친구를 만났다")
     qtbot.keyClick(composer.edit, Qt.Key_Return)
     qtbot.waitUntil(lambda: any(b.text == "그날의 이야기를 기억할게요." for b in journal.chat.bubbles), timeout=15_000)
-    day_entries = mem.entries(day=past)
+    day_entries = mem.journal.entries(day=past)
     sent = next(e for e in day_entries if e["content"] == "점심엔 친구를 만났다")
     assert datetime.fromisoformat(sent["created_at"]) == datetime.combine(past, time(12, 0))
     assert any(e["role"] == "assistant" for e in day_entries)
@@ -310,7 +310,7 @@ def test_writing_on_a_past_day_keeps_it_on_that_day(mem, backend, qtbot, fake_ll
 
 
 def test_change_date_moves_the_entry_and_says_where(mem, backend, qtbot, tmp_path):
-    entry_id = mem.journal("사실은 지난주에 있었던 일")
+    entry_id = mem.journal.write("사실은 지난주에 있었던 일")
     window = make_window(backend, qtbot, tmp_path)
     journal = window.journal
     qtbot.waitUntil(lambda: _bubble(journal, entry_id) is not None, timeout=10_000)
@@ -320,7 +320,7 @@ def test_change_date_moves_the_entry_and_says_where(mem, backend, qtbot, tmp_pat
     target = datetime.combine(date.today() - timedelta(days=7), time(8, 15))
     dialog.set_when(target)
     dialog.accept()
-    qtbot.waitUntil(lambda: mem.entry(entry_id)["created_at"] == target.isoformat(), timeout=10_000)
+    qtbot.waitUntil(lambda: mem.journal.entry(entry_id)["created_at"] == target.isoformat(), timeout=10_000)
     qtbot.waitUntil(lambda: _bubble(journal, entry_id) is None and journal.bar.isVisible(), timeout=10_000)
     assert "옮겼어요" in journal.bar.label.text() and journal.bar.button.text() == "그날로 가기"
     journal.bar.button.click()
@@ -329,7 +329,7 @@ def test_change_date_moves_the_entry_and_says_where(mem, backend, qtbot, tmp_pat
     bubble = _bubble(journal, entry_id)
     # A new date is not new words: not labelled "edited", but its history shows the move.
     assert not bubble.edited_label.isVisibleTo(bubble) and "history" in _actions(bubble)
-    assert [h["event"] for h in mem.entry_history(entry_id)] == ["MOVE"]
+    assert [h["event"] for h in mem.journal.history(entry_id)] == ["MOVE"]
 
 
 # -- write without a reply -------------------------------------------------------------------------
@@ -361,7 +361,7 @@ def test_ctrl_enter_saves_without_asking_then_ask_later(window, backend, mem, qt
     roles = [b.role for b in journal.chat.bubbles]
     assert roles == ["user", "assistant"]
     assert "ask" not in _actions(bubble)
-    assert [e["role"] for e in mem.entries()] == ["user", "assistant"]
+    assert [e["role"] for e in mem.journal.entries()] == ["user", "assistant"]
 
 
 def test_the_entry_shows_saved_long_before_the_answer(window, backend, mem, qtbot, fake_llm):
@@ -380,7 +380,7 @@ def test_the_entry_shows_saved_long_before_the_answer(window, backend, mem, qtbo
 
 
 def test_the_users_words_are_shown_exactly_as_typed(mem, backend, qtbot, tmp_path):
-    ids = [mem.journal(text) for text in PLAIN_TEXTS]
+    ids = [mem.journal.write(text) for text in PLAIN_TEXTS]
     window = make_window(backend, qtbot, tmp_path)
     journal = window.journal
     qtbot.waitUntil(lambda: all(_bubble(journal, i) is not None for i in ids), timeout=10_000)
@@ -399,7 +399,7 @@ def test_the_users_words_are_shown_exactly_as_typed(mem, backend, qtbot, tmp_pat
                     timeout=10_000)
     bubble = next(b for b in journal.chat.bubbles if b.text == "첫 줄\n둘째 줄")
     assert bubble.body.text() == "첫 줄\n둘째 줄" and bubble.body.textFormat() == Qt.PlainText
-    assert mem.entry(bubble.entry_id)["content"] == "첫 줄\n둘째 줄"
+    assert mem.journal.entry(bubble.entry_id)["content"] == "첫 줄\n둘째 줄"
 
 
 def test_the_companions_reply_is_rendered_safely(window, backend, qtbot, fake_llm):

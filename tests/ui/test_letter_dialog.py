@@ -12,8 +12,8 @@ from memoir_desktop.ui.journal.letter_dialog import LetterDialog
 
 def _week(m) -> dict:
     for d, text in [(2, "지수랑 한강에서 자전거를 탔다"), (4, "한강 공원에서 지수와 라면을 먹었다")]:
-        m.journal(text, timestamp=datetime(2026, 3, d, 21, 0))
-    [week] = [e for e in m.make_letters(now=datetime(2026, 3, 9, 8, 0)) if e["source_ref"].startswith("letter:week")]
+        m.journal.write(text, timestamp=datetime(2026, 3, d, 21, 0))
+    [week] = [e for e in m.reflection.make_letters(now=datetime(2026, 3, 9, 8, 0)) if e["source_ref"].startswith("letter:week")]
     return week
 
 
@@ -42,7 +42,7 @@ def test_write_again_without_an_ai_keeps_the_letter_and_says_why(bare_mem, qtbot
         said = dialog.note.text()
         assert dialog.note.isVisible() and "그대로" in said and "AI" in said  # kept as it is, and why
         assert dialog.again_button.isEnabled()
-        assert bare_mem.entry_history(letter["id"]) == []  # not rewritten
+        assert bare_mem.journal.history(letter["id"]) == []  # not rewritten
         assert dialog.body.toPlainText().startswith("3월 2일 – 3월 8일, 한 주의 편지")
     finally:
         backend.shutdown(10_000)

@@ -71,7 +71,7 @@ def test_proposal_for_a_protected_memory_is_accepted_from_the_panel(window, back
     mid = mem.add("나는 커피를 좋아한다", infer=False)["results"][0]["id"]  # a user's own fact: protected
     fake_llm.on("memory_operations", lambda req: tool({"operations": [
         {"fact": 0, "event": "UPDATE", "id": next(iter(existing(req))), "text": "나는 요즘 차를 더 좋아한다"}]}))
-    mem.journal("요즘은 커피보다 차가 좋다")
+    mem.journal.write("요즘은 커피보다 차가 좋다")
     backend.writer.poke()
     page = window.memories
     window.tabs.setCurrentWidget(page)
@@ -107,7 +107,7 @@ def test_a_one_memory_edit_rebuilds_one_card_and_a_job_only_the_cards_it_changed
     assert page.cards_built - built == 1
     assert len(page.cards) == 20
     built = page.cards_built
-    mem.journal("오늘은 비가 와서 집에 있었다")  # a job that adds one memory
+    mem.journal.write("오늘은 비가 와서 집에 있었다")  # a job that adds one memory
     backend.writer.poke()
     qtbot.waitUntil(lambda: len(page.cards) == 21, timeout=20_000)
     assert page.cards_built - built == 1

@@ -36,8 +36,8 @@ def test_without_llm_sending_saves_the_entry_and_says_so_calmly(bare_mem, qtbot,
         assert len(banners) == 1
         assert [label.text() for label in banners[0].findChildren(QLabel)] == [no_companion_text()]
         assert not journal.chat.findChildren(NoticeLine)
-        assert [e["content"] for e in bare_mem.entries()] == ["오늘은 비가 와서 집에서 책을 읽었다"]
-        assert len(bare_mem.jobs("pending")) == 1
+        assert [e["content"] for e in bare_mem.journal.entries()] == ["오늘은 비가 와서 집에서 책을 읽었다"]
+        assert len(bare_mem.jobs.all("pending")) == 1
         qtbot.waitUntil(lambda: window.status.pending_count == 1, timeout=10_000)
         assert "AI" in window.status.llm.text()
         # Memories still work without an LLM: search finds a fact added by hand.
@@ -58,7 +58,7 @@ def test_jobs_survive_an_unreachable_llm_and_a_shutdown(backend, mem, qtbot, fak
     qtbot.waitUntil(lambda: any(log.title.text().endswith("AI 연결을 기다리는 중")
                                 for log in window.journal.chat.ops_logs.values()), timeout=20_000)
     assert backend.shutdown(10_000)
-    assert len(mem.jobs("pending")) == 1  # durable: it resumes at the next start
+    assert len(mem.jobs.all("pending")) == 1  # durable: it resumes at the next start
 
 
 def test_single_instance_raises_the_first(qtbot, tmp_path):

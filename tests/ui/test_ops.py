@@ -15,7 +15,7 @@ def test_a_write_attempted_through_a_query_fails_and_writes_nothing(backend, mem
 
 
 @pytest.mark.parametrize("write", [
-    lambda m: m.journal("a day by the sea"),
+    lambda m: m.journal.write("a day by the sea"),
     lambda m: m.companion.finish_turn({"_when": "2026-01-01T09:00:00", "user_id": "me", "backdated": False,
                                         "entry_id": None, "job_id": None, "reply": "hello"}),
 ])
@@ -23,7 +23,7 @@ def test_no_query_can_journal(backend, mem, qtbot, write):
     errors = []
     backend.query(write, None, errors.append)
     qtbot.waitUntil(lambda: bool(errors), timeout=15_000)
-    assert mem.entries() == []
+    assert mem.journal.entries() == []
 
 
 def test_a_core_op_writes_and_says_what_changed(backend, mem, qtbot):

@@ -55,13 +55,13 @@ def test_a_private_entry_from_the_composer_is_saved_and_never_sent(window, backe
     assert not composer.button.isEnabled()
     composer.edit.setPlainText("아무에게도 말 못 한 이야기 private-ui-3301")
     qtbot.keyClick(composer.edit, Qt.Key_Return)  # Enter saves it: a private entry gets no reply
-    qtbot.waitUntil(lambda: any(e["private"] for e in mem.entries()), timeout=10_000)
+    qtbot.waitUntil(lambda: any(e["private"] for e in mem.journal.entries()), timeout=10_000)
     qtbot.waitUntil(lambda: backend.idle, timeout=10_000)
-    entry = next(e for e in mem.entries() if e["private"])
+    entry = next(e for e in mem.journal.entries() if e["private"])
     assert entry["content"] == "아무에게도 말 못 한 이야기 private-ui-3301"
-    assert mem.jobs(entry_ids=[entry["id"]]) == []
+    assert mem.jobs.all(entry_ids=[entry["id"]]) == []
     assert "private-ui-3301" not in " ".join(str(r) for r in fake_llm.requests)
-    assert [e["id"] for e in mem.search_entries("이야기")] == [entry["id"]]
+    assert [e["id"] for e in mem.search_field.search_entries("이야기")] == [entry["id"]]
     window.journal.show_today()
     qtbot.waitUntil(lambda: any(b.entry_id == entry["id"] and b.private_label.isVisibleTo(window)
                                 for b in window.journal.chat.bubbles), timeout=10_000)
@@ -103,8 +103,8 @@ def test_where_no_keyring_keeps_the_key_the_start_asks_for_a_passphrase(qapp, qt
         opener.start()
     mem = opened.args[0]
     try:
-        assert mem.encrypted and opener.passphrase is None  # not kept once the journal is open
-        assert mem.take_recovery_key()
+        assert mem.keys.encrypted and opener.passphrase is None  # not kept once the journal is open
+        assert mem.keys.take_recovery_key()
         from memoir_desktop.ui.async_memoir import AsyncMemoir
         from memoir_desktop.ui.settings_dialog import SettingsDialog
 
@@ -129,7 +129,7 @@ def test_a_plain_journal_is_offered_encryption_and_reopens_encrypted(qapp, qtbot
 
     home = tmp_path / "home"
     with Memoir.open(home, encrypt=False) as m:
-        m.journal("암호화 전의 일기 plain-before-5150")
+        m.journal.write("암호화 전의 일기 plain-before-5150")
     lifecycle = AppLifecycle(qapp, home)
     lifecycle.start()
     try:
@@ -147,7 +147,7 @@ def test_a_plain_journal_is_offered_encryption_and_reopens_encrypted(qapp, qtbot
         assert reopened.recovery_dialog.isVisible()  # the key made by the conversion, shown once
         assert crypto.looks_like_recovery_key(reopened.recovery_dialog.key)
         reopened.recovery_dialog.accept()
-        assert [e["content"] for e in lifecycle.backend.mem.entries()] == ["암호화 전의 일기 plain-before-5150"]
+        assert [e["content"] for e in lifecycle.backend.mem.journal.entries()] == ["암호화 전의 일기 plain-before-5150"]
         assert b"plain-before-5150" not in (home / "memoir.db").read_bytes()
     finally:
         if lifecycle.window is not None:
@@ -164,7 +164,7 @@ def test_declining_the_encryption_offer_for_good_is_remembered(qapp, qtbot, tmp_
 
     home = tmp_path / "home"
     with Memoir.open(home, encrypt=False) as m:
-        m.journal("그대로 두는 일기")
+        m.journal.write("그대로 두는 일기")
     lifecycle = AppLifecycle(qapp, home)
     lifecycle.start()
     try:
@@ -228,9 +228,9 @@ def test_the_passphrase_can_be_removed_where_the_keyring_keeps_the_key(tmp_path,
         dialog.remove_passphrase()
         wrong = dialog.tr("That passphrase does not open this journal. Nothing was changed.")
         qtbot.waitUntil(lambda: dialog.privacy_message.text() == wrong, timeout=10_000)
-        assert mem.has_passphrase
+        assert mem.keys.has_passphrase
         dialog.remove_passphrase()
-        qtbot.waitUntil(lambda: not mem.has_passphrase, timeout=10_000)
+        qtbot.waitUntil(lambda: not mem.keys.has_passphrase, timeout=10_000)
         qtbot.waitUntil(lambda: not window.lock_action.isVisible(), timeout=5_000)
         assert not dialog.lock_at_start.isEnabled() and dialog.remove_passphrase_button.isHidden()
         assert config.load_settings(mem.home, apply_env=False).lock_at_start is False  # no lock it could not open
@@ -283,7 +283,7 @@ def test_where_no_keyring_keeps_the_key_settings_show_that_every_start_asks(tmp_
     mem = Memoir.open(tmp_path / "home", passphrase=PASS)
     backend = AsyncMemoir(mem)
     try:
-        assert mem.has_passphrase and not mem.keyring_keeps_key and not mem.settings.lock_at_start
+        assert mem.keys.has_passphrase and not mem.keys.keyring_keeps_key and not mem.settings.lock_at_start
         dialog = SettingsDialog(mem.settings, backend)
         qtbot.addWidget(dialog)
         assert dialog.lock_at_start.isChecked() and not dialog.lock_at_start.isEnabled()

@@ -20,7 +20,7 @@ def _bubble(journal, entry_id):
 
 @pytest.mark.parametrize("from_start", [True, False])
 def test_a_private_entry_offers_no_question_to_the_companion(mem, backend, qtbot, tmp_path, fake_llm, from_start):
-    entry_id = mem.journal("혼자만 아는 이야기", private=from_start)
+    entry_id = mem.journal.write("혼자만 아는 이야기", private=from_start)
     window = make_window(backend, qtbot, tmp_path)
     journal = window.journal
     journal.show_day(date.today())
@@ -34,14 +34,14 @@ def test_a_private_entry_offers_no_question_to_the_companion(mem, backend, qtbot
     assert "ask" not in _actions(bubble) and "share" in _actions(bubble)
     n = len(fake_llm.requests)
     with pytest.raises(Exception, match="private"):
-        mem.reply_to(entry_id)
+        mem.companion.reply_to(entry_id)
     assert len(fake_llm.requests) == n
 
 
 def test_a_chat_says_when_private_entries_were_left_out(mem, backend, qtbot, tmp_path, fake_llm):
-    mem.journal("비밀 기록 PRIV-7")
-    private = mem.journal("비밀 기록 PRIV-8", private=True)
-    assert mem.entry(private)["private"]
+    mem.journal.write("비밀 기록 PRIV-7")
+    private = mem.journal.write("비밀 기록 PRIV-8", private=True)
+    assert mem.journal.entry(private)["private"]
     window = make_window(backend, qtbot, tmp_path)
     journal = window.journal
     journal.show_day(date.today())

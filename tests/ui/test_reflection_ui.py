@@ -45,7 +45,7 @@ def test_today_shows_on_this_day_and_a_follow_up_that_the_next_entry_answers(mem
     fake_llm.on_text(lambda req: "지수 씨 이사는 잘 했나요?" if "gentle question" in req["messages"][0]["content"]
                      else "그랬군요.")
     year_ago = _year_ago()
-    mem.journal("작년 오늘은 첫눈이 왔다", timestamp=datetime.combine(year_ago, time(9)))
+    mem.journal.write("작년 오늘은 첫눈이 왔다", timestamp=datetime.combine(year_ago, time(9)))
     mid = _plan(mem)
     window = make_window(backend, qtbot, tmp_path)
     journal = window.journal
@@ -63,7 +63,7 @@ def test_today_shows_on_this_day_and_a_follow_up_that_the_next_entry_answers(mem
     journal.composer.button.click()
     qtbot.waitUntil(lambda: not _cards(journal, FollowUpCard), timeout=15_000)
     qtbot.waitUntil(lambda: backend.idle, timeout=15_000)
-    assert mem.followups() == []
+    assert mem.reflection.followups() == []
     from sqlmodel import Session
 
     from memoir_desktop.core.storage.models import FollowUp
@@ -96,7 +96,7 @@ def test_a_follow_up_put_off_is_not_asked_again(mem, backend, qtbot, tmp_path):
     _cards(window.journal, FollowUpCard)[0].dismiss_button.click()
     assert not _cards(window.journal, FollowUpCard)
     qtbot.waitUntil(lambda: backend.idle, timeout=10_000)
-    assert mem.followups() == []
+    assert mem.reflection.followups() == []
 
 
 def test_last_weeks_letter_is_made_at_start_and_can_be_read(mem, fake_llm, backend, qtbot, tmp_path):
@@ -104,7 +104,7 @@ def test_last_weeks_letter_is_made_at_start_and_can_be_read(mem, fake_llm, backe
                      else "응")
     monday = TODAY - timedelta(days=TODAY.weekday() + 7)
     for d in range(3):
-        mem.journal("한강을 걸었다", timestamp=datetime.combine(monday + timedelta(days=d), time(21)))
+        mem.journal.write("한강을 걸었다", timestamp=datetime.combine(monday + timedelta(days=d), time(21)))
     window = make_window(backend, qtbot, tmp_path)
     qtbot.waitUntil(lambda: bool(_cards(window.journal, LetterCard)), timeout=20_000)
     card = next(c for c in _cards(window.journal, LetterCard) if c.letter["source_ref"].startswith("letter:week"))
@@ -146,7 +146,7 @@ def test_the_profile_groups_memories_and_switching_a_kind_off_forgets_them_with_
 
 def test_stats_show_the_writing_calendar_streak_and_weeks(mem, backend, qtbot, tmp_path):
     for d in range(3):
-        mem.journal("오늘도 한강 산책", timestamp=datetime.combine(TODAY - timedelta(days=d), time(8)))
+        mem.journal.write("오늘도 한강 산책", timestamp=datetime.combine(TODAY - timedelta(days=d), time(8)))
     window = make_window(backend, qtbot, tmp_path)
     window.tabs.setCurrentWidget(window.stats)
     page = window.stats
@@ -165,8 +165,8 @@ def test_stats_show_the_mood_once_mood_notes_are_on(mem, fake_llm, backend, qtbo
     fake_llm.on("save_facts", lambda req: tool({"facts": [{"text": t, "category": "events"}
                                                           for t in user_lines(req)], "mood": "great"}))
     mem.settings.mood_tracking = True
-    mem.journal("최고의 하루였다", timestamp=datetime.combine(TODAY, time(8)))
-    mem.process_jobs()
+    mem.journal.write("최고의 하루였다", timestamp=datetime.combine(TODAY, time(8)))
+    mem.jobs.process()
     window = make_window(backend, qtbot, tmp_path)
     window.tabs.setCurrentWidget(window.stats)
     qtbot.waitUntil(lambda: window.stats.data.has_moods, timeout=10_000)
@@ -198,7 +198,7 @@ def test_the_daily_reminder_is_set_in_settings_and_comes_once_unless_today_is_wr
     assert said.args == ["오늘 하루는 어땠나요? 몇 줄이면 충분해요."]
     assert window.status.currentMessage() == said.args[0]
     tray.last_message, tray.last_reminded = None, None
-    mem.journal("오늘은 일찍 썼다")
+    mem.journal.write("오늘은 일찍 썼다")
     tray.check(datetime.combine(TODAY, time(21, 45)))
     qtbot.waitUntil(lambda: backend.idle, timeout=5_000)
     assert tray.last_message is None  # today is written: no reminder
@@ -206,7 +206,7 @@ def test_the_daily_reminder_is_set_in_settings_and_comes_once_unless_today_is_wr
 
 def test_a_pet_is_filed_under_a_heading_that_names_pets(qapp):
     """The rules put 고양이 보리 with the people, under a heading that said only "사람"."""
-    from memoir_desktop.core.reflection.categories import categorize
+    from memoir_desktop.core.pipeline.categories import categorize
     from memoir_desktop.ui.profile_page import category_name
 
     assert categorize("고양이 보리를 키운다") == categorize("I walk my dog every morning ") == "people"

@@ -12,9 +12,9 @@ MAX_STALL_S = 0.1
 
 def test_event_loop_keeps_ticking_while_slow_llm_processes_jobs(window, backend, mem, qtbot, fake_llm):
     # Warm the HTTP client and the pipeline once, fast, so first-use imports are not measured.
-    mem.journal("처음 쓰는 일기")
+    mem.journal.write("처음 쓰는 일기")
     backend.writer.poke()
-    qtbot.waitUntil(lambda: backend.idle and not mem.jobs("pending"), timeout=15_000)
+    qtbot.waitUntil(lambda: backend.idle and not mem.jobs.all("pending"), timeout=15_000)
 
     fake_llm.on("save_facts", lambda req: slow(2.0, tool({"facts": user_lines(req)})))
     fake_llm.on_text(lambda req: time.sleep(2.0) or "천천히 답할게요.")
@@ -26,7 +26,7 @@ def test_event_loop_keeps_ticking_while_slow_llm_processes_jobs(window, backend,
     try:
         with qtbot.waitSignal(backend.job_finished, timeout=20_000,
                               check_params_cb=lambda job: job["state"] == "done" and job["result"]["results"]):
-            mem.journal("나는 느린 강의를 듣는다")
+            mem.journal.write("나는 느린 강의를 듣는다")
             backend.writer.poke()
             window.journal.send("답이 느려도 괜찮아")  # a chat answer on the reads pool, 2 s too
         qtbot.waitUntil(lambda: any("천천히" in b.body.text() for b in window.journal.chat.bubbles), timeout=20_000)

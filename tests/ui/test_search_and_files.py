@@ -45,8 +45,8 @@ def test_marked_html_escapes_everything_and_marks_the_spans():
 def test_a_word_only_in_an_entry_shows_one_marked_journal_row_that_opens_the_day(window, backend, mem, fake_llm,
                                                                                  qtbot):
     fake_llm.on("save_facts", NO_FACTS)
-    eid = mem.journal("오늘은 한강에서 자전거를 오래 탔다", timestamp=datetime(2026, 3, 14, 18, 30))
-    other = mem.journal("집에서 책을 읽었다", timestamp=datetime(2026, 3, 15, 9, 0))
+    eid = mem.journal.write("오늘은 한강에서 자전거를 오래 탔다", timestamp=datetime(2026, 3, 14, 18, 30))
+    other = mem.journal.write("집에서 책을 읽었다", timestamp=datetime(2026, 3, 15, 9, 0))
     page = window.search
     window.find()  # Edit → Find (Ctrl+F)
     assert window.tabs.currentWidget() is page
@@ -115,8 +115,8 @@ def test_nonsense_says_nothing_matches_in_plain_words(window, mem, qtbot):
 
 def test_export_json_markdown_and_text_per_day(window, backend, mem, fake_llm, qtbot, tmp_path):
     fake_llm.on("save_facts", NO_FACTS)
-    mem.journal("첫날: 바다를 보았다", timestamp=datetime(2026, 3, 1, 9))
-    mem.journal("둘째 날: 산에 올랐다", timestamp=datetime(2026, 3, 2, 9))
+    mem.journal.write("첫날: 바다를 보았다", timestamp=datetime(2026, 3, 1, 9))
+    mem.journal.write("둘째 날: 산에 올랐다", timestamp=datetime(2026, 3, 2, 9))
     out = tmp_path / "exports"
 
     dialog = window.export()
@@ -171,7 +171,7 @@ def test_dayone_import_shows_reading_progress_then_memories_being_made_until_don
     qtbot.waitUntil(lambda: panel.state == "done", timeout=30_000)  # the writer drained the batch
     assert panel.progress["done"] == 3 and panel.progress["pending"] == 0
     assert panel.dismiss_button.isVisibleTo(panel) and not panel.stop_button.isVisibleTo(panel)
-    assert len(mem.entries()) == 3 and mem.get_all()["results"]
+    assert len(mem.journal.entries()) == 3 and mem.get_all()["results"]
     dialog.close()
 
 
@@ -186,7 +186,7 @@ def test_stopping_the_memory_building_keeps_the_entries_and_resume_finishes_it(w
     qtbot.mouseClick(panel.stop_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: panel.state == "stopped", timeout=20_000)
     assert panel.progress["cancelled"] > 0 and panel.resume_button.isVisibleTo(panel)
-    assert len(mem.entries()) == 6  # the entries stay
+    assert len(mem.journal.entries()) == 6  # the entries stay
     qtbot.mouseClick(panel.resume_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: panel.state == "done", timeout=30_000)
     assert panel.progress["done"] == 6 and panel.progress["cancelled"] == 0
@@ -200,7 +200,7 @@ def test_without_an_ai_the_panel_says_memories_come_once_one_is_connected(qtbot,
     backend = AsyncMemoir(bare)
     try:
         assert not backend.llm_configured
-        out = bare.import_file(dayone_zip(tmp_path / "dayone.zip", dayone_entries(2)))
+        out = bare.archive.import_file(dayone_zip(tmp_path / "dayone.zip", dayone_entries(2)))
         panel = BatchProgressPanel(backend, out["batch"], out["entries"])
         qtbot.addWidget(panel)
         qtbot.waitUntil(lambda: panel.state == "waiting-for-ai", timeout=10_000)
@@ -219,7 +219,7 @@ def test_a_file_that_is_no_export_is_refused_in_one_sentence(window, mem, qtbot,
     dialog.start()
     qtbot.waitUntil(lambda: bool(dialog.error_text), timeout=15_000)
     assert "notes.zip" in dialog.error_text and dialog.result.text() == dialog.error_text
-    assert dialog.import_button.isEnabled() and window.batch_panels == [] and mem.entries() == []
+    assert dialog.import_button.isEnabled() and window.batch_panels == [] and mem.journal.entries() == []
     dialog.close()
 
 
@@ -239,12 +239,12 @@ def test_restore_a_backup_closes_restores_and_reopens_the_journal(qapp, qtbot, t
     try:
         qtbot.waitUntil(lambda: lifecycle.window is not None and lifecycle.window.isVisible(), timeout=30_000)
         window = lifecycle.window
-        before = lifecycle.backend.mem.journal("백업하기 전에 쓴 일기")
+        before = lifecycle.backend.mem.journal.write("백업하기 전에 쓴 일기")
         window.backup_now()
         qtbot.waitUntil(lambda: ".db" in window.status.currentMessage(), timeout=15_000)
-        backup = lifecycle.backend.mem.backups()[0]
+        backup = lifecycle.backend.mem.archive.backups()[0]
         assert backup.split("/")[-1] in window.status.currentMessage()  # the message names the backup
-        lifecycle.backend.mem.journal("백업한 다음에 쓴 일기")
+        lifecycle.backend.mem.journal.write("백업한 다음에 쓴 일기")
 
         dialog = window.restore_backup()
         qtbot.waitUntil(lambda: dialog.list.count() >= 1, timeout=15_000)
@@ -255,7 +255,7 @@ def test_restore_a_backup_closes_restores_and_reopens_the_journal(qapp, qtbot, t
         qtbot.waitUntil(lambda: lifecycle.window is not None and lifecycle.window is not window
                         and lifecycle.window.isVisible(), timeout=60_000)
         restored = lifecycle.window
-        assert [e["content"] for e in lifecycle.backend.mem.entries()] == ["백업하기 전에 쓴 일기"]
+        assert [e["content"] for e in lifecycle.backend.mem.journal.entries()] == ["백업하기 전에 쓴 일기"]
         qtbot.waitUntil(lambda: [b.entry_id for b in restored.journal.chat.bubbles if b.role == "user"] == [before],
                         timeout=15_000)
         assert lifecycle.restored is not None
@@ -298,14 +298,14 @@ def test_the_status_bar_says_organised_only_when_no_job_waits_or_runs(window, ba
     assert status.pending.text() != organised and status.pending.text() == status.tr("✎ Organizing…")
 
     fake_llm.on("save_facts", lambda req: slow(2.0, tool({"facts": []})))
-    mem.journal("천천히 정리되는 일기")
+    mem.journal.write("천천히 정리되는 일기")
     backend.writer.poke()
-    qtbot.waitUntil(lambda: mem.status()["running_jobs"] == 1, timeout=15_000)
+    qtbot.waitUntil(lambda: mem.jobs.status()["running_jobs"] == 1, timeout=15_000)
     backend.refresh_status()
     qtbot.waitUntil(lambda: status.running_count == 1, timeout=15_000)
     assert status.pending.text() == status.tr("✎ Organizing…")
     qtbot.waitUntil(lambda: status.pending.text() == organised, timeout=20_000)
-    assert mem.status()["running_jobs"] == 0 and mem.status()["pending_jobs"] == 0
+    assert mem.jobs.status()["running_jobs"] == 0 and mem.jobs.status()["pending_jobs"] == 0
 
 
 def test_the_search_model_states_read_calmly_and_failures_stay_honest(window):

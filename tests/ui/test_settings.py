@@ -168,7 +168,7 @@ def test_a_new_embedding_model_rebuilds_search_after_save_with_progress(window, 
     qtbot.waitUntil(lambda: ("progress", 300, 300) in events, timeout=60_000)
     assert events[0] == ("saved",)  # the dialog closed first; the rebuild came after, counted
     assert all(e[1] < e[2] for e in events[1:-1] if e[0] == "progress")  # counted as it went, chunk by chunk
-    assert mem.embedder.name == MINILM_PACKAGE and mem.search("산책")["results"]
+    assert mem.models.embedder.name == MINILM_PACKAGE and mem.search("산책")["results"]
     assert mem.settings.embed_model == MINILM_PACKAGE and mem.settings.embed_model_next == ""
     qtbot.waitUntil(lambda: window.status.currentMessage() == window.tr("Search now uses the new model."),
                     timeout=5_000)
@@ -217,6 +217,6 @@ def test_a_saved_key_stays_with_its_provider_after_switching_to_another_server(w
         dialog.accept()
     qtbot.waitUntil(lambda: mem.settings.llm_base_url == fake_llm.url, timeout=10_000)
     before = len(fake_llm.requests)
-    mem.chat("오늘은 비가 왔다")
+    mem.companion.chat("오늘은 비가 왔다")
     sent = [r.get("_authorization") or "" for r in fake_llm.requests[before:]]
     assert sent and not any(SECRET in h for h in sent)

@@ -22,12 +22,12 @@ def folder(tmp_path):
 def mem(tmp_path, folder):
     """The laptop, whose entry was also edited on the desk before the two synced."""
     laptop = open_journal(tmp_path / "laptop")
-    eid = laptop.journal("Dinner with Jae at the noodle place")
-    laptop.sync(folder)
+    eid = laptop.journal.write("Dinner with Jae at the noodle place")
+    laptop.sync.run(folder)
     desk = join(folder, tmp_path / "desk")
-    laptop.edit_entry(eid, LAPTOP_TEXT)
-    desk.edit_entry(desk.entries()[0]["id"], DESK_TEXT)
-    desk.sync()  # the desk's edit reaches the place first: the laptop meets it in its next round
+    laptop.journal.edit(eid, LAPTOP_TEXT)
+    desk.journal.edit(desk.journal.entries()[0]["id"], DESK_TEXT)
+    desk.sync.run()  # the desk's edit reaches the place first: the laptop meets it in its next round
     desk.close()
     yield laptop
     laptop.close()
@@ -47,7 +47,7 @@ def test_the_notice_is_told_once_and_dismissing_it_keeps_it_away(mem, backend, t
     told = ("한 기록이 동기화되기 전에 두 컴퓨터에서 각각 고쳐졌습니다. 두 버전 모두 남아 있습니다: "
             "하나는 지금 보이고, 다른 하나는 그 기록의 바뀐 내역에 있습니다.")
     assert _shown(window)[0].message.text() == told
-    assert [n.entry_id for n in mem.sync_status().notices] == [mem.entries()[0]["id"]]
+    assert [n.entry_id for n in mem.sync.status().notices] == [mem.journal.entries()[0]["id"]]
 
     window.sync.sync_now()  # another round: still the one notice, not a second
     qtbot.waitUntil(lambda: not window.sync.running and backend.idle, timeout=60_000)
@@ -57,13 +57,13 @@ def test_the_notice_is_told_once_and_dismissing_it_keeps_it_away(mem, backend, t
 
     _shown(window)[0].dismiss_button.click()
     assert _shown(window) == []
-    qtbot.waitUntil(lambda: mem.sync_status().notices == [], timeout=60_000)
+    qtbot.waitUntil(lambda: mem.sync.status().notices == [], timeout=60_000)
     window.sync.sync_now()
     qtbot.waitUntil(lambda: not window.sync.running and backend.idle, timeout=60_000)
     window.journal.show_today()  # the page drawn again, the notice seen
     qtbot.waitUntil(lambda: backend.idle, timeout=60_000)
     qtbot.wait(200)
-    assert _shown(window) == [] and mem.sync_status().notices == []
+    assert _shown(window) == [] and mem.sync.status().notices == []
 
 
 def test_show_opens_the_entrys_day_and_its_history_with_the_other_version(mem, backend, tmp_path, qtbot):
@@ -77,11 +77,11 @@ def test_show_opens_the_entrys_day_and_its_history_with_the_other_version(mem, b
     assert "두 컴퓨터에서 고침: 두 버전 모두 남김" in text and "다른 버전:" in text
     # The edit stamped last (here the laptop's, stamped by the round that met the desk's) is the entry's
     # text; the other is kept whole in the history.
-    assert mem.entries()[0]["content"] == LAPTOP_TEXT
+    assert mem.journal.entries()[0]["content"] == LAPTOP_TEXT
     conflict = next(r for r in history.rows if r["event"] == "CONFLICT")
     assert conflict["old_content"] == DESK_TEXT and DESK_TEXT in text
-    assert any(b.entry_id == mem.entries()[0]["id"] for b in window.journal.chat.bubbles)
-    qtbot.waitUntil(lambda: mem.sync_status().notices == [], timeout=60_000)  # shown is seen
+    assert any(b.entry_id == mem.journal.entries()[0]["id"] for b in window.journal.chat.bubbles)
+    qtbot.waitUntil(lambda: mem.sync.status().notices == [], timeout=60_000)  # shown is seen
     assert _shown(window) == []
     history.reject()
 

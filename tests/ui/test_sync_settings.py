@@ -62,7 +62,7 @@ def test_the_tab_saves_a_folder_and_sync_now_carries_an_entry_to_a_second_comput
     qtbot.waitUntil(lambda: backend.idle and not window.sync.running and window.sync.last_sync is not None,
                     timeout=60_000)  # an address just saved syncs soon by itself
 
-    mem.journal("Walked to the lighthouse with Mina; the fog lifted at noon")
+    mem.journal.write("Walked to the lighthouse with Mina; the fog lifted at noon")
     dialog, page = _sync_page(window, qtbot)
     assert page.place.url() == str(folder) and page.last.text().startswith("방금 동기화함.")
     page.sync_button.click()
@@ -165,7 +165,7 @@ def test_a_journal_without_a_passphrase_is_told_sync_needs_one_and_offered_it(tm
     plain = Memoir.open(tmp_path / "no-passphrase", llm_base_url=None)  # encrypted, the key in the keyring
     backend = AsyncMemoir(plain)
     try:
-        assert plain.encrypted and not plain.has_passphrase
+        assert plain.keys.encrypted and not plain.keys.has_passphrase
         window = make_window(backend, qtbot, tmp_path)
         dialog, page = _sync_page(window, qtbot)
         assert page.passphrase_box.isVisible() and page.passphrase_button.isVisible()
@@ -179,7 +179,7 @@ def test_a_journal_without_a_passphrase_is_told_sync_needs_one_and_offered_it(tm
 
 
 def test_testing_a_place_tells_this_journals_place_from_another_journals(window, mem, folder, tmp_path, qtbot):
-    mem.sync(str(folder))
+    mem.sync.run(str(folder))
     dialog, page = _sync_page(window, qtbot)
     page.place.folder.setText(str(folder))
     page.test_button.click()
@@ -189,8 +189,8 @@ def test_testing_a_place_tells_this_journals_place_from_another_journals(window,
     elsewhere = tmp_path / "Dropbox" / "someone else's"
     other = open_journal(tmp_path / "another journal")
     try:
-        other.journal("Not this diarist's day")
-        other.sync(str(elsewhere))
+        other.journal.write("Not this diarist's day")
+        other.sync.run(str(elsewhere))
     finally:
         other.close()
     page.place.folder.setText(str(elsewhere))

@@ -29,10 +29,10 @@ def test_tidy_button_lists_merges_merges_one_and_undoes_it(window, mem, qtbot):
 def test_a_quiet_hint_appears_once_several_memories_repeat_and_stays_away_when_dismissed(window, mem, qtbot):
     mem.settings.consolidation_threshold = 0.9
     for text in ["I drink coffee every morning", "I walk the dog every evening", "I call my mother on Sundays"]:
-        mem.journal(text)
-        mem.journal("So " + text)  # what the AI made twice, from two entries
-    mem.process_jobs()
-    assert len(mem.tidy_proposals()) == 3
+        mem.journal.write(text)
+        mem.journal.write("So " + text)  # what the AI made twice, from two entries
+    mem.jobs.process()
+    assert len(mem.memories.tidy_proposals()) == 3
     page = window.memories
     window.tabs.setCurrentWidget(page)
     qtbot.waitUntil(lambda: page.tidy_hint.isVisibleTo(page), timeout=15_000)
@@ -45,10 +45,10 @@ def test_a_quiet_hint_appears_once_several_memories_repeat_and_stays_away_when_d
 
 def test_no_hint_for_one_or_two_repeats(window, mem, qtbot):
     mem.settings.consolidation_threshold = 0.9
-    mem.journal("I drink coffee every morning")
-    mem.journal("So I drink coffee every morning")
-    mem.process_jobs()
-    assert len(mem.tidy_proposals()) == 1
+    mem.journal.write("I drink coffee every morning")
+    mem.journal.write("So I drink coffee every morning")
+    mem.jobs.process()
+    assert len(mem.memories.tidy_proposals()) == 1
     page = window.memories
     window.tabs.setCurrentWidget(page)
     qtbot.waitUntil(lambda: len(page.cards) == 2, timeout=10_000)

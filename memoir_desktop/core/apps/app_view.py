@@ -12,7 +12,7 @@ from pathlib import Path
 
 from memoir_desktop.core import config
 from memoir_desktop.core.llm.gate import PrivacyLens
-from memoir_desktop.core.reflection import categories
+from memoir_desktop.core.pipeline import categories
 
 
 def switched_off(home: Path) -> frozenset[str]:

@@ -1,4 +1,4 @@
-"""The journal in and out: exports (memoir JSON, encrypted or not; Markdown or text), imports (a memoir
+"""The `Archive` part: the journal in and out: exports (memoir JSON, encrypted or not; Markdown or text), imports (a memoir
 export, a Day One export) with the memories of a Day One import made in the background as a batch
 that can be followed, cancelled and resumed, and the database backups.
 
@@ -20,7 +20,7 @@ from memoir_desktop.core.keys import crypto
 from memoir_desktop.core.storage.models import Entry, now
 
 
-class InAndOut:
+class Archive:
     def __init__(self, engine, home, journal: Journal, jobs_queue: JobQueue, *, settings, data_key, graph_store,
                  lexical, reconcile):
         self.engine, self.home, self.journal, self.jobs_queue = engine, home, journal, jobs_queue

@@ -19,11 +19,9 @@ from datetime import datetime, timedelta
 from sqlmodel import Session, col, select
 
 from memoir_desktop.core import temporal
-
-from memoir_desktop.core.llm import prompts
 from memoir_desktop.core.inputs import InvalidInput, clean_reply, clean_text, parse_time
 from memoir_desktop.core.journal.entries import Journal
-from memoir_desktop.core.llm import Gate, LLMError, LLMUnavailable, PrivateRefused
+from memoir_desktop.core.llm import Gate, LLMError, LLMUnavailable, PrivateRefused, prompts
 from memoir_desktop.core.pipeline.memorize import latest_summary, recent_context
 from memoir_desktop.core.search import Retriever, assemble, route
 from memoir_desktop.core.storage.models import Memory, pk
@@ -72,7 +70,7 @@ class Companion:
         """Commit the user's message and its memorize job together, the job waiting for the answer (so
         extraction sees the whole exchange). Returns the turn for answer_chat."""
         when = parse_time(timestamp)
-        written = self.journal.write(text, user_id=user_id, timestamp=when, source="chat", job_state="waiting")
+        written = self.journal.commit(text, user_id=user_id, timestamp=when, source="chat", job_state="waiting")
         out = new_turn(entry_id=written.entry.id, job_id=written.job_id)
         out.update(text=written.entry.content, user_id=user_id, when=when.isoformat(),
                    backdated=timestamp is not None)
@@ -132,7 +130,7 @@ class Companion:
         if out["reply"]:
             # On the entry's own day, just after it (a reply to a back-dated entry stays on that day).
             when = datetime.fromisoformat(e["created_at"]) + timedelta(seconds=1)
-            written = self.journal.write(clean_reply(out["reply"]), user_id=e["user_id"], role="assistant",
+            written = self.journal.commit(clean_reply(out["reply"]), user_id=e["user_id"], role="assistant",
                                          source="chat", memorize=False, timestamp=when, reply_to=e["id"])
             out["reply_entry_id"] = written.entry.id
         return out

@@ -1,1 +1,1 @@
-"""The durable job queue, the one runner that owns job state, and the journal's upkeep."""
+"""The durable job queue, the one runner that owns job state, and the `Jobs` part (what waits and why)."""

@@ -20,10 +20,10 @@ from datetime import date, datetime, timedelta
 
 from sqlmodel import Session, col, func, select
 
-from memoir_desktop.core.jobs import queue
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.db import checkpoint
 from memoir_desktop.core.inputs import InvalidInput, NotFound, clean_text, parse_time
+from memoir_desktop.core.jobs import queue
 from memoir_desktop.core.jobs.queue import JobQueue
 from memoir_desktop.core.lexical.highlight import matched_spans_many, snippet
 from memoir_desktop.core.pipeline import cascade
@@ -57,8 +57,12 @@ class Written:
 
 class Journal:
     def __init__(self, engine, queue: JobQueue, write_lock: threading.Lock, ctx: cascade.CascadeContext,
-                 letter_covers: Callable[[str, date], bool] = lambda _ref, _day: False):
+                 letter_covers: Callable[[str, date], bool] = lambda _ref, _day: False,
+                 llm_ready: Callable[[], bool] = lambda: False):
         self.engine = engine
+        # Whether an LLM is configured: without one no memorize job indexes an entry soon, so it is
+        # indexed at once (found by meaning at once).
+        self.llm_ready = llm_ready
         self.queue = queue
         self.write_lock = write_lock
         self.ctx = ctx
@@ -67,7 +71,14 @@ class Journal:
 
     # -- writing --------------------------------------------------------------------------
 
-    def write(self, text: str, *, user_id: str, timestamp=None, role: str = "user", source: str = "journal",
+    def write(self, text: str, *, user_id: str = "me", timestamp=None, role: str = "user", source: str = "journal",
+              private: bool = False) -> int:
+        """Commit the entry (first, before anything else) and queue its memorize job; its id. A private
+        entry is only journaled: never sent to an LLM, found by local search alone."""
+        return pk(self.commit(text, user_id=user_id, timestamp=timestamp, role=role, source=source, private=private,
+                              index_now=private or not self.llm_ready()).entry)
+
+    def commit(self, text: str, *, user_id: str, timestamp=None, role: str = "user", source: str = "journal",
               memorize: bool = True, tags: list[str] | None = None, time_zone: str | None = None,
               source_ref: str | None = None, job_payload: dict | None = None, reply_to: int | None = None,
               kind: str = "entry", private: bool = False, job_state: str = "pending",

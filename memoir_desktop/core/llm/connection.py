@@ -4,7 +4,7 @@ unsaved one be asked (its models and the mode the probe finds), which servers al
 from __future__ import annotations
 
 from memoir_desktop.core.keys import secrets
-from memoir_desktop.core.llm import servers
+from memoir_desktop.core.llm import disclosure, servers
 from memoir_desktop.core.llm.client import LLMClient
 from memoir_desktop.core.llm.errors import LLMError, LLMUnavailable
 from memoir_desktop.core.llm.modes import MODE_LABELS
@@ -54,15 +54,37 @@ def find_local() -> list[dict]:
 
 
 class Connection:
-    """The connection as `Memoir` offers it: the configured LLM checked, unsaved settings tried."""
+    """The `Connection` part: the LLM as the user connects it (Settings → AI companion): whether one is
+    configured and answering, how it is asked, unsaved settings tried, servers found on this computer,
+    and what is sent to it."""
 
     def __init__(self, *, llm, settings, probe_cache):
         self._llm, self._settings, self.probe_cache = llm, settings, probe_cache
 
-    def check_llm(self) -> bool | None:
+    @property
+    def configured(self) -> bool:
+        return bool(self._llm().configured)
+
+    @property
+    def mode(self) -> str | None:
+        """How the configured LLM is asked (the probe's mode), None before the first probe."""
+        caps = self._llm().capabilities
+        return caps.mode if caps else None
+
+    def check(self) -> bool | None:
         """True when the configured LLM answers, False when it does not, None when none is set."""
         return check(self._llm())
 
-    def test_llm(self, base_url: str | None, model: str, api_key: str | None = None) -> dict:
+    def test(self, base_url: str | None, model: str, api_key: str | None = None) -> dict:
         """Try unsaved connection settings (see `test`). Raises LLMUnavailable with a sentence fit to show."""
         return test(self._settings(), self.probe_cache, base_url, model, api_key)
+
+    @staticmethod
+    def find_local() -> list[dict]:
+        """OpenAI-compatible servers already running on this computer (Ollama, LM Studio, …)."""
+        return find_local()
+
+    def disclosure(self) -> disclosure.Disclosure:
+        """What is sent to the LLM endpoint, and when (nothing when no LLM is set)."""
+        settings = self._settings()
+        return disclosure.describe(settings.llm_base_url, self.configured, settings)

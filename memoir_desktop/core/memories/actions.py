@@ -19,16 +19,16 @@ from datetime import datetime
 from sqlmodel import Session, col, select
 
 from memoir_desktop.core import temporal
-
-from memoir_desktop.core.llm import prompts
 from memoir_desktop.core.apps import app_suggestions
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.inputs import InvalidInput, NotFound, clean_text, parse_time
+from memoir_desktop.core.jobs.queue import JobQueue
 from memoir_desktop.core.journal.entries import Journal
-from memoir_desktop.core.llm import Gate, LLMBadReply, LLMUnavailable
+from memoir_desktop.core.llm import Gate, LLMBadReply, LLMUnavailable, prompts
+from memoir_desktop.core.pipeline import categories, consolidate, tidy
 from memoir_desktop.core.pipeline.extraction import fact_span, shape_fact
-from memoir_desktop.core.reflection import categories
-from memoir_desktop.core.storage.models import Entry, Memory, Proposal
+from memoir_desktop.core.pipeline.summary import summary_text
+from memoir_desktop.core.storage.models import Entry, Memory, Proposal, now
 from memoir_desktop.core.storage.store import Change, MemoryStore, memory_dict
 
 
@@ -47,12 +47,13 @@ def as_messages(messages) -> list[dict]:
     return out
 
 
-class MemoryActions:
+class Memories:
     def __init__(self, engine, store: MemoryStore, journal: Journal, write_lock: threading.Lock, retriever,
-                 metrics, *, llm: Callable[[], Gate], run_job: Callable[[int], dict]):
+                 metrics, queue: JobQueue, *, llm: Callable[[], Gate], run_job: Callable[[int], dict],
+                 settings: Callable):
         self.engine, self.store, self.journal, self.write_lock = engine, store, journal, write_lock
-        self.retriever, self.metrics = retriever, metrics
-        self._llm, self._run_job = llm, run_job
+        self.retriever, self.metrics, self.queue = retriever, metrics, queue
+        self._llm, self._run_job, self._settings = llm, run_job, settings
 
     # -- adding -------------------------------------------------------------------------
 
@@ -259,3 +260,30 @@ class MemoryActions:
         self.store.apply_index(user_id, change)
         return {"id": suggestion_id, "accepted": accept, "memory_id": memory_id,
                 "changes": Changes.of(memories=[memory_id], proposals=True).to_dict()}
+
+    # -- tidying: memories that say the same thing, merged (a preview accepted merge by merge, or a
+    # background job) and a merge undone; and the running summary the write path keeps ----------------
+
+    def consolidate(self, *, user_id: str = "me", include_user_edited: bool = False) -> int:
+        """Queue a consolidation job. User-edited memories join only when the user agreed."""
+        return self.queue.add("consolidate", user_id, {"include_user_edited": include_user_edited})
+
+    def undo_consolidation(self, merged_id: str) -> list[str]:
+        return consolidate.undo_merge(self.engine, self.store, self.write_lock, merged_id)
+
+    def tidy_proposals(self, *, user_id: str = "me", include_user_edited: bool = False) -> list[tidy.TidyProposal]:
+        """Merges of near-duplicate memories to show the user first (nothing changes; a read)."""
+        return tidy.propose(self.store, self._llm(), user_id, threshold=self.tidy_threshold(), today=now(),
+                            include_user_edited=include_user_edited)
+
+    def apply_tidy(self, proposal: tidy.TidyProposal) -> tidy.TidyResult:
+        """Merge one accepted proposal (undo_consolidation undoes it); refused if a member changed."""
+        return tidy.apply(self.engine, self.store, self.write_lock, proposal)
+
+    def tidy_threshold(self) -> float:
+        """How alike memories must be to be offered as one (the settings', else the model's own)."""
+        return self._settings().consolidation_threshold or self.store.embedder.related_threshold
+
+    def summary(self, *, user_id: str = "me") -> str:
+        """The running summary of the journal the write path reads with each new exchange."""
+        return summary_text(self.engine, user_id)

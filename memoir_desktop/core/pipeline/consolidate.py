@@ -16,12 +16,12 @@ from datetime import datetime
 import numpy as np
 from sqlmodel import Session
 
-from memoir_desktop.core.llm import prompts
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.jobs.queue import Prepared
+from memoir_desktop.core.llm import prompts
+from memoir_desktop.core.llm.tokens import count_tokens
 from memoir_desktop.core.storage.models import Job, Memory, now
 from memoir_desktop.core.storage.store import Change, MemoryStore, memory_dict
-from memoir_desktop.core.llm.tokens import count_tokens
 
 log = logging.getLogger(__name__)
 

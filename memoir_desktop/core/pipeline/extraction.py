@@ -17,9 +17,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from memoir_desktop.core import temporal
-
-from memoir_desktop.core.llm import prompts
-from memoir_desktop.core.llm import Clearance, Gate
+from memoir_desktop.core.llm import Clearance, Gate, prompts
 from memoir_desktop.core.llm.errors import LLMPromptTooLong
 from memoir_desktop.core.storage.models import Entry
 

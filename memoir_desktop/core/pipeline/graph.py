@@ -24,9 +24,8 @@ from datetime import datetime
 import numpy as np
 
 from memoir_desktop.core import temporal
-
-from memoir_desktop.core.llm import prompts
 from memoir_desktop.core.lexical import tokenize_many
+from memoir_desktop.core.llm import prompts
 from memoir_desktop.core.pipeline.extraction import fact_span
 from memoir_desktop.core.search.fusion import fuse
 from memoir_desktop.core.search.query import Query

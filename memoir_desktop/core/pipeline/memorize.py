@@ -17,16 +17,16 @@ from datetime import datetime
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from memoir_desktop.core.jobs import queue
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.config import Settings
+from memoir_desktop.core.jobs import queue
 from memoir_desktop.core.jobs.queue import Prepared
 from memoir_desktop.core.llm import Clearance, Gate, LLMBadReply
 from memoir_desktop.core.pipeline import cascade
+from memoir_desktop.core.pipeline.categories import blocked, categorize
 from memoir_desktop.core.pipeline.extraction import Fact, extract_facts
 from memoir_desktop.core.pipeline.graph import GraphMemory, GraphPlan
 from memoir_desktop.core.pipeline.update import Candidate, Op, plan_operations
-from memoir_desktop.core.reflection.categories import blocked, categorize
 from memoir_desktop.core.search.episodes import EpisodeIndex
 from memoir_desktop.core.storage.models import Entry, Job, Memory, MemorySource, Proposal, Summary, now, pk
 from memoir_desktop.core.storage.store import Change, MemoryStore, text_hash

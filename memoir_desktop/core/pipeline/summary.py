@@ -6,10 +6,9 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
-from memoir_desktop.core.llm import prompts
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.jobs.queue import Prepared
-from memoir_desktop.core.llm import Gate
+from memoir_desktop.core.llm import Gate, prompts
 from memoir_desktop.core.pipeline.memorize import latest_summary
 from memoir_desktop.core.storage.models import Entry, Job, Summary
 

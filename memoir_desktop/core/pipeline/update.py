@@ -17,8 +17,7 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from memoir_desktop.core.llm import prompts
-from memoir_desktop.core.llm import Gate
+from memoir_desktop.core.llm import Gate, prompts
 from memoir_desktop.core.llm.errors import LLMPromptTooLong
 from memoir_desktop.core.pipeline.extraction import Fact, shape_fact
 from memoir_desktop.core.storage.models import Memory

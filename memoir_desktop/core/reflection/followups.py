@@ -11,8 +11,8 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session, col, select
 
-from memoir_desktop.core.llm import prompts
 from memoir_desktop.core.lexical import tokenize_many
+from memoir_desktop.core.llm import prompts
 from memoir_desktop.core.reflection import language_of
 from memoir_desktop.core.storage.models import Entry, FollowUp, Memory, now
 

@@ -17,9 +17,9 @@ from datetime import date, datetime, timedelta
 
 from sqlmodel import Session, col, select
 
-from memoir_desktop.core.llm import prompts
 from memoir_desktop.core.lexical import tokenize_many
 from memoir_desktop.core.lexical.tokens import morphemes
+from memoir_desktop.core.llm import prompts
 from memoir_desktop.core.reflection import language_of
 from memoir_desktop.core.storage.models import Entry, History, Memory
 

@@ -22,7 +22,8 @@ from memoir_desktop.core.inputs import InvalidInput, NotFound
 from memoir_desktop.core.jobs.queue import JobQueue
 from memoir_desktop.core.journal.entries import Journal
 from memoir_desktop.core.llm import Gate, LLMBadReply, LLMError
-from memoir_desktop.core.reflection import categories, followups, letters
+from memoir_desktop.core.pipeline import categories
+from memoir_desktop.core.reflection import followups, letters
 from memoir_desktop.core.reflection.on_this_day import on_this_day
 from memoir_desktop.core.storage.models import Entry, History, Memory, pk
 from memoir_desktop.core.storage.store import MemoryStore, memory_dict
@@ -127,7 +128,7 @@ class Reflection:
         for period, text in composed["letters"]:
             if self.journal.letter_of(composed["user_id"], period.key) is not None:
                 continue  # written meanwhile (another window, a second start)
-            written = self.journal.write(text, user_id=composed["user_id"], role="assistant", source="reflection",
+            written = self.journal.commit(text, user_id=composed["user_id"], role="assistant", source="reflection",
                                          memorize=False, timestamp=period.ends - timedelta(seconds=1),
                                          source_ref=period.key, kind="letter", index_now=True)
             out.append(self.journal.entry(pk(written.entry)))

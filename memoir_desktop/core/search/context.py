@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from memoir_desktop.core.llm.tokens import count_tokens
 from memoir_desktop.core.search.router import Route
 from memoir_desktop.core.temporal import recurring
-from memoir_desktop.core.llm.tokens import count_tokens
 
 
 @dataclass

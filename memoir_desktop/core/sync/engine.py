@@ -54,18 +54,18 @@ ANOTHER_JOURNAL = ("That sync place already holds another journal: choose anothe
 
 
 class Round:
-    def __init__(self, mem, target: Target, progress: Progress | None = None):
-        self.mem = mem
-        self.engine = mem.engine
+    def __init__(self, part, target: Target, progress: Progress | None = None):
+        self.part = part  # the journal's Sync part (service.py): what a round reads and writes
+        self.engine = part.engine
         self.target = target
         self.progress = progress or (lambda stage, done, total: None)
-        self.lock = mem.journal_.write_lock
-        if mem.key.data_key is None or mem.key.key_file is None:
+        self.lock = part.journal.write_lock
+        if part.keys.data_key is None or part.keys.key_file is None:
             raise errors.CannotSync("Only an encrypted journal can be synced: encrypt it first (memoir-cli encrypt).")
-        if not mem.key.key_file.has_passphrase:
+        if not part.keys.key_file.has_passphrase:
             raise errors.CannotSync("Sync needs the journal to have a passphrase: it is how your other computers "
                                     "open it. Set one first (memoir-cli passphrase).")
-        self.key = sealing.sync_key(mem.key.data_key)
+        self.key = sealing.sync_key(part.keys.data_key)
         state.ensure_schema(self.engine)
         self.device = state.device_id(self.engine)
         with self.engine.connect() as con:
@@ -131,14 +131,14 @@ class Round:
             except sealing.Unreadable as exc:
                 self.report.skipped.append(Skipped(log_format.key_name(dev), "foreign", str(exc)))
                 continue
-            if not sealing.same_journal(box, self.mem.key.data_key):
+            if not sealing.same_journal(box, self.part.keys.data_key):
                 raise errors.NotThisJournal(ANOTHER_JOURNAL)
             known.add(dev)
         with self.engine.begin() as con:
             state.put(con, "boxes_ok", json.dumps(sorted(known)))
 
     def _write_box(self, listing: log_format.Listing) -> None:
-        kf = self.mem.key.key_file
+        kf = self.part.keys.key_file
         body = sealing.lock_box(kf)
         mark = records.digest(kf.data.get("passphrase"))
         mine = listing.devices.get(self.device)
@@ -404,7 +404,7 @@ class Round:
             con = s.connection()
             before = int(state.get(con, "feed_cursor") or 0)
             ids = self._objects(con)
-            applier = Applier(s, ids, self.mem.journal_.ctx, now().isoformat())
+            applier = Applier(s, ids, self.part.journal.ctx, now().isoformat())
             done = applier.apply(recs)
             ids.flush()
             if snap:
@@ -433,21 +433,21 @@ class Round:
 
     def _follow(self, done: Applied) -> None:
         """The derived indexes after a batch (what fails here is repaired by reconcile: index_pending)."""
-        mem = self.mem
+        part = self.part
         try:
             for user_id, ids in done.entries_index.items():
                 with Session(self.engine) as s:
                     rows = list(s.exec(select(Entry).where(col(Entry.id).in_(list(ids)),
                                                            col(Entry.deleted_at).is_(None))))
                 self.progress("index", 0, len(rows))
-                mem.episodes.index(user_id, rows)
+                part.episodes.index(user_id, rows)
             for user_id, ids in done.entries_unindex.items():
-                mem.episodes.remove(user_id, list(ids))
+                part.episodes.remove(user_id, list(ids))
             for user_id, change in done.memory_changes.items():
                 self.progress("index", 0, len(change.upsert))
-                mem.store.apply_index(user_id, change)
+                part.store.apply_index(user_id, change)
             for user_id in done.graph_users:
-                mem.graph.store.invalidate_cache(user_id)
+                part.graph_store.invalidate_cache(user_id)
         except Exception as exc:
             log.warning("the search index did not follow a sync (%s); reconcile will", exc.__class__.__name__)
 
@@ -457,7 +457,7 @@ class Round:
             pending = json.loads(state.get(con, "purge") or "[]")
         for eid, gid in pending:
             try:
-                self.mem.purge_entry(int(eid))
+                self.part.journal.purge(int(eid))
             except Exception as exc:  # already gone (a kill after the purge, before this was cleared)
                 log.info("a synced purge found nothing to do (%s)", exc.__class__.__name__)
             with self.lock, Session(self.engine) as s:
@@ -549,20 +549,21 @@ class Round:
 
 # -- the facade's entry points ----------------------------------------------------------------------
 
-def run(mem, url: str | None = None, progress: Progress | None = None) -> SyncReport:
+def run(part, url: str | None = None, progress: Progress | None = None) -> SyncReport:
     """One round with `url` (remembered in the settings for the next rounds), or the remembered one."""
-    url = url or mem.settings.sync_url
+    settings = part.settings()
+    url = url or settings.sync_url
     if not url:
         raise errors.CannotSync("No sync place is set yet: give one the first time (memoir-cli sync URL).")
     target = open_target(url)
     try:
-        report = Round(mem, target, progress).run()
+        report = Round(part, target, progress).run()
     finally:
         target.close()
-    if describe(url) != mem.settings.sync_url:
-        on_disk = config.load_settings(mem.home, apply_env=False)
-        on_disk.sync_url = mem.settings.sync_url = describe(url)
-        config.save_settings(mem.home, on_disk)
+    if describe(url) != settings.sync_url:
+        on_disk = config.load_settings(part.home, apply_env=False)
+        on_disk.sync_url = settings.sync_url = describe(url)
+        config.save_settings(part.home, on_disk)
     return report
 
 
@@ -643,7 +644,7 @@ def join(memoir_cls, url: str, passphrase: str, *, home=None, progress: Progress
     crypto.KeyFile.adopt(path, opened.data_key, passphrase=opened.passphrase, recovery_slot=opened.recovery)
     mem = memoir_cls.open(path, passphrase=opened.passphrase, **overrides)
     try:
-        mem.sync(url, progress=progress)
+        mem.sync.run(url, progress=progress)
     except BaseException:
         mem.close()
         raise
@@ -675,17 +676,17 @@ def notices(engine, *, unseen: bool = True) -> list[Notice]:
         return [Notice(i, k, e, t) for i, k, e, t in rows]
 
 
-def status(mem) -> SyncStatus:
-    with mem.engine.connect() as con:
+def status(part) -> SyncStatus:
+    with part.engine.connect() as con:
         known = state.exists(con)  # never synced: no table yet, and a read makes none
         last = state.get(con, "last_sync") if known else None
         dev = state.get(con, "device") if known else None
-    return SyncStatus(url=mem.settings.sync_url, device=dev,
-                      last_sync=datetime.fromisoformat(last) if last else None, notices=notices(mem.engine))
+    return SyncStatus(url=part.settings().sync_url, device=dev,
+                      last_sync=datetime.fromisoformat(last) if last else None, notices=notices(part.engine))
 
 
-def dismiss(mem, notice_id: str) -> None:
+def dismiss(part, notice_id: str) -> None:
     """The user has seen a notice: it is not shown again."""
-    state.ensure_schema(mem.engine)
-    with mem.engine.begin() as con:
+    state.ensure_schema(part.engine)
+    with part.engine.begin() as con:
         con.execute(text("UPDATE sync_notice SET seen = 1 WHERE id = :i"), {"i": notice_id})

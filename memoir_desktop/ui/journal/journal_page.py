@@ -65,7 +65,7 @@ class JournalPage(QWidget):
         self.navigator.trash_requested.connect(self.show_trash)
         self.chat = ChatView()
         self.chat.retry_job.connect(
-            lambda job_id: self.backend.write(lambda m: m.retry_job(job_id), poke=True))
+            lambda job_id: self.backend.write(lambda m: m.jobs.retry(job_id), poke=True))
         self.chat.entry_action.connect(self._entry_action)
         self.chat.entry_edited.connect(self.edit_entry)
         self.trash_view = TrashView()
@@ -110,7 +110,7 @@ class JournalPage(QWidget):
     # -- days -----------------------------------------------------------------------------
 
     def refresh_days(self) -> None:
-        self.backend.query(lambda m: m.days(), self.navigator.set_days)
+        self.backend.query(lambda m: m.journal.days(), self.navigator.set_days)
         self.refresh_trash()
         self._check_empty()
 
@@ -124,7 +124,7 @@ class JournalPage(QWidget):
 
     def show_latest_day(self) -> None:
         """The latest day with an entry (a journal just brought here from another computer)."""
-        self.backend.query(lambda m: m.days(), lambda days: self.show_day(days[0]) if days else None)
+        self.backend.query(lambda m: m.journal.days(), lambda days: self.show_day(days[0]) if days else None)
 
     def show_today(self) -> None:
         self.show_day(date.today())
@@ -213,10 +213,10 @@ class JournalPage(QWidget):
                 self.refresh_banner()
 
         self.on_this_day, self.followups, self.new_letters = [], [], []
-        self.backend.query(lambda m: m.on_this_day(day), past)
+        self.backend.query(lambda m: m.reflection.on_this_day(day), past)
         if day == date.today():
             turns.followups(self.backend, plans)
-            self.backend.query(lambda m: m.letters(), letters)
+            self.backend.query(lambda m: m.reflection.letters(), letters)
 
     def _reflection_cards(self) -> list[QWidget]:
         cards: list[QWidget] = []
@@ -256,7 +256,7 @@ class JournalPage(QWidget):
 
         def work(m) -> None:
             for notice_id in ids:
-                m.dismiss_sync_notice(notice_id)
+                m.sync.dismiss(notice_id)
 
         self.backend.write(work)
 
@@ -281,7 +281,7 @@ class JournalPage(QWidget):
             self._after_load.append(lambda: self.open_history(entry, entry_id))
 
         gone = self.tr("That entry is no longer in the journal.")
-        self.backend.query(lambda m: m.entry(entry_id), found, lambda _exc: self.bar.show_message(gone))
+        self.backend.query(lambda m: m.journal.entry(entry_id), found, lambda _exc: self.bar.show_message(gone))
 
     def read_letter(self, letter: dict):
         self.last_dialog = open_letter(self, self.backend, letter)
@@ -298,7 +298,7 @@ class JournalPage(QWidget):
         if self.answering is followup:
             self.answering = None
             self.composer.set_day(self.day)
-        self.backend.write(lambda m: m.dismiss_followup(followup["memory_id"]))
+        self.backend.write(lambda m: m.reflection.dismiss_followup(followup["memory_id"]))
         self.refresh_banner()
 
     def _answered_followup(self, entry_id: int | None) -> None:
@@ -307,7 +307,7 @@ class JournalPage(QWidget):
             return
         self.followups = [f for f in self.followups if f["memory_id"] != followup["memory_id"]]
         self.composer.set_day(self.day)
-        self.backend.write(lambda m: m.answer_followup(followup["memory_id"], entry_id))
+        self.backend.write(lambda m: m.reflection.answer_followup(followup["memory_id"], entry_id))
         self.refresh_banner()
 
     def _redraw_if_shown(self, day: date) -> None:
@@ -437,7 +437,7 @@ class JournalPage(QWidget):
         def failed(exc: BaseException) -> None:
             self.bar.show_message(self.tr("Could not change this entry: {error}").format(error=exc))
 
-        self.backend.write(lambda m: m.set_entry_private(entry_id, private), done, failed, poke=True)
+        self.backend.write(lambda m: m.journal.set_private(entry_id, private), done, failed, poke=True)
 
     def edit_entry(self, bubble: MessageBubble, text: str) -> None:
         if not text.strip():
@@ -458,7 +458,7 @@ class JournalPage(QWidget):
                 bubble.show_edit_error(self.tr("Could not save this change: {error}").format(error=exc))
 
         entry_id = bubble.entry_id
-        self.backend.write(lambda m: m.edit_entry(entry_id, text), done, failed, poke=True)
+        self.backend.write(lambda m: m.journal.edit(entry_id, text), done, failed, poke=True)
 
     def move_entry(self, bubble: MessageBubble) -> MoveEntryDialog:
         dialog = MoveEntryDialog(bubble.when or datetime.now(), self)
@@ -486,7 +486,7 @@ class JournalPage(QWidget):
         def failed(exc: BaseException) -> None:
             self.bar.show_message(self.tr("Could not move this entry: {error}").format(error=exc))
 
-        self.backend.write(lambda m: m.move_entry(entry_id, when), done, failed, poke=True)
+        self.backend.write(lambda m: m.journal.move(entry_id, when), done, failed, poke=True)
 
     def _after_same_day_move(self, entry_id: int, job_id: int | None) -> None:
         bubble = self.chat.bubble_for(entry_id)
@@ -513,7 +513,7 @@ class JournalPage(QWidget):
                 bubble.show()
             self.bar.show_message(self.tr("Could not move this entry to the trash: {error}").format(error=exc))
 
-        self.backend.write(lambda m: m.delete_entry(entry_id), done, failed)
+        self.backend.write(lambda m: m.journal.trash(entry_id), done, failed)
 
     def restore_entry(self, entry_id: int, announce: bool = False) -> None:
         def done(entry: dict) -> None:
@@ -528,7 +528,7 @@ class JournalPage(QWidget):
         def failed(exc: BaseException) -> None:
             self.bar.show_message(self.tr("Could not restore this entry: {error}").format(error=exc))
 
-        self.backend.write(lambda m: m.restore_entry(entry_id), done, failed)
+        self.backend.write(lambda m: m.journal.restore(entry_id), done, failed)
 
     def entry_history(self, bubble: MessageBubble) -> EntryHistoryDialog:
         return self.open_history(bubble.entry or {"content": bubble.text}, bubble.entry_id)
@@ -537,7 +537,7 @@ class JournalPage(QWidget):
         dialog = EntryHistoryDialog(entry, self)
         dialog.setAttribute(Qt.WA_DeleteOnClose)
         self.last_dialog = dialog
-        self.backend.query(lambda m: m.entry_history(entry_id), dialog.set_rows, lambda exc: dialog.show_error(str(exc)))
+        self.backend.query(lambda m: m.journal.history(entry_id), dialog.set_rows, lambda exc: dialog.show_error(str(exc)))
         dialog.open()
         return dialog
 
@@ -575,7 +575,7 @@ class JournalPage(QWidget):
             self.navigator.set_trash_count(len(entries))
             self.trash_view.set_entries(entries)
 
-        self.backend.query(lambda m: m.trash(), loaded)
+        self.backend.query(lambda m: m.journal.in_trash(), loaded)
 
     def restore_from_trash(self, entry: dict) -> None:
         row = self.trash_view.row_for(entry["id"])
@@ -588,7 +588,7 @@ class JournalPage(QWidget):
         def failed(exc: BaseException) -> None:
             self.bar.show_message(self.tr("Could not delete this entry: {error}").format(error=exc))
 
-        self.backend.query(lambda m: m.purge_preview(entry["id"]), lambda preview: self._ask_purge(entry, preview), failed)
+        self.backend.query(lambda m: m.journal.purge_preview(entry["id"]), lambda preview: self._ask_purge(entry, preview), failed)
 
     def _ask_purge(self, entry: dict, preview: dict) -> PurgeConfirmDialog:
         dialog = PurgeConfirmDialog(preview, self)
@@ -611,7 +611,7 @@ class JournalPage(QWidget):
             self.refresh_trash()
             self.bar.show_message(self.tr("Could not delete this entry: {error}").format(error=exc))
 
-        self.backend.write(lambda m: m.purge_entry(entry["id"]), done, failed)
+        self.backend.write(lambda m: m.journal.purge(entry["id"]), done, failed)
 
     # -- companion state ------------------------------------------------------------------------
 

@@ -43,7 +43,7 @@ def chat(backend, text: str, on_done: Callback, on_error: Callback = None, on_sa
         call_if_alive(on_saved, turn)
         backend.query(lambda m: m.companion.answer_turn(turn), answered, lambda exc: not_answered(turn, exc))
 
-    backend.write(lambda m: m.begin_chat(text, timestamp=timestamp), saved, on_error)
+    backend.write(lambda m: m.companion.begin_chat(text, timestamp=timestamp), saved, on_error)
 
 
 def _turn_written(out: dict) -> dict:
@@ -59,7 +59,7 @@ def save_entry(backend, text: str, on_done: Callback = None, on_error: Callback 
         backend.changed.emit(Changes.of(entries=[entry_id]))
         call_if_alive(on_done, entry_id)
 
-    backend.write(lambda m: m.journal(text, timestamp=timestamp, private=private), saved, on_error)
+    backend.write(lambda m: m.journal.write(text, timestamp=timestamp, private=private), saved, on_error)
 
 
 def ask_about(backend, entry_id: int, on_done: Callback, on_error: Callback = None) -> None:
@@ -107,4 +107,4 @@ def regenerate_letter(backend, entry_id: int, on_done: Callback = None, on_error
         call_if_alive(on_done, entry)
 
     backend.query(lambda m: m.reflection.recompose_letter(entry_id),
-                  lambda text: backend.write(lambda m: m.edit_entry(entry_id, text), written, on_error), on_error)
+                  lambda text: backend.write(lambda m: m.journal.edit(entry_id, text), written, on_error), on_error)

@@ -201,8 +201,8 @@ class MemoryCardList(QWidget):
     def _on_changed(self, changes) -> None:
         """Fetch only the memories that changed; their cards alone are rebuilt."""
         if changes.proposals:
-            self.backend.query(lambda m: m.proposals(), self.proposals.set_proposals)
-            self.backend.query(lambda m: m.memory_suggestions(), self.suggestions.set_suggestions)
+            self.backend.query(lambda m: m.memories.proposals(), self.proposals.set_proposals)
+            self.backend.query(lambda m: m.apps.memory_suggestions(), self.suggestions.set_suggestions)
         if not changes.memories:
             return
         if self._dirty:
@@ -210,7 +210,7 @@ class MemoryCardList(QWidget):
         if not self.isVisible():
             self._dirty = True
             return
-        self.backend.query(lambda m, ids=list(changes.memories): m.get_many(ids), self._merge)
+        self.backend.query(lambda m, ids=list(changes.memories): m.memories.get_many(ids), self._merge)
 
     def _merge(self, fresh: dict[str, dict]) -> None:
         by_id = {m["id"]: m for m in self.memories}
@@ -226,15 +226,15 @@ class MemoryCardList(QWidget):
             self.reload()
         else:
             # Apps suggest from their own process, which sends this window no notice: look each time.
-            self.backend.query(lambda m: m.memory_suggestions(), self.suggestions.set_suggestions)
+            self.backend.query(lambda m: m.apps.memory_suggestions(), self.suggestions.set_suggestions)
 
     def reload(self) -> None:
         self._dirty = False
         self.backend.query(lambda m: m.get_all(include_invalid=True)["results"], self._loaded)
-        self.backend.query(lambda m: m.proposals(), self.proposals.set_proposals)
-        self.backend.query(lambda m: m.memory_suggestions(), self.suggestions.set_suggestions)
+        self.backend.query(lambda m: m.memories.proposals(), self.proposals.set_proposals)
+        self.backend.query(lambda m: m.apps.memory_suggestions(), self.suggestions.set_suggestions)
         if self.tidy_hint.wants_check():  # once a session, in the background: never on every refresh
-            self.backend.query(lambda m: m.tidy_proposals(), self.tidy_hint.set_proposals, lambda _exc: None)
+            self.backend.query(lambda m: m.memories.tidy_proposals(), self.tidy_hint.set_proposals, lambda _exc: None)
 
     def _loaded(self, memories: list[dict]) -> None:
         self.memories = memories
@@ -359,7 +359,7 @@ class MemoryCardList(QWidget):
         self.backend.write(lambda m: m.delete(memory["id"]), self.undo_bar.show_forgotten, self._write_failed)
 
     def restore(self, memory: dict) -> None:
-        self.backend.write(lambda m: m.restore(memory["id"]), None, self._write_failed)
+        self.backend.write(lambda m: m.memories.restore(memory["id"]), None, self._write_failed)
 
     def show_history(self, memory: dict) -> HistoryDialog:
         dialog = HistoryDialog(memory, parent=self)
@@ -378,10 +378,10 @@ class MemoryCardList(QWidget):
         return dialog
 
     def _resolve(self, proposal_id: int, accept: bool) -> None:
-        self.backend.write(lambda m: m.resolve_proposal(proposal_id, accept), None, self._write_failed)
+        self.backend.write(lambda m: m.memories.resolve_proposal(proposal_id, accept), None, self._write_failed)
 
     def _decide_suggestion(self, suggestion_id: int, accept: bool) -> None:
-        self.backend.write(lambda m: m.decide_suggestion(suggestion_id, accept), None, self._write_failed)
+        self.backend.write(lambda m: m.memories.decide_suggestion(suggestion_id, accept), None, self._write_failed)
 
     def _write_failed(self, exc: BaseException) -> None:
         self.count_label.setText(self.tr("Could not save: {error}").format(error=exc))

@@ -102,7 +102,7 @@ class AutoSync(QObject):
     def start(self) -> None:
         """At start: a round, then one every few minutes; the last sync's time and notices meanwhile."""
         self._every.start()
-        self.backend.query(lambda m: m.sync_status(), self._status_read, lambda _exc: None)
+        self.backend.query(lambda m: m.sync.status(), self._status_read, lambda _exc: None)
         if self.on:
             self.sync_now()
 
@@ -149,8 +149,8 @@ class AutoSync(QObject):
         mem, target = self.backend.mem, self._login_url(url)
 
         def work():
-            report = mem.sync(target, progress=self.progress.emit)  # a queued signal: safe from the pool
-            return report, mem.sync_status()
+            report = mem.sync.run(target, progress=self.progress.emit)  # a queued signal: safe from the pool
+            return report, mem.sync.status()
 
         self.backend.writer.submit_background(work, self._done, self._failed)
 

@@ -113,7 +113,7 @@ class JoinFlow(QObject):
             mem = joining.join_here(Memoir, life.home, opened, data_key=data_key, progress=self.progress.emit,
                                     reconcile=False)  # the start-up opens it again, with the index's progress
             try:
-                keyring_keeps_key = mem.keyring_keeps_key
+                keyring_keeps_key = mem.keys.keyring_keeps_key
             finally:
                 mem.close()
             login_kept = secrets.set_sync_login(url, *login) if login else True

@@ -213,7 +213,7 @@ class SyncPage(QWidget):
 
         # Opens and lists the place, writes nothing (core/sync: check); the journal's key tells its own place
         # from another journal's.
-        self.backend.query(lambda m: check(target, m.key.data_key), ok, failed)
+        self.backend.query(lambda m: check(target, m.keys.data_key), ok, failed)
 
     def sync_now(self) -> None:
         url = self.place.url()

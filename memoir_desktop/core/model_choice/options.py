@@ -1,4 +1,6 @@
-"""What Settings → Search offers: the models that can be downloaded (a larger search model, a reading
+"""The `SearchModels` part: the models search and the companion read with, as the user chooses them.
+
+What Settings → Search offers: the models that can be downloaded (a larger search model, a reading
 model for the companion's context) and whether each is here, whether the English-only model's
 packages are installed, the reranker's state, and what letting the LLM pick memories would cost per
 question on this journal."""
@@ -10,17 +12,18 @@ from collections.abc import Callable
 from sqlmodel import Session, col, select
 
 from memoir_desktop.core.inputs import InvalidInput
+from memoir_desktop.core.model_choice.switcher import ModelSwitcher
 from memoir_desktop.core.search_models import model_catalog
 from memoir_desktop.core.search_models.embedder import minilm_installed
 from memoir_desktop.core.storage.models import Memory
 
 
-class SearchOptions:
-    def __init__(self, engine, context_rerank, *, llm: Callable, settings: Callable, switch_state: Callable):
-        self.engine, self.context_rerank = engine, context_rerank
-        self._llm, self._settings, self._switch_state = llm, settings, switch_state
+class SearchModels:
+    def __init__(self, engine, context_rerank, switcher: ModelSwitcher, *, llm: Callable, settings: Callable):
+        self.engine, self.context_rerank, self.switcher = engine, context_rerank, switcher
+        self._llm, self._settings = llm, settings
 
-    def search_models(self, user_id: str = "me") -> dict:
+    def available(self, user_id: str = "me") -> dict:
         from memoir_desktop.core.search.llm_rerank import estimate_tokens
 
         with Session(self.engine) as s:
@@ -29,7 +32,7 @@ class SearchOptions:
         shown = [{"id": m.id, "text": m.text, "created_at": m.created_at} for m in recent]
         return {"models": [model_catalog.describe(m) for m in model_catalog.CATALOG.values()],
                 "english_model": minilm_installed(),  # the minilm extra: a pip install adds it, not a download
-                "embed_model": self._settings().embed_model, "switch": self._switch_state(),
+                "embed_model": self._settings().embed_model, "switch": self.switcher.state(),
                 "reranker": self.context_rerank.status(), "llm_configured": self._llm().configured,
                 "llm_tokens": estimate_tokens("요즘 어떻게 지내?", shown) if shown else 0}
 
@@ -37,20 +40,50 @@ class SearchOptions:
         """The reranker the settings choose, tried anew (after a download, a removal, new settings)."""
         self.context_rerank.configure(self._settings().search_reranker, self._llm)
 
-    def warm_search(self) -> None:
+    def warm(self) -> None:
         """Load what the first answer would otherwise wait for (the chosen reranker)."""
         self.context_rerank.warm()
 
-    def install_search_model(self, key: str, progress=None, cancelled=None) -> str:
+    def install(self, key: str, progress=None, cancelled=None) -> str:
         """Download a catalog model (resumable, verified); raises ModelUnavailable saying why."""
         where = model_catalog.install(model_catalog.CATALOG[key], progress=progress, cancelled=cancelled)
         self.configure()
         return str(where)
 
-    def remove_search_model(self, key: str) -> None:
+    def remove(self, key: str) -> None:
         """Delete a downloaded model (not the search model in use or being prepared: InvalidInput)."""
         settings = self._settings()
         if key in (settings.embed_model, settings.embed_model_next):
             raise InvalidInput("This model is what search uses now: choose another one first, then remove it.")
         model_catalog.remove(model_catalog.CATALOG[key])
         self.configure()
+
+    # -- the search model: another one's index built beside the one in use (switcher.py) -----------
+
+    @property
+    def embedder(self):
+        return self.switcher.store.embedder
+
+    @embedder.setter
+    def embedder(self, embedder) -> None:
+        self.switcher.use(embedder)
+
+    @property
+    def index_switch(self):
+        """A new embedding model's index being built, or None."""
+        return self.switcher.switch
+
+    @property
+    def switch_progress(self) -> dict | None:
+        return self.switcher.progress
+
+    def switch(self, model: str) -> None:
+        """Start building `model`'s index beside the one in use (ModelSwitcher.start)."""
+        self.switcher.start(model)
+
+    def step_switch(self, limit: int = 32, should_stop=None) -> dict:
+        """Embed the next few items into the new model's index (ModelSwitcher.step)."""
+        return self.switcher.step(limit, should_stop)
+
+    def cancel_switch(self) -> None:
+        self.switcher.cancel()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from memoir_desktop.core.search_models.index_switch import IndexSwitch, SwitchFailed
+from memoir_desktop.core.model_choice.index_switch import IndexSwitch, SwitchFailed
 
 
 class ModelSwitcher:
