@@ -11,6 +11,11 @@ Like real servers, it may lack features (`capabilities`, a subset of {"tools", "
 "json_object"}): a request using a missing one gets the HTTP 400 such servers send, and a rule's
 tool(args) reply is sent as JSON content when the call came in a JSON or text mode. With
 `max_prompt_chars` set, longer prompts get the 400 "context length exceeded" servers send.
+
+Real servers also refuse in their own words, often not with a 400: `refuses={"json_schema": (500, body)}`
+answers every request in that mode ("tools", "json_schema", "json_object", "text") with that status and
+body; `recorded_refusals("llama_cpp")` reads the ones a real server sent (tests/data/llm_servers).
+`tools_ignored=True` accepts tools but answers in plain text, as llama.cpp's chatml format does.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 
 @dataclass
@@ -107,10 +113,30 @@ TOO_LONG = {"error": {"message": "This model's maximum context length is 4096 to
                       "type": "invalid_request_error", "param": "messages", "code": "context_length_exceeded"}}
 
 
+RECORDED = Path(__file__).resolve().parents[1] / "data" / "llm_servers"
+
+
+def recorded_refusals(server: str = "llama_cpp", model: str = "qwen", stage: str = "probe") -> dict:
+    """{mode: (status, body)} for each mode the recorded server refused (not a 200)."""
+    data = json.loads((RECORDED / f"{server}.json").read_text(encoding="utf-8"))
+    return {r["mode"]: (r["status"], json.dumps(r["body"], ensure_ascii=False))
+            for r in data["models"][model]["replies"] if r["stage"] == stage and r.get("status") not in (200, None)}
+
+
+def request_mode(req: dict) -> str:
+    if req.get("tools"):
+        return "tools"
+    fmt = (req.get("response_format") or {}).get("type")
+    return fmt if fmt in ("json_schema", "json_object") else "text"
+
+
 class FakeLLM:
-    def __init__(self, capabilities=ALL_CAPABILITIES, max_prompt_chars: int | None = None):
+    def __init__(self, capabilities=ALL_CAPABILITIES, max_prompt_chars: int | None = None,
+                 refuses: dict[str, tuple[int, str]] | None = None, tools_ignored: bool = False):
         self.capabilities = set(capabilities)
         self.max_prompt_chars = max_prompt_chars
+        self.refuses = dict(refuses or {})
+        self.tools_ignored = tools_ignored
         self.rules: dict[str, object] = {"save_facts": echo_facts, "memory_operations": add_all,
                                          "memoir_check": lambda req: tool({"word": "memoir"}),
                                          # Graph memory says nothing unless a test sets its rules.
@@ -171,6 +197,11 @@ class FakeLLM:
                 return self.faults.pop(0)
         if self.max_prompt_chars is not None and _prompt_chars(req) > self.max_prompt_chars:
             return error(400, body=json.dumps(TOO_LONG))
+        if request_mode(req) in self.refuses:
+            status, body = self.refuses[request_mode(req)]
+            return error(status, body=body)
+        if self.tools_ignored and req.get("tools"):
+            return raw(self.text_rule(req))
         name = _tool_name(req)
         fmt = (req.get("response_format") or {}).get("type")
         if name and "tools" not in self.capabilities:
