@@ -16,6 +16,7 @@ Real servers also refuse in their own words, often not with a 400: `refuses={"js
 answers every request in that mode ("tools", "json_schema", "json_object", "text") with that status and
 body; `recorded_refusals("llama_cpp")` reads the ones a real server sent (tests/data/llm_servers).
 `tools_ignored=True` accepts tools but answers in plain text, as llama.cpp's chatml format does.
+`models_delay` slows the model list (a server busy generating).
 """
 
 from __future__ import annotations
@@ -132,8 +133,10 @@ def request_mode(req: dict) -> str:
 
 class FakeLLM:
     def __init__(self, capabilities=ALL_CAPABILITIES, max_prompt_chars: int | None = None,
-                 refuses: dict[str, tuple[int, str]] | None = None, tools_ignored: bool = False):
+                 refuses: dict[str, tuple[int, str]] | None = None, tools_ignored: bool = False,
+                 models_delay: float = 0.0):
         self.capabilities = set(capabilities)
+        self.models_delay = models_delay
         self.max_prompt_chars = max_prompt_chars
         self.refuses = dict(refuses or {})
         self.tools_ignored = tools_ignored
@@ -249,6 +252,7 @@ class FakeLLM:
 
             def do_GET(self):
                 if self.path.rstrip("/").endswith("/models"):
+                    time.sleep(fake.models_delay)
                     self._send(200, {"object": "list", "data": [{"id": "fake-model", "object": "model",
                                                                  "created": 0, "owned_by": "test"}]})
                 else:
