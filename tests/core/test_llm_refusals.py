@@ -8,7 +8,7 @@ sent (tests/data/llm_servers/llama_cpp.json).
 from memoir_desktop.core import Memoir
 from memoir_desktop.core.llm import LLMClient
 from memoir_desktop.core.llm.probe import Capabilities, ProbeCache, endpoint_key
-from tests.fakes.fake_llm import FakeLLM, recorded_refusals, request_mode
+from tests.fakes.fake_llm import FakeLLM, raw, recorded_refusals, request_mode
 
 LLAMA_CPP = recorded_refusals("llama_cpp")
 
@@ -67,5 +67,21 @@ def test_a_journal_on_llama_cpp_makes_memories_and_test_connection_says_how(tmp_
             assert [r["state"] for r in m.process_jobs()] == ["done", "done"]
             assert sorted(x["memory"] for x in m.get_all()["results"]) == ["I like tea", "My sister lives in Busan"]
             assert m.test_llm(server.url, "qwen")["mode"] == "json_object"
+    finally:
+        server.close()
+
+
+def test_a_retry_one_mode_down_that_is_refused_leaves_the_working_mode_remembered(tmp_path):
+    server = FakeLLM(refuses={"json_schema": LLAMA_CPP["json_schema"]})
+    try:
+        with Memoir.open(tmp_path / "home", llm_base_url=server.url, llm_model="qwen", llm_max_retries=2) as m:
+            m.llm.client.backoff_base = 0.01
+            m.add("I like tea")
+            assert m.status()["llm"]["mode"] == "tools"
+            server.on("save_facts", lambda req: raw("no idea"))
+            m.journal("I like coffee")
+            [res] = m.process_jobs()
+            assert res["state"] == "failed" and "no idea" in m.jobs("failed")[0]["raw_reply"]
+            assert m.status()["llm"]["mode"] == "tools"
     finally:
         server.close()
