@@ -16,6 +16,7 @@ Real servers also refuse in their own words, often not with a 400: `refuses={"js
 answers every request in that mode ("tools", "json_schema", "json_object", "text") with that status and
 body; `recorded_refusals("llama_cpp")` reads the ones a real server sent (tests/data/llm_servers).
 `tools_ignored=True` accepts tools but answers in plain text, as llama.cpp's chatml format does.
+A streamed request (`"stream": true`) gets its text reply word by word, `token_delay` seconds apart;
 `models_delay` slows the model list (a server busy generating).
 """
 
@@ -134,8 +135,9 @@ def request_mode(req: dict) -> str:
 class FakeLLM:
     def __init__(self, capabilities=ALL_CAPABILITIES, max_prompt_chars: int | None = None,
                  refuses: dict[str, tuple[int, str]] | None = None, tools_ignored: bool = False,
-                 models_delay: float = 0.0):
+                 token_delay: float = 0.0, models_delay: float = 0.0):
         self.capabilities = set(capabilities)
+        self.token_delay = token_delay
         self.models_delay = models_delay
         self.max_prompt_chars = max_prompt_chars
         self.refuses = dict(refuses or {})
@@ -279,6 +281,9 @@ class FakeLLM:
                     self.end_headers()
                     self.wfile.write(body)
                     return
+                if req.get("stream") and reply.kind == "raw":
+                    self._stream(req, str(reply.payload or ""))
+                    return
                 msg: dict = {"role": "assistant", "content": None}
                 if reply.kind == "tool":
                     msg["tool_calls"] = [_call(_tool_name(req) or "x", json.dumps(reply.payload, ensure_ascii=False))]
@@ -295,6 +300,22 @@ class FakeLLM:
                                  or ("tool_calls" if "tool_calls" in msg else "stop")}],
                     "usage": {"prompt_tokens": p, "completion_tokens": c, "total_tokens": p + c},
                 })
+
+            def _stream(self, req: dict, text: str):
+                self.send_response(200)
+                self.send_header("content-type", "text/event-stream")
+                self.end_headers()
+                words = re.findall(r"\S+\s*", text) or [""]
+                for n, word in enumerate(words):
+                    if n:
+                        time.sleep(fake.token_delay)
+                    chunk = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": int(time.time()),
+                             "model": req.get("model", "fake-model"),
+                             "choices": [{"index": 0, "delta": {"content": word},
+                                          "finish_reason": "stop" if n == len(words) - 1 else None}]}
+                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                    self.wfile.flush()
+                self.wfile.write(b"data: [DONE]\n\n")
 
             def _send(self, status: int, body: dict):
                 data = json.dumps(body, ensure_ascii=False).encode("utf-8")
