@@ -16,12 +16,13 @@ from memoir_desktop.core.llm.modes import MODE_LABELS
 from memoir_desktop.core.llm.probe import Speed
 
 # What one entry costs in calls to the model: (prompt tokens read, tokens written) for each call the
-# write path makes, measured on memoir's own prompts (a short entry, with Qwen2.5 0.5B on llama.cpp):
-# extraction and update always, the graph's entities and relations when graph memory is on, and
-# the summary once every few entries.
-ENTRY_CALLS = ((1100, 150), (800, 120))
-GRAPH_CALLS = ((700, 60), (900, 120))
-SUMMARY_CALL = (900, 250)
+# write path makes: extraction and update always, the graph's entities and relations when graph memory
+# is on, and the summary once every few entries. The prompts were measured with Qwen2.5 0.5B on
+# llama.cpp (a two-sentence entry: 755, 629, 301, 302 tokens); the replies, 17 to 76 tokens there,
+# are counted for an entry of a few facts, and the summary for a few entries.
+ENTRY_CALLS = ((800, 80), (650, 80))
+GRAPH_CALLS = ((300, 30), (320, 60))
+SUMMARY_CALL = (400, 150)
 # Kinds of failure after which there is no server to say anything more about.
 NOT_REACHED = ("not_running", "unreachable", "disconnected", "timeout", "not_configured")
 
