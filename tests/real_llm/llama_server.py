@@ -97,13 +97,19 @@ class LlamaServer:
                 self.kill()
 
 
+_repacking_crashes = False  # learnt once per process: every later server starts without it
+
+
 def start_working(model: Path, *, log: Path | None = None) -> LlamaServer:
     """A server on a free port that has generated a token (restarted without the repacking kernels
     when they crash it)."""
-    server = LlamaServer(model, free_port(), log=log).start()
-    if server.generates():
-        return server
-    server.stop()
+    global _repacking_crashes
+    if not _repacking_crashes:
+        server = LlamaServer(model, free_port(), log=log).start()
+        if server.generates():
+            return server
+        server.stop()
+        _repacking_crashes = True
     server = LlamaServer(model, free_port(), extra_bufts=False, log=log).start()
     if not server.generates():
         server.stop()
