@@ -193,6 +193,9 @@ def _short(text: str, limit: int = 200) -> str:
 
 def _root_cause(exc: BaseException) -> BaseException:
     seen = exc
-    while seen.__cause__ is not None or seen.__context__ is not None:
-        seen = seen.__cause__ or seen.__context__  # type: ignore[assignment]
+    for _ in range(20):  # a chain is short; a cycle in one is not followed for ever
+        below = seen.__cause__ or seen.__context__
+        if below is None:
+            break
+        seen = below
     return seen
