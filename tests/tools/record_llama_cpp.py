@@ -11,6 +11,7 @@ retried or interpreted on the way.
 from __future__ import annotations
 
 import json
+import os
 import platform
 import sys
 import time
@@ -79,7 +80,11 @@ def main() -> None:
                  "(prompts.EXTRACTION_TOOL) in the same mode; bodies are the server's own bytes, parsed.",
         "server": f"llama-cpp-python {llama_cpp.__version__}",
         "recorded": date.today().isoformat(),
-        "machine": f"{platform.machine()}, two cores, Python {platform.python_version()}",
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+        "note": "'seconds' is wall time on a machine shared with other work, not a benchmark. 'repacking': false "
+                "means llama.cpp's weight-repacking kernels crashed the server on this CPU (AMX on a VM), so it "
+                "ran without them (tests/real_llm/llama_server.py). The 200 replies depend on memoir's prompts "
+                "at the time of recording; the refusals do not.",
         "models": {},
     }
     for label, name in MODELS.items():
