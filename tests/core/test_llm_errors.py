@@ -118,3 +118,19 @@ def test_refusals_are_told_from_outages():
     assert refusal(StatusError(400, openai_max), {"messages": [], "max_tokens": 1536}) == "no_max_tokens"
     said = explain(StatusError(500, llama_500), base_url="http://127.0.0.1:8080/v1")
     assert said.kind == "server_error" and "127.0.0.1:8080" in said.text and "Input should be" in said.text
+
+
+def test_a_prompt_too_long_is_said_with_the_servers_words():
+    from memoir_desktop.core.llm import Gate
+    from memoir_desktop.core.llm.errors import LLMPromptTooLong
+
+    server = FakeLLM(max_prompt_chars=100)
+    try:
+        gate = Gate(client_for(server.url), None)
+        with pytest.raises(LLMPromptTooLong) as caught:
+            gate.complete("answer", [{"role": "user", "content": "a long question " * 20}])
+        said = str(caught.value)
+        assert said.startswith("answer: The prompt is longer than the context window of the model at 127.0.0.1:")
+        assert "maximum context length is 4096 tokens" in said and not CLASS_NAME.search(said)
+    finally:
+        server.close()

@@ -32,6 +32,7 @@ from memoir_desktop.core.llm.errors import (
     error_text,
     explain,
     refusal,
+    too_long,
 )
 from memoir_desktop.core.llm.gate import Clearance
 from memoir_desktop.core.llm.probe import (
@@ -313,10 +314,10 @@ class LLMClient:
         return "ok" if isinstance(value.get("word"), str) else "unusable: no word"
 
     def _refused_error(self, stage: str, refused: _Refused) -> LLMBadReply:
-        said = explain(refused.exc, base_url=self.base_url, model=self.model, timeout_s=self.timeout)
-        if refused.why == "too_long":
-            return LLMPromptTooLong(f"{stage}: the prompt is longer than the model's context window. {said.text}",
+        if refused.why == "too_long":  # whatever the status it came with
+            return LLMPromptTooLong(f"{stage}: {too_long(self.address, error_text(refused.exc)).text}",
                                     kind="too_long", address=self.address)
+        said = explain(refused.exc, base_url=self.base_url, model=self.model, timeout_s=self.timeout)
         return LLMBadReply(f"{stage}: {said.text}", kind="refused", address=self.address)
 
     def _unavailable(self, exc: BaseException, *, resent: bool = True) -> LLMUnavailable:

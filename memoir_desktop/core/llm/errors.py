@@ -177,12 +177,17 @@ def explain(exc: BaseException, *, base_url: str | None, model: str = "", timeou
     if isinstance(status, int) and status >= 500:
         return Explanation("server_error", f"The server at {where} reported an error (HTTP {status}): {text}")
     if isinstance(status, int) and status >= 400:
-        kind = "too_long" if _TOO_LONG.search(text) else "refused"
-        what = "the prompt is longer than the model's context window" if kind == "too_long" else "the request"
-        return Explanation(kind, f"The server at {where} refused {what} (HTTP {status}): {text}")
+        if _TOO_LONG.search(text):
+            return too_long(where, text)
+        return Explanation("refused", f"The server at {where} refused the request (HTTP {status}): {text}")
     if isinstance(exc, (ValueError, UnicodeError)):
         return Explanation("bad_reply", f"The server at {where} sent a reply that could not be read as JSON.")
     return Explanation("error", f"The call to the model server at {where} failed: {_short(str(exc)) or name}.")
+
+
+def too_long(where: str, text: str) -> Explanation:
+    return Explanation("too_long", f"The prompt is longer than the context window of the model at {where} "
+                                   f"({_short(text)}).")
 
 
 def _short(text: str, limit: int = 200) -> str:
