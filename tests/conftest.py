@@ -9,8 +9,9 @@ os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"
 os.environ["PYTHON_KEYRING_BACKEND"] = "tests.fakes.memory_keyring.MemoryKeyring"
 # Every MEMOIR_* variable of the shell that runs the tests (a passphrase, a home, an endpoint) would
-# change what a test sees; each test sets the ones it needs.
-for var in [v for v in os.environ if v.startswith("MEMOIR_")]:
+# change what a test sees; each test sets the ones it needs. MEMOIR_TEST_* tell the tests where
+# their own material is (MEMOIR_TEST_MODELS: tests/real_llm).
+for var in [v for v in os.environ if v.startswith("MEMOIR_") and not v.startswith("MEMOIR_TEST_")]:
     os.environ.pop(var, None)
 
 ROOT = Path(__file__).resolve().parent.parent

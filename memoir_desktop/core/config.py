@@ -14,12 +14,13 @@ from pathlib import Path
 import platformdirs
 
 APP_NAME = "memoir-desktop"
-SETTINGS_VERSION = 1
+SETTINGS_VERSION = 2
 
 # Environment overrides for headless use and tests (never written back to disk).
 ENV_OVERRIDES = {
     "MEMOIR_LLM_BASE_URL": "llm_base_url",
     "MEMOIR_LLM_MODEL": "llm_model",
+    "MEMOIR_LLM_TIMEOUT": "llm_timeout_s",
     "MEMOIR_EMBED_MODEL": "embed_model",
 }
 
@@ -33,7 +34,9 @@ class Settings:
     llm_provider: str = "openai"  # openai | ollama | custom
     llm_base_url: str = ""
     llm_model: str = "gpt-4o-mini"
-    llm_timeout_s: float = 60.0
+    # Seconds to wait for one reply; 0 = by where the server is (core/llm/servers.default_timeout:
+    # 300 s on this computer or the local network, where a small model takes minutes; 60 s remote).
+    llm_timeout_s: float = 0.0
     llm_max_retries: int = 3
     # The endpoint (scheme://host:port) the saved API key was saved for: the key goes to that server
     # only, never to another one chosen later (an OpenAI key to a local or third-party server).
@@ -84,6 +87,10 @@ class Settings:
     def from_dict(cls, data: dict) -> Settings:
         known = {f.name for f in fields(cls)}
         clean = {k: v for k, v in data.items() if k in known}
+        if int(data.get("version") or 1) < 2 and clean.get("llm_timeout_s") == 60.0:
+            # Version 1 saved its default, 60 s, and let no one choose another: a local model that
+            # needs minutes gets the limit chosen by where it is.
+            clean.pop("llm_timeout_s")
         s = cls(**clean)
         s.version = SETTINGS_VERSION
         return s
@@ -126,12 +133,22 @@ def load_settings(home: Path, *, apply_env: bool = True, overrides: dict | None 
     if apply_env:
         for env, attr in ENV_OVERRIDES.items():
             if os.environ.get(env):
-                setattr(s, attr, os.environ[env])
+                setattr(s, attr, _env_value(os.environ[env], getattr(s, attr)))
     for key, value in (overrides or {}).items():
         if not hasattr(s, key):
             raise TypeError(f"unknown setting {key!r}")
         setattr(s, key, value)
     return s
+
+
+def _env_value(text: str, current):
+    """An environment variable's text as the setting's type (a number that is none keeps the setting)."""
+    if isinstance(current, float):
+        try:
+            return float(text)
+        except ValueError:
+            return current
+    return text
 
 
 def save_settings(home: Path, settings: Settings) -> None:

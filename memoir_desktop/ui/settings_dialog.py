@@ -548,18 +548,20 @@ class SettingsDialog(QDialog):
         self.backend.query(lambda m: m.connection.test(s.llm_base_url, s.llm_model, key), ok, failed)
 
     def _connection_reason(self, exc: BaseException) -> str:
-        """Why the Test button's connection failed, in words: the core's message names the SDK's
-        exception class (APIConnectionError, AuthenticationError (HTTP 401)…), which is for the log."""
-        text = str(exc)
-        if re.search(r"HTTP 40[13]\b|API key", text):
+        """Why the Test button's connection failed, in the app's words: the core's message is English
+        (older ones named the SDK's exception class, which is for the log); its `kind`
+        (core/llm/errors.explain) says the cause in one word."""
+        text, kind = str(exc), getattr(exc, "kind", "")
+        if kind == "key_refused" or re.search(r"HTTP 40[13]\b|API key", text):
             return self.tr("the server refused the API key")
-        if "HTTP 404" in text:
+        if kind in ("model_unknown", "no_api") or "HTTP 404" in text:
             return self.tr("the server does not know this model or address")
-        if "no API key and no server URL" in text:
+        if kind == "not_configured" or "no API key and no server URL" in text:
             return self.tr("enter an API key or a server address first")
-        if "Timeout" in text:
+        if kind == "timeout" or "Timeout" in text:
             return self.tr("the server took too long to answer")
-        if not text or re.search(r"[A-Za-z]+(?:Error|Exception)\b", text):
+        if kind in ("not_running", "unreachable", "disconnected") or not text \
+                or re.search(r"[A-Za-z]+(?:Error|Exception)\b", text):
             return self.tr("no server answered at this address. Check the address, and that the server is running")
         return text
 

@@ -88,20 +88,23 @@ def test_a_prompt_too_long_even_alone_fails_the_job_visibly(tmp_path):
         server.close()
 
 
-def test_a_mode_that_keeps_failing_is_probed_again(tmp_path):
+def test_a_working_mode_is_kept_through_unusable_replies(tmp_path):
+    # Unusable replies used to make the client forget the mode after three, and the probe that
+    # followed, on a server that refused a mode with HTTP 500, stopped the queue for good.
     server = FakeLLM()
     try:
         with open_mem(tmp_path / "home", server) as m:
             m.add("I like tea")
             before = len(probes(server))
             server.on("save_facts", lambda req: raw("sorry, I can't do that"))
-            for text in ("a", "b"):
+            for text in ("a", "b", "c"):
                 m.journal.write(text)
-                assert m.jobs.process()[0]["state"] == "failed"
-            assert m.llm.capabilities is None or len(probes(server)) > before
+                [res] = m.jobs.process()
+                assert res["state"] == "failed" and "sorry" in m.jobs.all("failed")[-1]["raw_reply"]
+            assert m.llm.capabilities is not None and m.llm.capabilities.mode == "tools"
             server.on("save_facts", lambda req: tool({"facts": ["I like cake"]}))
-            m.add("I like cake")
-            assert len(probes(server)) > before
+            assert [r["memory"] for r in m.add("I like cake")["results"]] == ["I like cake"]
+            assert len(probes(server)) == before, "the endpoint was probed again"
     finally:
         server.close()
 

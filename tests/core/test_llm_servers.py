@@ -38,3 +38,27 @@ def test_list_models_reads_the_servers_list():
         assert servers.list_models(s.url) == ["fake-model"]
     finally:
         s.close()
+
+
+def test_find_on_this_computer_looks_at_every_usual_port():
+    ports = {port: label for port, _key, label in servers.LOCAL_PORTS}
+    assert {11434, 8080, 1234, 8000, 8081, 1337, 5000} <= set(ports)
+    assert "LocalAI" in ports[8081] and "LocalAI" in ports[8080] and "text-generation-webui" in ports[5000]
+    urls = [url for _p, url, _l in servers.local_candidates()]
+    assert len(urls) == len(set(urls)) == len(servers.LOCAL_PORTS)
+
+
+def test_discovery_asks_every_port_at_once_and_names_what_answered():
+    import time
+
+    busy = [FakeLLM(models_delay=0.4) for _ in range(4)]
+    try:
+        rows = [(servers.BY_KEY["custom"], s.url, "LocalAI") for s in busy]
+        start = time.perf_counter()
+        found = servers.discover_local(rows, timeout=2.0)
+        assert time.perf_counter() - start < 1.2, "the ports were asked one after the other"
+        assert [f.base_url for f in found] == [s.url for s in busy]
+        assert {f.name for f in found} == {"LocalAI"}
+    finally:
+        for s in busy:
+            s.close()

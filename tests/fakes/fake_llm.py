@@ -11,6 +11,13 @@ Like real servers, it may lack features (`capabilities`, a subset of {"tools", "
 "json_object"}): a request using a missing one gets the HTTP 400 such servers send, and a rule's
 tool(args) reply is sent as JSON content when the call came in a JSON or text mode. With
 `max_prompt_chars` set, longer prompts get the 400 "context length exceeded" servers send.
+
+Real servers also refuse in their own words, often not with a 400: `refuses={"json_schema": (500, body)}`
+answers every request in that mode ("tools", "json_schema", "json_object", "text") with that status and
+body; `recorded_refusals("llama_cpp")` reads the ones a real server sent (tests/data/llm_servers).
+`tools_ignored=True` accepts tools but answers in plain text, as llama.cpp's chatml format does.
+A streamed request (`"stream": true`) gets its text reply word by word, `token_delay` seconds apart;
+`models_delay` slows the model list (a server busy generating).
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 
 @dataclass
@@ -107,10 +115,33 @@ TOO_LONG = {"error": {"message": "This model's maximum context length is 4096 to
                       "type": "invalid_request_error", "param": "messages", "code": "context_length_exceeded"}}
 
 
+RECORDED = Path(__file__).resolve().parents[1] / "data" / "llm_servers"
+
+
+def recorded_refusals(server: str = "llama_cpp", model: str = "qwen", stage: str = "probe") -> dict:
+    """{mode: (status, body)} for each mode the recorded server refused (not a 200)."""
+    data = json.loads((RECORDED / f"{server}.json").read_text(encoding="utf-8"))
+    return {r["mode"]: (r["status"], json.dumps(r["body"], ensure_ascii=False))
+            for r in data["models"][model]["replies"] if r["stage"] == stage and r.get("status") not in (200, None)}
+
+
+def request_mode(req: dict) -> str:
+    if req.get("tools"):
+        return "tools"
+    fmt = (req.get("response_format") or {}).get("type")
+    return fmt if fmt in ("json_schema", "json_object") else "text"
+
+
 class FakeLLM:
-    def __init__(self, capabilities=ALL_CAPABILITIES, max_prompt_chars: int | None = None):
+    def __init__(self, capabilities=ALL_CAPABILITIES, max_prompt_chars: int | None = None,
+                 refuses: dict[str, tuple[int, str]] | None = None, tools_ignored: bool = False,
+                 token_delay: float = 0.0, models_delay: float = 0.0):
         self.capabilities = set(capabilities)
+        self.token_delay = token_delay
+        self.models_delay = models_delay
         self.max_prompt_chars = max_prompt_chars
+        self.refuses = dict(refuses or {})
+        self.tools_ignored = tools_ignored
         self.rules: dict[str, object] = {"save_facts": echo_facts, "memory_operations": add_all,
                                          "memoir_check": lambda req: tool({"word": "memoir"}),
                                          # Graph memory says nothing unless a test sets its rules.
@@ -171,6 +202,11 @@ class FakeLLM:
                 return self.faults.pop(0)
         if self.max_prompt_chars is not None and _prompt_chars(req) > self.max_prompt_chars:
             return error(400, body=json.dumps(TOO_LONG))
+        if request_mode(req) in self.refuses:
+            status, body = self.refuses[request_mode(req)]
+            return error(status, body=body)
+        if self.tools_ignored and req.get("tools"):
+            return raw(self.text_rule(req))
         name = _tool_name(req)
         fmt = (req.get("response_format") or {}).get("type")
         if name and "tools" not in self.capabilities:
@@ -218,6 +254,7 @@ class FakeLLM:
 
             def do_GET(self):
                 if self.path.rstrip("/").endswith("/models"):
+                    time.sleep(fake.models_delay)
                     self._send(200, {"object": "list", "data": [{"id": "fake-model", "object": "model",
                                                                  "created": 0, "owned_by": "test"}]})
                 else:
@@ -244,6 +281,9 @@ class FakeLLM:
                     self.end_headers()
                     self.wfile.write(body)
                     return
+                if req.get("stream") and reply.kind == "raw":
+                    self._stream(req, str(reply.payload or ""))
+                    return
                 msg: dict = {"role": "assistant", "content": None}
                 if reply.kind == "tool":
                     msg["tool_calls"] = [_call(_tool_name(req) or "x", json.dumps(reply.payload, ensure_ascii=False))]
@@ -260,6 +300,22 @@ class FakeLLM:
                                  or ("tool_calls" if "tool_calls" in msg else "stop")}],
                     "usage": {"prompt_tokens": p, "completion_tokens": c, "total_tokens": p + c},
                 })
+
+            def _stream(self, req: dict, text: str):
+                self.send_response(200)
+                self.send_header("content-type", "text/event-stream")
+                self.end_headers()
+                words = re.findall(r"\S+\s*", text) or [""]
+                for n, word in enumerate(words):
+                    if n:
+                        time.sleep(fake.token_delay)
+                    chunk = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": int(time.time()),
+                             "model": req.get("model", "fake-model"),
+                             "choices": [{"index": 0, "delta": {"content": word},
+                                          "finish_reason": "stop" if n == len(words) - 1 else None}]}
+                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                    self.wfile.flush()
+                self.wfile.write(b"data: [DONE]\n\n")
 
             def _send(self, status: int, body: dict):
                 data = json.dumps(body, ensure_ascii=False).encode("utf-8")

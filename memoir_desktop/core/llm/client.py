@@ -2,10 +2,14 @@
 
 Works against OpenAI and local servers (Ollama, llama.cpp, LM Studio, vLLM, Jan) through a base
 URL. A structured call (`call_tool`) uses the mode the probe found for this endpoint (probe.py,
-modes.py); its reply goes through the tolerant reader and the typed arguments of the tool. An
-unusable reply is asked once more, in the next mode down, with what was wrong; if that fails too
-it raises `LLMBadReply` carrying the raw text, so the job that asked is left failed and visible
-instead of silently dropping a fact.
+modes.py); its reply goes through the tolerant reader and the typed arguments of the tool.
+
+A server that refuses a way of asking (errors.refusal: tools, a response_format, a parameter, in
+whatever status code it uses) is asked the next way; only a server that cannot be reached is
+unavailable. An unusable reply is asked once more, in the next mode down, with what was wrong; if
+that fails too it raises `LLMBadReply` carrying the raw text, so the job that asked is left failed and
+visible instead of silently dropping a fact. Neither demotes the mode that was answering: a server
+that answers is kept as it was found.
 """
 
 from __future__ import annotations
@@ -18,24 +22,28 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, ValidationError
 
-from memoir_desktop.core.llm import modes
+from memoir_desktop.core.llm import modes, servers
 from memoir_desktop.core.llm.errors import (
     LLMBadReply,
     LLMError,
     LLMPromptTooLong,
     LLMUnavailable,
-    classify_400,
-    describe,
+    address,
     error_text,
+    explain,
+    refusal,
+    too_long,
 )
 from memoir_desktop.core.llm.gate import Clearance
 from memoir_desktop.core.llm.probe import (
-    FAILURES_BEFORE_REPROBE,
     PROBE_MESSAGES,
     PROBE_SCHEMA,
     PROBE_TOOL,
+    SPEED_MESSAGES,
+    SPEED_TOKENS,
     Capabilities,
     ProbeCache,
+    Speed,
     endpoint_key,
     now_iso,
 )
@@ -51,6 +59,10 @@ def _sdk():
     return openai
 
 PURPOSE_HEADER = "X-Memoir-Purpose"
+# Connecting is quick even when generating is slow: a server that does not accept the connection in
+# this time is not there (a LAN address with nothing behind it would otherwise hold a test for minutes).
+CONNECT_TIMEOUT_S = 10.0
+ATTEMPTS = 2  # replies read per structured call: the first, and one more after an unusable one
 
 __all__ = ["LLMBadReply", "LLMClient", "LLMError", "LLMPromptTooLong", "LLMUnavailable", "Tool"]
 
@@ -78,12 +90,13 @@ class Tool:
 
 
 MetricSink = Callable[[str, float, int, int], None]
+Progress = Callable[[str], None]
 
 
 class LLMClient:
     """Thread-safe for one writer and several readers: the openai client is shareable."""
 
-    def __init__(self, *, base_url: str | None, api_key: str | None, model: str, timeout: float = 60.0,
+    def __init__(self, *, base_url: str | None, api_key: str | None, model: str, timeout: float | None = None,
                  max_retries: int = 3, metric_sink: MetricSink | None = None, backoff_base: float = 0.5,
                  probe_cache: ProbeCache | None = None):
         self.model = model
@@ -94,10 +107,15 @@ class LLMClient:
         self.cache = probe_cache or ProbeCache(None)
         self.key = endpoint_key(self.base_url, model)
         self._lock = threading.Lock()
-        self._failures = 0  # unusable replies in a row in the current mode
         self.configured = bool(api_key or base_url)
         self._api_key = api_key or "not-needed"  # local servers ignore the key but the SDK insists on one
-        self._timeout = timeout
+        # None or 0: chosen by where the server is (servers.default_timeout).
+        self.timeout = float(timeout) if timeout and timeout > 0 else servers.default_timeout(self.base_url)
+        # A server near the diarist answers one request at a time: one sent again after a timeout
+        # waits behind the first, which is still being generated, and both are lost.
+        self.nearby = servers.is_nearby(self.base_url)
+        self.address = address(self.base_url)
+        self._refused: set[str] = set()  # parameters this server refused (errors.PARAMETERS)
         self._sdk_client = None
         self._sdk_lock = threading.Lock()  # not _lock: probe() holds that while it asks
 
@@ -108,11 +126,15 @@ class LLMClient:
         if self._sdk_client is None:
             with self._sdk_lock:
                 if self._sdk_client is None:
-                    self._sdk_client = _sdk().OpenAI(
-                        base_url=self.base_url, api_key=self._api_key, timeout=self._timeout,
+                    sdk = _sdk()
+                    self._sdk_client = sdk.OpenAI(
+                        base_url=self.base_url, api_key=self._api_key,
+                        # The SDK's own Timeout: its HTTP library is not always the httpx memoir imports.
+                        timeout=sdk.Timeout(self.timeout, connect=min(CONNECT_TIMEOUT_S, self.timeout)),
                         # Not the SDK's retries: the loop below logs each retry with its purpose (never
-                        # text), caps a server's Retry-After at 30 s so a job never sleeps minutes, and
-                        # lets tests shorten the backoff.
+                        # text), caps a server's Retry-After at 30 s so a job never sleeps minutes, never
+                        # sends again what a nearby server is still generating, and lets tests shorten
+                        # the backoff.
                         max_retries=0)
         return self._sdk_client
 
@@ -128,10 +150,8 @@ class LLMClient:
         _cleared(stage, clearance, messages)
         try:
             resp = self._call(stage, dict(messages=messages, temperature=temperature))
-        except _sdk().BadRequestError as exc:
-            kind = classify_400(exc, asked_tools=False, asked_format=False)
-            cls = LLMPromptTooLong if kind == "too_long" else LLMBadReply
-            raise cls(f"{stage}: request refused ({describe(exc)}: {error_text(exc)[:200]})") from exc
+        except _Refused as refused:
+            raise self._refused_error(stage, refused) from refused.exc
         return strip_thinking(clean_text(resp.choices[0].message.content or "")).strip()
 
     def call_tool(self, stage: str, messages: list[dict], tool: Tool, *, clearance: Clearance) -> BaseModel:
@@ -139,14 +159,16 @@ class LLMClient:
         reply was cut off and only its complete items were kept). Only the gate calls this."""
         _cleared(stage, clearance, messages)
         mode = self._mode()
+        remembered = mode  # the mode this endpoint answers in; a retry one mode down does not change it
         problems: list[str] = []
         raws: list[str] = []
         msgs = messages
         while True:
             try:
-                raw, finish = self._structured(stage, mode, msgs, tool)
+                raw, finish = self._structured(stage, mode, msgs, tool, remember=mode == remembered)
             except _Downgrade as down:  # each downgrade moves one mode down: this loop ends
                 problems.append(f"{mode}: {down}")
+                remembered = down.mode if mode == remembered else remembered
                 mode = down.mode
                 continue
             raws.append(raw)
@@ -155,8 +177,7 @@ class LLMClient:
             except Unreadable as exc:
                 problems.append(f"{mode}: {exc}")
                 log.warning("unusable %s reply in %s mode (%s)", stage, mode, exc)
-                self._note_failure(mode)
-                if len(raws) >= 2:
+                if len(raws) >= ATTEMPTS:
                     break
                 # Ask once more, one mode down, saying what was wrong (a model that drifts out of
                 # its tool call often answers a plain JSON request well).
@@ -164,43 +185,77 @@ class LLMClient:
                 msgs = [*messages, {"role": "user", "content":
                                     f"Your previous reply could not be used ({exc}). Answer again."}]
                 continue
-            self._failures = 0
             if truncated:
                 log.warning("%s reply was truncated; its complete items were kept", stage)
                 args.truncated = True  # type: ignore[attr-defined]  # every args model has it (llm/args.py)
             return args
-        raise LLMBadReply(f"{stage}: {'; '.join(problems)}", raw="\n---\n".join(raws))
+        raise LLMBadReply(f"The model at {self.address} answered the {stage} request, but not in a form memoir "
+                          f"could use ({'; '.join(problems)}). Its reply is kept with the job, which can be "
+                          "tried again.", raw="\n---\n".join(raws), address=self.address)
 
-    def probe(self, force: bool = False) -> Capabilities:
-        """Find (or recall) the best mode for this endpoint. Raises LLMUnavailable when the server
-        cannot be reached, so nothing is cached from a server that was down."""
+    def probe(self, force: bool = False, *, every_mode: bool = False, progress: Progress | None = None) -> Capabilities:
+        """Find (or recall) the best mode for this endpoint: the first whose reply carries the value.
+        `every_mode` asks every mode (the connection test shows each verdict). A mode the server
+        refuses or answers unusably is passed over; raises LLMUnavailable only when the server cannot
+        be reached or fails with an error that names no way of asking (a 503 while a model loads says
+        nothing about tool calls), so nothing is cached from a server that was down."""
         self._require_configured()  # before the except clauses below import the SDK to match against
         with self._lock:
             caps = None if force else self.cache.get(self.key)
             if caps is not None:
                 return caps
             tried: dict[str, str] = {}
-            chosen = "text"
-            for mode in modes.MODES[:-1]:
-                verdict = self._probe_mode(mode)
-                tried[mode] = verdict
-                if verdict == "ok" or verdict.startswith("inconclusive"):
-                    chosen = mode
+            chosen: str | None = None
+            for mode in modes.MODES:
+                if chosen is not None and not every_mode:
                     break
-            tried.setdefault("text", "ok" if chosen == "text" else "not needed")
+                if progress is not None:
+                    progress(f"Asking in {modes.MODE_LABELS[mode]}…")
+                tried[mode] = verdict = self._probe_mode(mode)
+                if chosen is None and (verdict == "ok" or verdict.startswith("inconclusive")):
+                    chosen = mode
+            if chosen is None:
+                chosen = "text"  # no mode carried the value: the tolerant reader is the last resort
             caps = Capabilities(chosen, now_iso(), tried)
             if not tried[chosen].startswith("inconclusive"):
                 self.cache.put(self.key, caps)  # an inconclusive answer is asked again next time
-            self._failures = 0
             log.info("LLM endpoint answers best in %s mode", chosen)
             return caps
+
+    def measure_speed(self) -> Speed:
+        """How fast the model writes: one short generation (no journal text), streamed so the time to
+        the first token (connecting, queueing, reading the prompt) is told from the writing after it."""
+        kwargs = {"messages": SPEED_MESSAGES, "temperature": 0, "max_tokens": SPEED_TOKENS}
+        prompt_tokens = sum(len(m["content"]) for m in SPEED_MESSAGES) // 4
+        start = time.perf_counter()
+        first = last = 0.0
+        pieces = 0
+        try:
+            for chunk in self._call("probe", {**kwargs, "stream": True}):
+                choices = getattr(chunk, "choices", None) or []
+                if choices and getattr(choices[0].delta, "content", None):
+                    last = time.perf_counter()
+                    first = first or last
+                    pieces += 1
+        except _Refused:
+            pieces = 0
+        except (ValueError, AttributeError, _sdk().APIError):  # a server that does not stream
+            pieces = 0
+        if pieces >= 2 and last > first:
+            return Speed(first - start, (pieces - 1) / (last - first), prompt_tokens, pieces)
+        # Not streamed: one reply, the reading of the prompt and the writing together.
+        start = time.perf_counter()
+        resp = self._call("probe", kwargs)
+        took = time.perf_counter() - start
+        written = getattr(getattr(resp, "usage", None), "completion_tokens", 0) or 0
+        return Speed(took, written / took if written and took > 0 else None, prompt_tokens, written)
 
     def list_models(self) -> list[str]:
         """Model ids the server offers (GET /models); raises LLMUnavailable."""
         try:
             return [m.id for m in self._client.models.list()]
         except (_sdk().APIError, _sdk().APIConnectionError) as exc:
-            raise LLMUnavailable(describe(exc)) from exc
+            raise self._unavailable(exc) from exc
 
     def ping(self) -> str:
         """Check reachability cheaply; returns the model list's first id or raises."""
@@ -213,13 +268,6 @@ class LLMClient:
         caps = self.cache.get(self.key)
         return caps.mode if caps is not None else self.probe().mode
 
-    def _note_failure(self, mode: str) -> None:
-        self._failures += 1
-        if self._failures >= FAILURES_BEFORE_REPROBE:
-            log.info("the %s mode keeps failing; the endpoint will be probed again", mode)
-            self.cache.forget(self.key)
-            self._failures = 0
-
     def _set_mode(self, mode: str, why: str) -> None:
         caps = self.cache.get(self.key) or Capabilities(mode, now_iso())
         old = caps.mode
@@ -227,37 +275,35 @@ class LLMClient:
         caps.mode = mode
         self.cache.put(self.key, caps)
 
-    def _structured(self, stage: str, mode: str, messages: list[dict], tool: Tool) -> tuple[str, str | None]:
+    def _structured(self, stage: str, mode: str, messages: list[dict], tool: Tool, *,
+                    remember: bool = True) -> tuple[str, str | None]:
         kwargs = modes.request(mode, messages, tool.name, tool.description, tool.parameters)
         try:
             resp = self._call(stage, kwargs)
-        except _sdk().BadRequestError as exc:
-            kind = classify_400(exc, asked_tools=mode == "tools", asked_format=mode in ("json_schema", "json_object"))
-            if kind == "too_long":
-                raise LLMPromptTooLong(f"{stage}: the prompt is longer than the model's context window "
-                                       f"({error_text(exc)[:200]})") from exc
+        except _Refused as refused:
             down = modes.next_mode(mode)
-            if kind in ("no_tools", "no_format") and down:
-                log.info("%s mode refused (%s); using %s from now on", mode, describe(exc), down)
-                self._set_mode(down, f"refused: {error_text(exc)[:120]}")
-                raise _Downgrade(down, f"refused ({describe(exc)})") from exc
-            raise LLMBadReply(f"{stage}: request refused ({describe(exc)}: {error_text(exc)[:200]})") from exc
+            if refused.why in ("no_tools", "no_format") and down:
+                why = error_text(refused.exc)
+                if remember:
+                    log.info("%s mode refused (%s); using %s from now on", mode, refused.why, down)
+                    self._set_mode(down, f"refused: {_short(why)}")
+                raise _Downgrade(down, f"refused ({_short(why)})") from refused.exc
+            raise self._refused_error(stage, refused) from refused.exc
         choice = resp.choices[0]
         return modes.raw_arguments(mode, choice.message, tool.name), getattr(choice, "finish_reason", None)
 
     def _require_configured(self) -> None:
         if not self.configured:
-            raise LLMUnavailable("no LLM is configured (set an API key or a local server URL)")
+            raise LLMUnavailable("no LLM is configured (set an API key or a local server URL)", kind="not_configured")
 
     def _probe_mode(self, mode: str) -> str:
         kwargs = modes.request(mode, PROBE_MESSAGES, PROBE_TOOL, "Echo a word.", PROBE_SCHEMA)
-        kwargs["max_tokens"] = 200
         try:
             resp = self._call("probe", kwargs)
-        except _sdk().BadRequestError as exc:
-            if classify_400(exc, asked_tools=mode == "tools", asked_format=mode != "tools") == "too_long":
-                return f"inconclusive: {error_text(exc)[:120]}"  # says nothing about the mode
-            return f"refused: {error_text(exc)[:120]}"
+        except _Refused as refused:
+            if refused.why == "too_long":
+                return f"inconclusive: {_short(error_text(refused.exc))}"  # says nothing about the mode
+            return f"refused: {_short(error_text(refused.exc))}"
         except LLMBadReply as exc:
             return f"unusable: {exc}"
         raw = modes.raw_arguments(mode, resp.choices[0].message, PROBE_TOOL)
@@ -267,6 +313,29 @@ class LLMClient:
             return f"unusable: {exc}"
         return "ok" if isinstance(value.get("word"), str) else "unusable: no word"
 
+    def _refused_error(self, stage: str, refused: _Refused) -> LLMBadReply:
+        if refused.why == "too_long":  # whatever the status it came with
+            return LLMPromptTooLong(f"{stage}: {too_long(self.address, error_text(refused.exc)).text}",
+                                    kind="too_long", address=self.address)
+        said = explain(refused.exc, base_url=self.base_url, model=self.model, timeout_s=self.timeout)
+        return LLMBadReply(f"{stage}: {said.text}", kind="refused", address=self.address)
+
+    def _unavailable(self, exc: BaseException, *, resent: bool = True) -> LLMUnavailable:
+        said = explain(exc, base_url=self.base_url, model=self.model, timeout_s=self.timeout, resent=resent)
+        if said.kind == "disconnected" and not servers.is_listening(self.base_url):
+            # It closed the connection and nothing listens there now: it stopped or crashed.
+            said = explain(ConnectionRefusedError(), base_url=self.base_url, model=self.model)
+        return LLMUnavailable(said.text, kind=said.kind, address=self.address)
+
+    def _request(self, stage: str, kwargs: dict, *, uncapped: bool = False) -> dict:
+        """The request as this server takes it: the purpose's reply cap, less what the server refused."""
+        out = dict(kwargs)
+        if "max_tokens" not in out and not uncapped:
+            out["max_tokens"] = purpose(stage).max_tokens
+        for name in self._refused:
+            out.pop(name, None)
+        return out
+
     def _call(self, stage: str, kwargs: dict):
         try:
             purpose(stage)
@@ -275,36 +344,61 @@ class LLMClient:
             raise
         self._require_configured()
         attempt = 0
+        uncapped = False
         while True:
+            request = self._request(stage, kwargs, uncapped=uncapped)
             start = time.perf_counter()
             try:
                 # The purpose's name (never text) travels with the request, for the user's own proxy or log.
-                resp = self._client.chat.completions.create(model=self.model, **kwargs,
+                resp = self._client.chat.completions.create(model=self.model, **request,
                                                             extra_headers={PURPOSE_HEADER: stage})
-            except _sdk().BadRequestError:
-                raise
-            except (_sdk().APITimeoutError, _sdk().APIConnectionError, _sdk().RateLimitError,
-                    _sdk().InternalServerError, _sdk().APIStatusError) as exc:
-                status = getattr(exc, "status_code", None)
-                retryable = status is None or status == 429 or status >= 500
-                if not retryable or attempt >= self.max_retries:
-                    raise LLMUnavailable(_unavailable_message(exc)) from exc
+            except _sdk().APIStatusError as exc:
+                why = refusal(exc, request)
+                if why in ("no_max_tokens", "no_temperature"):
+                    # Such servers (OpenAI's reasoning models) count their thinking in the cap: without
+                    # one they finish; and they take only their own temperature. The cap is for servers
+                    # near the diarist, which take it.
+                    name = why[3:]
+                    log.info("the server refused %s; asking without it", name)
+                    self._refused.add(name)
+                    continue
+                if why == "too_long" and "max_tokens" in request and "max_tokens" not in kwargs and not uncapped:
+                    # vLLM counts the reply's cap against the context: the prompt may fit without it.
+                    uncapped = True
+                    continue
+                if why is not None:
+                    raise _Refused(exc, why) from exc
+                status = exc.status_code
+                if not (status in (408, 429) or status >= 500) or attempt >= self.max_retries:
+                    raise self._unavailable(exc) from exc
                 delay = _retry_after(exc) or self.backoff_base * (2**attempt)
-                attempt += 1
-                log.info("LLM %s failed (%s), retry %d in %.1fs", stage, describe(exc), attempt, delay)
-                time.sleep(min(delay, 30.0))
-                continue
+                failed = f"HTTP {status}"
+            except _sdk().APITimeoutError as exc:
+                if self.nearby or attempt >= self.max_retries:
+                    raise self._unavailable(exc, resent=not self.nearby) from exc
+                delay, failed = self.backoff_base * (2**attempt), "timeout"
+            except _sdk().APIConnectionError as exc:
+                if attempt >= self.max_retries:
+                    raise self._unavailable(exc) from exc
+                delay, failed = self.backoff_base * (2**attempt), "no connection"
             except (ValueError, UnicodeError) as exc:  # a body that is not JSON at all
-                raise LLMBadReply(f"{stage}: the server's reply could not be decoded ({exc.__class__.__name__})") \
-                    from exc
-            ms = (time.perf_counter() - start) * 1000
-            if not getattr(resp, "choices", None):
-                raise LLMBadReply(f"{stage}: reply without choices", raw=clean_text(str(resp))[:2000])
-            usage = getattr(resp, "usage", None)
-            if self._sink:
-                self._sink(stage, ms, getattr(usage, "prompt_tokens", 0) or 0,
-                           getattr(usage, "completion_tokens", 0) or 0)
-            return resp
+                raise LLMBadReply(f"{stage}: {explain(exc, base_url=self.base_url).text}", kind="bad_reply",
+                                  address=self.address) from exc
+            else:
+                if request.get("stream"):
+                    return resp
+                ms = (time.perf_counter() - start) * 1000
+                if not getattr(resp, "choices", None):
+                    raise LLMBadReply(f"{stage}: the server at {self.address} sent a reply without choices",
+                                      raw=clean_text(str(resp))[:2000], address=self.address)
+                usage = getattr(resp, "usage", None)
+                if self._sink:
+                    self._sink(stage, ms, getattr(usage, "prompt_tokens", 0) or 0,
+                               getattr(usage, "completion_tokens", 0) or 0)
+                return resp
+            attempt += 1
+            log.info("LLM %s failed (%s), retry %d in %.1fs", stage, failed, attempt, delay)
+            time.sleep(min(delay, 30.0))
 
 
 def _cleared(stage: str, clearance: Clearance, messages: list[dict]) -> None:
@@ -313,19 +407,23 @@ def _cleared(stage: str, clearance: Clearance, messages: list[dict]) -> None:
     clearance.check(messages)
 
 
+def _short(text: str, limit: int = 160) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 class _Downgrade(Exception):
     def __init__(self, mode: str, why: str):
         super().__init__(why)
         self.mode = mode
 
 
-def _unavailable_message(exc: Exception) -> str:
-    status = getattr(exc, "status_code", None)
-    if status in (401, 403):
-        return f"the server refused the API key ({describe(exc)})"
-    if status == 404:
-        return f"the server does not know this model or address ({describe(exc)})"
-    return describe(exc)
+class _Refused(Exception):
+    """The server answered that it will not serve this request as asked (errors.refusal says why)."""
+
+    def __init__(self, exc: Exception, why: str):
+        super().__init__(why)
+        self.exc, self.why = exc, why
 
 
 def _retry_after(exc) -> float | None:

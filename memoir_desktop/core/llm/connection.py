@@ -1,13 +1,128 @@
 """Connecting an LLM as the user does it in Settings: is the configured one answering, how would an
-unsaved one be asked (its models and the mode the probe finds), which servers already run here."""
+unsaved one be asked (its models and the mode the probe finds), how fast it is, which servers already
+run here."""
 
 from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
 
 from memoir_desktop.core.keys import secrets
 from memoir_desktop.core.llm import disclosure, servers
 from memoir_desktop.core.llm.client import LLMClient
-from memoir_desktop.core.llm.errors import LLMError, LLMUnavailable
+from memoir_desktop.core.llm.errors import LLMError, LLMUnavailable, address
 from memoir_desktop.core.llm.modes import MODE_LABELS
+from memoir_desktop.core.llm.probe import Speed
+
+# What one entry costs in calls to the model: (prompt tokens read, tokens written) for each call the
+# write path makes: extraction and update always, the graph's entities and relations when graph memory
+# is on, and the summary once every few entries. The prompts were measured with Qwen2.5 0.5B on
+# llama.cpp (a two-sentence entry: 755, 629, 301, 302 tokens); the replies, 17 to 76 tokens there,
+# are counted for an entry of a few facts, and the summary for a few entries.
+ENTRY_CALLS = ((800, 80), (650, 80))
+GRAPH_CALLS = ((300, 30), (320, 60))
+SUMMARY_CALL = (400, 150)
+# Kinds of failure after which there is no server to say anything more about.
+NOT_REACHED = ("not_running", "unreachable", "disconnected", "timeout", "not_configured")
+
+
+@dataclass
+class ConnectionReport:
+    """What the connection test found, step by step. `problem` is a sentence fit to show (empty when
+    the model answers); `problem_kind` says it in one word (errors.explain)."""
+
+    address: str
+    model: str
+    timeout_s: float
+    reachable: bool = False
+    models: list[str] = field(default_factory=list)
+    mode: str | None = None
+    verdicts: dict[str, str] = field(default_factory=dict)  # mode -> ok | refused: … | unusable: … | inconclusive: …
+    first_token_s: float | None = None
+    tokens_per_s: float | None = None
+    seconds_per_entry: float | None = None
+    problem: str = ""
+    problem_kind: str = ""
+    speed_problem: str = ""  # the speed could not be measured (the connection itself works)
+
+    @property
+    def ok(self) -> bool:
+        return self.reachable and self.mode is not None and not self.problem
+
+    @property
+    def mode_label(self) -> str:
+        return MODE_LABELS[self.mode] if self.mode else ""
+
+    def to_dict(self) -> dict:
+        return {**asdict(self), "ok": self.ok, "mode_label": self.mode_label}
+
+
+def check_connection(base_url: str | None, model: str, api_key: str | None = None, *,
+                     timeout_s: float | None = None, progress: Callable[[str], None] | None = None,
+                     probe_cache=None, measure: bool = True, graph: bool = True,
+                     summary_every: int = 5) -> ConnectionReport:
+    """Test a connection the way memoir will use it: reach the server, ask the model each way
+    (tools, JSON schema, JSON mode, plain text) and keep the verdicts, then time a short generation
+    and estimate the seconds an entry will take. `timeout_s` is the one memoir will use (None or 0:
+    by where the server is); `progress` hears each step in a sentence. Never raises for what the
+    server does: the report says it. The probe result is remembered in `probe_cache`, so saving these
+    settings needs no second probe."""
+    say = progress or (lambda _step: None)
+    # No retries: a test says what the server does now, and a diarist waiting on it is not kept
+    # waiting through backoffs.
+    client = LLMClient(base_url=base_url or None, api_key=api_key or None, model=model, timeout=timeout_s,
+                       max_retries=0, probe_cache=probe_cache)
+    report = ConnectionReport(address(base_url), model, client.timeout)
+    if not client.configured:
+        report.problem, report.problem_kind = "no API key and no server URL", "not_configured"
+        return report
+    say(f"Connecting to {report.address}…")
+    start = time.perf_counter()
+    try:
+        report.models = client.list_models()
+    except LLMUnavailable as exc:
+        if exc.kind in NOT_REACHED or exc.kind == "key_refused":
+            report.reachable = exc.kind == "key_refused"
+            report.problem, report.problem_kind = str(exc), exc.kind
+            return report
+        # No model list here (some servers have none): the chat itself is what counts.
+    latency = time.perf_counter() - start
+    report.reachable = True
+    say(f"Asking {model} how it answers best…")
+    try:
+        caps = client.probe(force=True, every_mode=True, progress=say)
+    except LLMUnavailable as exc:
+        report.reachable = exc.kind not in NOT_REACHED
+        report.problem, report.problem_kind = str(exc), exc.kind
+        return report
+    report.mode, report.verdicts = caps.mode, dict(caps.tried)
+    if measure:
+        say("Timing a short answer…")
+        try:
+            speed = client.measure_speed()
+        except LLMError as exc:
+            report.speed_problem = str(exc)
+            return report
+        report.first_token_s, report.tokens_per_s = speed.first_token_s, speed.tokens_per_s
+        report.seconds_per_entry = seconds_per_entry(speed, latency, graph=graph, summary_every=summary_every)
+    return report
+
+
+def seconds_per_entry(speed: Speed, latency: float, *, graph: bool = True, summary_every: int = 5) -> float | None:
+    """About how long the model takes to memorise one short entry, from a measured speed. The prompt
+    is read at the speed the measurement's prompt was (its time to the first token less the time a
+    model list took); the reply is written at the measured writing speed."""
+    if not speed.tokens_per_s:
+        return None
+    reading = max(speed.first_token_s - latency, 1e-3)
+    read_per_s = speed.prompt_tokens / reading
+
+    def cost(call: tuple[int, int]) -> float:
+        return latency + call[0] / read_per_s + call[1] / speed.tokens_per_s  # type: ignore[operator]
+
+    calls = list(ENTRY_CALLS) + (list(GRAPH_CALLS) if graph else [])
+    return sum(cost(c) for c in calls) + cost(SUMMARY_CALL) / max(summary_every, 1)
 
 
 def make_gate(settings, engine, metric_sink, probe_cache):
@@ -34,22 +149,20 @@ def check(gate) -> bool | None:
 
 
 def test(settings, probe_cache, base_url: str | None, model: str, api_key: str | None = None) -> dict:
-    """Try unsaved connection settings: the server's models and how it answers best (the probe result
-    is remembered, so saving these settings needs no second probe). Raises LLMUnavailable with a
-    sentence fit to show."""
+    """Try unsaved connection settings: the server's models, how it answers best, how fast (see
+    `check_connection`; the probe result is remembered, so saving these settings needs no second
+    probe). Raises LLMUnavailable with a sentence fit to show."""
     key = api_key if api_key is not None else secrets.key_for(base_url, settings.llm_key_endpoint)
-    client = LLMClient(base_url=base_url or None, api_key=key or None, model=model, timeout=15,
-                       max_retries=0, probe_cache=probe_cache)
-    if not client.configured:
-        raise LLMUnavailable("no API key and no server URL")
-    models = client.list_models()
-    caps = client.probe(force=True)
-    return {"model": model, "models": models, "mode": caps.mode, "mode_label": MODE_LABELS[caps.mode]}
+    report = check_connection(base_url, model, key, timeout_s=settings.llm_timeout_s, probe_cache=probe_cache,
+                              graph=settings.graph_enabled, summary_every=settings.summary_interval)
+    if not report.ok:
+        raise LLMUnavailable(report.problem, kind=report.problem_kind, address=report.address)
+    return report.to_dict()
 
 
 def find_local() -> list[dict]:
-    """OpenAI-compatible servers already running on this computer (Ollama, LM Studio, …)."""
-    return [{"preset": f.preset.key, "label": f.preset.label, "base_url": f.base_url, "models": list(f.models)}
+    """OpenAI-compatible servers already running on this computer (Ollama, llama.cpp, LM Studio, …)."""
+    return [{"preset": f.preset.key, "label": f.name, "base_url": f.base_url, "models": list(f.models)}
             for f in servers.discover_local()]
 
 
@@ -78,6 +191,14 @@ class Connection:
     def test(self, base_url: str | None, model: str, api_key: str | None = None) -> dict:
         """Try unsaved connection settings (see `test`). Raises LLMUnavailable with a sentence fit to show."""
         return test(self._settings(), self.probe_cache, base_url, model, api_key)
+
+    def check_connection(self, base_url: str | None, model: str, api_key: str | None = None, *,
+                         progress: Callable[[str], None] | None = None) -> ConnectionReport:
+        """The connection test step by step, with the configured time limit (see `check_connection`)."""
+        s = self._settings()
+        key = api_key if api_key is not None else secrets.key_for(base_url, s.llm_key_endpoint)
+        return check_connection(base_url, model, key, timeout_s=s.llm_timeout_s, progress=progress,
+                                probe_cache=self.probe_cache, graph=s.graph_enabled, summary_every=s.summary_interval)
 
     @staticmethod
     def find_local() -> list[dict]:

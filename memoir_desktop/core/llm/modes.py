@@ -56,9 +56,57 @@ def strict_schema(schema: dict) -> dict:
 
 
 def instruction(name: str, schema: dict) -> str:
-    """The last user message in the JSON and text modes (the tool is not there to carry the schema)."""
-    return (f"Reply with one JSON object only (no prose, no code fence) for `{name}`, matching this "
-            f"JSON schema:\n{json.dumps(schema, ensure_ascii=False)}")
+    """The last user message in the JSON and text modes (the tool is not there to carry the schema).
+
+    The model is shown the shape to fill in and the rules of its fields in words, not the JSON
+    schema: small models (Qwen2.5 0.5B, SmolLM2 135M on llama.cpp) answered a schema with the schema
+    itself, in JSON mode and in plain text alike, and filled in a shape
+    (tests/data/llm_servers/llama_cpp.json)."""
+    rules, optional = [], []
+    for field, sub, required in _fields(schema):
+        if sub.get("enum"):
+            rules.append(f"{field} is one of: {', '.join(str(v) for v in sub['enum'] if v is not None)}.")
+        if sub.get("description"):
+            rules.append(f"{field}: {sub['description']}.")
+        if not required:
+            optional.append(field)
+    if optional:
+        rules.append(f"Leave out {', '.join(optional)} where {'it does' if len(optional) == 1 else 'they do'} "
+                     "not apply.")
+    return (f"Reply with the arguments of `{name}` as one JSON object only (no prose, no code fence). "
+            + "".join(r + " " for r in rules)
+            + f"Fill in this shape: {json.dumps(example(schema), ensure_ascii=False)}")
+
+
+def example(schema: dict, required: bool = True):
+    """The shape of a value of `schema`, with placeholders. A model may copy a placeholder as it is,
+    so none is a value that does something: a list of numbers (ids) is shown empty, an optional
+    number null, an optional choice not pre-filled."""
+    t = schema.get("type")
+    t = next((x for x in t if x != "null"), None) if isinstance(t, list) else t
+    if schema.get("enum") and required:
+        return schema["enum"][0]
+    if t == "object" or "properties" in schema:
+        needed = set(schema.get("required", schema.get("properties", {})))
+        return {k: example(v, k in needed) for k, v in schema.get("properties", {}).items()}
+    if t == "array":
+        items = schema.get("items") or {}
+        return [example(items)] if items.get("type") in ("object", "string", None) or "properties" in items else []
+    if t in ("integer", "number"):
+        return 0 if required else None
+    return False if t == "boolean" else "..."
+
+
+def _fields(schema: dict) -> list[tuple[str, dict, bool]]:
+    """(name, schema, required) of every named field, nested ones included."""
+    out = []
+    needed = set(schema.get("required", schema.get("properties", {})))
+    for key, sub in (schema.get("properties") or {}).items():
+        out.append((key, sub, key in needed))
+        out += _fields(sub)
+    if isinstance(schema.get("items"), dict):
+        out += _fields(schema["items"])
+    return out
 
 
 def request(mode: str, messages: list[dict], name: str, description: str, schema: dict) -> dict:

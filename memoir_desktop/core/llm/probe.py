@@ -1,10 +1,13 @@
 """Ask a server once how it answers best, and remember it per base URL + model.
 
 The probe sends one tiny structured request per mode, best first (modes.py), and keeps the
-first mode whose reply carries the value. It runs on the first structured call to an endpoint,
-and again when the base URL or the model changes, or when the chosen mode keeps failing (a
-server upgrade, a model swapped behind the same name). The cache is a small JSON file in the
-data folder: it holds mode names and times, never a prompt or a key.
+first mode whose reply carries the value; a mode the server refuses, in whatever status code, is
+passed over (errors.refusal). It runs on the first structured call to an endpoint, and again when
+the base URL or the model changes. A mode the server later refuses (a model swapped behind the same
+name) is replaced by the next one down at that call (client.py); unusable replies change nothing
+either (they are asked again, then fail their job with the raw reply kept): probing a server that
+answers finds the same mode again. The cache is a small JSON file in the data folder: it holds
+mode names and times, never a prompt or a key.
 """
 
 from __future__ import annotations
@@ -27,7 +30,24 @@ PROBE_MESSAGES = [
     {"role": "system", "content": "You are a test of structured replies. Follow the instruction exactly."},
     {"role": "user", "content": f"Call {PROBE_TOOL} with word set to \"memoir\"."},
 ]
-FAILURES_BEFORE_REPROBE = 3
+
+# The connection test's speed measurement (client.measure_speed): a passage to read and a count to
+# write, no journal text. The passage makes reading the prompt take a measurable time.
+SPEED_TOKENS = 48
+SPEED_MESSAGES = [
+    {"role": "system", "content": "You are a speed test. " + " ".join(
+        f"Rule {n}: read every line of this passage before you answer, and answer only what the last "
+        f"message asks, in plain words, with no preamble." for n in range(1, 13))},
+    {"role": "user", "content": "Write the numbers from one to forty in words, separated by commas."},
+]
+
+
+@dataclass
+class Speed:
+    first_token_s: float  # from sending to the first token: connecting, queueing, reading the prompt
+    tokens_per_s: float | None  # writing after the first token (None: the server said nothing countable)
+    prompt_tokens: int  # about how many tokens the measurement's prompt is
+    tokens: int  # tokens written
 
 
 def endpoint_key(base_url: str | None, model: str) -> str:

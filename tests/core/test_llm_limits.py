@@ -1,0 +1,90 @@
+"""Slow and small models finish: every request carries its purpose's reply cap, the time limit suits
+where the server is, and a local server still generating is not sent the same work again."""
+
+import json
+
+import pytest
+
+from memoir_desktop.core import config
+from memoir_desktop.core.llm import PURPOSES, LLMClient
+from memoir_desktop.core.llm.servers import default_timeout
+from tests.fakes.fake_llm import FakeLLM, error
+
+
+def test_every_request_carries_its_purposes_reply_cap(mem, fake_llm):
+    mem.settings.graph_enabled = False
+    mem.add("I like tea")
+    mem.companion.chat("what do I like?")
+    sent = {r["_purpose"]: r.get("max_tokens") for r in fake_llm.calls()}
+    assert set(sent) >= {"probe", "extraction", "update", "answer"}
+    assert sent == {name: PURPOSES[name].max_tokens for name in sent}
+    assert all(isinstance(n, int) and 0 < n <= 2048 for n in sent.values())
+
+
+def test_the_caps_fit_what_each_stage_writes():
+    caps = {name: p.max_tokens for name, p in PURPOSES.items()}
+    assert caps["probe"] <= 256 and caps["followup"] <= 256  # one word; one or two sentences
+    assert caps["extraction"] >= 1024 and caps["update"] >= 1024  # many facts from one long entry
+
+
+def test_a_server_that_refuses_max_tokens_is_asked_without_it_from_then_on():
+    server = FakeLLM()
+    try:
+        refusal = json.dumps({"error": {"message": "Unsupported parameter: 'max_tokens' is not supported with this "
+                                                   "model. Use 'max_completion_tokens' instead.",
+                                        "type": "invalid_request_error", "param": "max_tokens"}})
+        server.push(error(400, body=refusal))
+        client = LLMClient(base_url=server.url, api_key="k", model="o-model", max_retries=0)
+        assert client.probe().mode == "tools"
+        first, second, *rest = server.calls()
+        assert "max_tokens" in first and "max_tokens" not in second
+        assert all("max_tokens" not in r for r in rest)
+    finally:
+        server.close()
+
+
+def test_a_prompt_that_fits_only_without_the_reply_cap_is_sent_without_it():
+    # vLLM counts max_tokens against the context: a prompt that fits alone was refused with the cap.
+    server = FakeLLM()
+    try:
+        too_long = json.dumps({"error": {"message": "This model's maximum context length is 2048 tokens. However, "
+                                                    "you requested 2600 tokens (1064 in the messages, 1536 in the "
+                                                    "completion). Please reduce the length of the messages or "
+                                                    "completion.", "type": "BadRequestError"}})
+        server.push(error(400, body=too_long))
+        client = LLMClient(base_url=server.url, api_key=None, model="m", max_retries=0)
+        assert client.probe().mode == "tools"
+        assert "max_tokens" in server.calls()[0] and "max_tokens" not in server.calls()[1]
+    finally:
+        server.close()
+
+
+@pytest.mark.parametrize("url,seconds", [
+    ("http://localhost:11434/v1", 300), ("http://127.0.0.1:8080/v1", 300), ("http://192.168.0.7:8000/v1", 300),
+    ("http://10.1.2.3:1234/v1", 300), ("http://gpu-box.local:8080/v1", 300),
+    ("https://api.openai.com/v1", 60), ("https://openrouter.ai/api/v1", 60), ("", 60), (None, 60),
+])
+def test_the_time_limit_is_generous_near_the_diarist_and_a_minute_elsewhere(url, seconds):
+    assert default_timeout(url) == seconds
+    assert LLMClient(base_url=url, api_key="k", model="m").timeout == seconds
+    assert LLMClient(base_url=url, api_key="k", model="m", timeout=42).timeout == 42
+
+
+def test_the_time_limit_comes_from_the_settings_and_the_environment(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    home.mkdir()
+    assert config.load_settings(home).llm_timeout_s == 0  # chosen by where the server is
+    monkeypatch.setenv("MEMOIR_LLM_TIMEOUT", "450")
+    assert config.load_settings(home).llm_timeout_s == 450.0
+    monkeypatch.setenv("MEMOIR_LLM_TIMEOUT", "soon")
+    assert config.load_settings(home).llm_timeout_s == 0
+
+
+def test_the_minute_earlier_versions_saved_for_every_server_is_read_as_chosen_by_memoir(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "settings.json").write_text(json.dumps({"version": 1, "llm_base_url": "http://localhost:8080/v1",
+                                                    "llm_timeout_s": 60.0}))
+    assert config.load_settings(home).llm_timeout_s == 0
+    config.persist(home, config.load_settings(home), llm_timeout_s=60.0)  # chosen now: kept
+    assert config.load_settings(home).llm_timeout_s == 60.0
