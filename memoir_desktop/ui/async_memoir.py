@@ -4,8 +4,8 @@ Threading rule: every call returns at once. `query(op)` runs `op(mem)` on the re
 connections that cannot write; `write(op)` runs it on the `BackgroundWriter` and then emits the
 Changes its result carries (ui/ops.py). Callbacks and signals arrive on the UI thread. Widgets talk
 to this object, never to `Memoir`; an op only calls `Memoir`'s public methods and parts. Work that
-takes several steps lives beside the screen that starts it (ui/journal/turns.py, ui/settings_apply.py,
-ui/journal/reflection_runs.py, ui/file_dialogs.py, ui/model_download.py).
+takes several steps lives beside the screen that starts it (ui/journal/turns.py, ui/settings/settings_apply.py,
+ui/journal/reflection_runs.py, ui/files/file_dialogs.py, ui/settings/model_download.py).
 
 After any write, `changed(Changes)` says what moved (memories, entries, graph, proposals, summary,
 settings), so each page refreshes only what it shows.
@@ -89,7 +89,7 @@ class AsyncMemoir(QObject):
         CoreOp(self, op, poke=poke).run(on_done, on_error)
 
     def start(self) -> None:
-        from memoir_desktop.ui.settings_apply import build_next_index
+        from memoir_desktop.ui.settings.settings_apply import build_next_index
 
         self.writer.start()
         self._outside_timer.start()

@@ -49,7 +49,7 @@ def _quit_on_signals(app) -> None:
 def run(argv: list[str]) -> int:
     args = parse_args(argv[1:])
     if args.smoke:
-        from memoir_desktop.ui.smoke import run_smoke
+        from memoir_desktop.ui.checks.smoke import run_smoke
 
         return run_smoke()
 
@@ -57,32 +57,32 @@ def run(argv: list[str]) -> int:
     if args.screenshot:
         # Render without putting windows on the user's screen.
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from memoir_desktop.ui.display_check import exit_if_no_display
+    from memoir_desktop.ui.startup.display_check import exit_if_no_display
 
     exit_if_no_display()  # one sentence and status 2, not Qt's abort
     from PySide6.QtCore import QCoreApplication
     from PySide6.QtWidgets import QApplication
 
-    from memoir_desktop.ui.qt_compat import guard_none_refcount
+    from memoir_desktop.ui.shared.qt_compat import guard_none_refcount
 
     guard_none_refcount()
 
     from memoir_desktop.core import config
-    from memoir_desktop.ui import i18n
-    from memoir_desktop.ui.resources import icon
-    from memoir_desktop.ui.theme import apply_theme
+    from memoir_desktop.ui.shared import i18n
+    from memoir_desktop.ui.shared.resources import icon
+    from memoir_desktop.ui.shared.theme import apply_theme
 
     QCoreApplication.setOrganizationName("memoir")
     QCoreApplication.setApplicationName("memoir-desktop")
     app = QApplication.instance() or QApplication(argv[:1])
     app.setApplicationDisplayName("memoir")
-    from memoir_desktop.ui.qt_compat import MainThreadCollector
+    from memoir_desktop.ui.shared.qt_compat import MainThreadCollector
 
     collector = MainThreadCollector()  # noqa: F841 - its timer runs while the app does
     app.setWindowIcon(icon("memoir"))
 
     if args.screenshot:
-        from memoir_desktop.ui.screenshots import take_screenshots
+        from memoir_desktop.ui.checks.screenshots import take_screenshots
 
         i18n.install(args.lang or "ko")  # the demo journal is Korean
         apply_theme(app, args.theme or "light")
@@ -93,8 +93,8 @@ def run(argv: list[str]) -> int:
     i18n.install(args.lang or settings.ui_language)
     apply_theme(app, args.theme or settings.theme)
 
-    from memoir_desktop.ui.lifecycle import AppLifecycle
-    from memoir_desktop.ui.single_instance import SingleInstance
+    from memoir_desktop.ui.startup.lifecycle import AppLifecycle
+    from memoir_desktop.ui.startup.single_instance import SingleInstance
 
     instance = SingleInstance(home)
     if not instance.claim():

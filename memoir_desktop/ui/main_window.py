@@ -13,9 +13,8 @@ from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QMainWindow, QMessageBox, QTabWidget
 
-from memoir_desktop.ui import i18n
-from memoir_desktop.ui.diagnostics_dialog import DiagnosticsDialog
-from memoir_desktop.ui.file_dialogs import (
+from memoir_desktop.ui.checks.diagnostics_dialog import DiagnosticsDialog
+from memoir_desktop.ui.files.file_dialogs import (
     BatchProgressPanel,
     ExportDialog,
     ImportDialog,
@@ -28,18 +27,19 @@ from memoir_desktop.ui.graph.graph_page import GraphPage
 from memoir_desktop.ui.journal import turns
 from memoir_desktop.ui.journal.journal_page import JournalPage
 from memoir_desktop.ui.memories.memory_card_list import MemoryCardList
-from memoir_desktop.ui.profile_page import ProfilePage
-from memoir_desktop.ui.reasons import reason
-from memoir_desktop.ui.reminders import ReminderTray
-from memoir_desktop.ui.resources import icon
-from memoir_desktop.ui.search_page import SearchPage
-from memoir_desktop.ui.settings_apply import remember
-from memoir_desktop.ui.settings_dialog import open_settings_dialog
-from memoir_desktop.ui.stats_page import StatsPage
+from memoir_desktop.ui.reflection.profile_page import ProfilePage
+from memoir_desktop.ui.reflection.stats_page import StatsPage
+from memoir_desktop.ui.search.search_page import SearchPage
+from memoir_desktop.ui.settings.reminders import ReminderTray
+from memoir_desktop.ui.settings.settings_apply import remember
+from memoir_desktop.ui.settings.settings_dialog import open_settings_dialog
+from memoir_desktop.ui.shared import i18n
+from memoir_desktop.ui.shared.reasons import reason
+from memoir_desktop.ui.shared.resources import icon
+from memoir_desktop.ui.shared.theme import apply_theme
 from memoir_desktop.ui.status_bar import MemoirStatusBar
 from memoir_desktop.ui.sync.auto_sync import AutoSync
 from memoir_desktop.ui.sync.status_label import SyncStatusLabel
-from memoir_desktop.ui.theme import apply_theme
 from memoir_desktop.viewmodels.day import source_day
 
 STATUS_REFRESH_MS = 5_000
@@ -63,7 +63,7 @@ class MainWindow(QMainWindow):
         self.file_dialog = None  # the export / import / restore dialog last opened
         self.batch_panels: list[BatchProgressPanel] = []
         self.rebuilding = False  # True while replaced by a window in another language
-        self.app_lock = None  # set by the app (ui/app_lock.py AppLock)
+        self.app_lock = None  # set by the app (ui/startup/app_lock.py AppLock)
         self.setWindowTitle("memoir")
         self.setWindowIcon(icon("memoir"))
         self.resize(1200, 780)
@@ -233,7 +233,7 @@ class MainWindow(QMainWindow):
 
     def export_encrypted(self, path: str | None = None, passphrase: str | None = None) -> None:
         """The whole journal as one file only its passphrase opens (on any computer)."""
-        from memoir_desktop.ui.privacy import PassphraseDialog
+        from memoir_desktop.ui.settings.privacy import PassphraseDialog
 
         if path is None:
             path, _ = QFileDialog.getSaveFileName(self, self.tr("Export encrypted"), "memoir-export.memoir")
@@ -272,7 +272,7 @@ class MainWindow(QMainWindow):
 
     def show_recovery_key(self, key: str):
         """The recovery key of a journal just made or converted, shown once."""
-        from memoir_desktop.ui.privacy import RecoveryKeyDialog
+        from memoir_desktop.ui.settings.privacy import RecoveryKeyDialog
 
         dialog = RecoveryKeyDialog(key, self)
         dialog.setAttribute(Qt.WA_DeleteOnClose)
@@ -391,7 +391,7 @@ class MainWindow(QMainWindow):
 
     def _say_what_is_sent(self, settings) -> QMessageBox:
         """The first time an LLM is connected: exactly what it will be sent, and when."""
-        from memoir_desktop.ui.privacy import disclosure_text
+        from memoir_desktop.ui.settings.privacy import disclosure_text
 
         box = QMessageBox(QMessageBox.Information, self.tr("What your AI companion is sent"),
                           disclosure_text(self.backend.mem.connection.disclosure()), QMessageBox.Ok, self)

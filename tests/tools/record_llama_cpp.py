@@ -24,8 +24,11 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from memoir_desktop.core.llm import prompts  # noqa: E402
-from memoir_desktop.core.llm import modes, probe  # noqa: E402
+from memoir_desktop.core.llm import (  # noqa: E402
+    modes,
+    probe,
+    prompts,  # noqa: E402
+)
 from tests.real_llm.llama_server import MODELS, start_working  # noqa: E402
 
 ENTRY = ("user: I started learning the cello last month. My sister Mina lives in Busan. "

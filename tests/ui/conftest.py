@@ -11,15 +11,15 @@ def _ui_session(qapp):
     # QSettings and other standard paths go to a test location, never the user's.
     QStandardPaths.setTestModeEnabled(True)
     from memoir_desktop.core import lexical
-    from memoir_desktop.ui import i18n
-    from memoir_desktop.ui.theme import apply_theme
+    from memoir_desktop.ui.shared import i18n
+    from memoir_desktop.ui.shared.theme import apply_theme
 
     i18n.install("ko")
     apply_theme(qapp, "light")
     # Kiwi holds the GIL for seconds while it loads; the app does this behind its startup
     # window, so the tests do it once up front too (else it would land inside a timing test).
     lexical.warm_up()
-    from memoir_desktop.ui.qt_compat import MainThreadCollector
+    from memoir_desktop.ui.shared.qt_compat import MainThreadCollector
 
     collector = MainThreadCollector()  # as the app: cycles of widgets are freed on the UI thread
     yield

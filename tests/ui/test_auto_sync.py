@@ -20,7 +20,7 @@ UNREACHABLE = "webdav://127.0.0.1:9/journal"  # the discard port: nothing answer
 
 def _quit(backend) -> bool:
     """What the app does once its window closed (AppLifecycle.shutdown): True when all stopped cleanly."""
-    from memoir_desktop.ui.lifecycle import AppLifecycle
+    from memoir_desktop.ui.startup.lifecycle import AppLifecycle
 
     return AppLifecycle.shutdown(SimpleNamespace(instance=None, backend=backend))
 
@@ -134,7 +134,7 @@ def test_nothing_unsent_no_round_at_quit(mem, backend, folder, tmp_path, qtbot):
 
 
 def test_a_round_too_slow_at_quit_does_not_hold_the_quit(mem, backend, folder, tmp_path, qtbot, monkeypatch):
-    from memoir_desktop.ui import lifecycle
+    from memoir_desktop.ui.startup import lifecycle
 
     monkeypatch.setattr(AutoSync, "AT_QUIT_MS", 500)
     monkeypatch.setattr(lifecycle, "SHUTDOWN_GRACE_MS", 300)

@@ -8,7 +8,7 @@ from datetime import datetime
 import pytest
 from PySide6.QtCore import Qt
 
-from memoir_desktop.ui import i18n
+from memoir_desktop.ui.shared import i18n
 from tests.ui.layout_check import clipped
 
 
@@ -79,8 +79,8 @@ def _join(window, kind: str):
 
 def _dialogs(window, mem, qtbot):
     """(name, a function that opens the dialog the way the app does and returns it)."""
+    from memoir_desktop.ui.checks.diagnostics_dialog import DiagnosticsDialog
     from memoir_desktop.ui.connected_apps.network_access import AccessKeyDialog
-    from memoir_desktop.ui.diagnostics_dialog import DiagnosticsDialog
     from memoir_desktop.ui.journal.entry_dialogs import (
         EntryHistoryDialog,
         MoveEntryDialog,
@@ -91,7 +91,7 @@ def _dialogs(window, mem, qtbot):
     from memoir_desktop.ui.memories.edit_dialog import EditMemoryDialog
     from memoir_desktop.ui.memories.history_dialog import HistoryDialog
     from memoir_desktop.ui.memories.tidy_dialog import TidyDialog
-    from memoir_desktop.ui.privacy import PassphraseDialog, RecoveryKeyDialog
+    from memoir_desktop.ui.settings.privacy import PassphraseDialog, RecoveryKeyDialog
 
     entry = {"id": 1, "content": "오늘은 한강에서 지수와 자전거를 탔다. 바람이 차가웠다.",
              "timestamp": "2026-03-02T21:00:00", "edits": []}

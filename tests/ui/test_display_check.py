@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from memoir_desktop.ui import display_check
+from memoir_desktop.ui.startup import display_check
 
 ROOT = Path(__file__).resolve().parents[2]
 

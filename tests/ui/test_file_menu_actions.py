@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox
 
 from memoir_desktop.core import Memoir
-from memoir_desktop.ui.file_dialogs import ExportDialog
+from memoir_desktop.ui.files.file_dialogs import ExportDialog
 from tests.fakes.fake_llm import tool
 from tests.ui.test_search_and_files import dayone_entries, dayone_zip
 
@@ -28,7 +28,7 @@ def menu_action(window, text: str):
 def answer_passphrase(passphrase: str) -> None:
     """Fill in and accept the passphrase dialog that is about to block in exec()."""
     def answer() -> None:
-        from memoir_desktop.ui.privacy import PassphraseDialog
+        from memoir_desktop.ui.settings.privacy import PassphraseDialog
 
         dialog = QApplication.activeModalWidget()
         if not isinstance(dialog, PassphraseDialog):

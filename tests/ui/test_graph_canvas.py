@@ -310,8 +310,8 @@ if __name__ == "__main__":
     from pathlib import Path
 
     from memoir_desktop.core import Memoir
-    from memoir_desktop.ui import i18n
-    from memoir_desktop.ui.theme import apply_theme
+    from memoir_desktop.ui.shared import i18n
+    from memoir_desktop.ui.shared.theme import apply_theme
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     i18n.install("ko")

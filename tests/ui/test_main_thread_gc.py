@@ -1,4 +1,4 @@
-"""Cycles holding Qt objects are freed on the UI thread, never on a pool thread (ui/qt_compat.py)."""
+"""Cycles holding Qt objects are freed on the UI thread, never on a pool thread (ui/shared/qt_compat.py)."""
 
 from __future__ import annotations
 

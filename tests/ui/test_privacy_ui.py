@@ -15,7 +15,8 @@ PASS = "ui test passphrase"
 
 
 def test_the_lock_hides_the_journal_until_the_passphrase_is_given(tmp_path, qtbot, fake_llm):
-    from memoir_desktop.ui.app_lock import AppLock, passphrase_checker
+    from memoir_desktop.ui.startup.app_lock import AppLock, passphrase_checker
+
     from memoir_desktop.ui.async_memoir import AsyncMemoir
 
     mem = Memoir.open(tmp_path / "home", passphrase=PASS, llm_base_url=fake_llm.url, llm_model="fake")
@@ -86,7 +87,7 @@ def test_settings_say_what_leaves_the_machine_local_or_cloud(window, qtbot):
 
 
 def test_where_no_keyring_keeps_the_key_the_start_asks_for_a_passphrase(qapp, qtbot, tmp_path, monkeypatch):
-    from memoir_desktop.ui.startup import MemoirOpener
+    from memoir_desktop.ui.startup.opening import MemoirOpener
 
     monkeypatch.setattr(crypto, "keyring_available", lambda: False)
     os.environ.pop(crypto.ENV_PASSPHRASE, None)
@@ -106,7 +107,7 @@ def test_where_no_keyring_keeps_the_key_the_start_asks_for_a_passphrase(qapp, qt
         assert mem.keys.encrypted and opener.passphrase is None  # not kept once the journal is open
         assert mem.keys.take_recovery_key()
         from memoir_desktop.ui.async_memoir import AsyncMemoir
-        from memoir_desktop.ui.settings_dialog import SettingsDialog
+        from memoir_desktop.ui.settings.settings_dialog import SettingsDialog
 
         backend = AsyncMemoir(mem)
         dialog = SettingsDialog(mem.settings, backend)
@@ -123,9 +124,8 @@ def test_where_no_keyring_keeps_the_key_the_start_asks_for_a_passphrase(qapp, qt
 
 
 def test_a_plain_journal_is_offered_encryption_and_reopens_encrypted(qapp, qtbot, tmp_path):
+    from memoir_desktop.ui.startup.lifecycle import AppLifecycle
     from PySide6.QtWidgets import QMessageBox
-
-    from memoir_desktop.ui.lifecycle import AppLifecycle
 
     home = tmp_path / "home"
     with Memoir.open(home, encrypt=False) as m:
@@ -158,9 +158,8 @@ def test_a_plain_journal_is_offered_encryption_and_reopens_encrypted(qapp, qtbot
 def test_declining_the_encryption_offer_for_good_is_remembered(qapp, qtbot, tmp_path):
     import json
 
+    from memoir_desktop.ui.startup.lifecycle import AppLifecycle
     from PySide6.QtWidgets import QMessageBox
-
-    from memoir_desktop.ui.lifecycle import AppLifecycle
 
     home = tmp_path / "home"
     with Memoir.open(home, encrypt=False) as m:
@@ -184,7 +183,7 @@ def test_declining_the_encryption_offer_for_good_is_remembered(qapp, qtbot, tmp_
 
 def test_the_recovery_key_is_shown_whole(qtbot):
     """Shown once and copied by hand: no part of it may be scrolled out of view."""
-    from memoir_desktop.ui.privacy import RecoveryKeyDialog
+    from memoir_desktop.ui.settings.privacy import RecoveryKeyDialog
 
     key = "ZEWQ-AMPU-3K77-58L7-VXUM-BFMA-FJA9-7QWE"
     dialog = RecoveryKeyDialog(key)
@@ -210,7 +209,7 @@ def test_closing_the_journal_closes_the_recovery_key_window_too(window, qtbot):
 
 def test_the_passphrase_can_be_removed_where_the_keyring_keeps_the_key(tmp_path, qtbot, fake_llm, monkeypatch):
     from memoir_desktop.ui.async_memoir import AsyncMemoir
-    from memoir_desktop.ui.privacy import PassphraseDialog
+    from memoir_desktop.ui.settings.privacy import PassphraseDialog
 
     mem = Memoir.open(tmp_path / "home", passphrase=PASS, llm_base_url=fake_llm.url, llm_model="fake")
     settings = mem.settings
@@ -250,7 +249,7 @@ def test_the_recovery_key_saved_to_a_file_is_the_owners_alone(tmp_path, qtbot, m
 
     from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-    from memoir_desktop.ui.privacy import RecoveryKeyDialog
+    from memoir_desktop.ui.settings.privacy import RecoveryKeyDialog
 
     key = "ZEWQ-AMPU-3K77-58L7-VXUM-BFMA-FJA9-7QWE"
     dialog = RecoveryKeyDialog(key)
@@ -276,7 +275,7 @@ def test_where_no_keyring_keeps_the_key_settings_show_that_every_start_asks(tmp_
     """Settings → Privacy showed "Ask for the passphrase when memoir starts" unchecked on a computer
     without a keyring, where every start asks."""
     from memoir_desktop.ui.async_memoir import AsyncMemoir
-    from memoir_desktop.ui.settings_dialog import SettingsDialog
+    from memoir_desktop.ui.settings.settings_dialog import SettingsDialog
 
     monkeypatch.setattr(crypto, "keyring_available", lambda: False)
     os.environ.pop(crypto.ENV_PASSPHRASE, None)

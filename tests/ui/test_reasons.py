@@ -9,8 +9,8 @@ import pytest
 
 from memoir_desktop.core.inputs import InvalidInput, NotFound
 from memoir_desktop.core.keys import crypto
-from memoir_desktop.ui import i18n
-from memoir_desktop.ui.reasons import reason
+from memoir_desktop.ui.shared import i18n
+from memoir_desktop.ui.shared.reasons import reason
 
 
 @pytest.fixture

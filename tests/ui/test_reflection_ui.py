@@ -207,7 +207,7 @@ def test_the_daily_reminder_is_set_in_settings_and_comes_once_unless_today_is_wr
 def test_a_pet_is_filed_under_a_heading_that_names_pets(qapp):
     """The rules put 고양이 보리 with the people, under a heading that said only "사람"."""
     from memoir_desktop.core.pipeline.categories import categorize
-    from memoir_desktop.ui.profile_page import category_name
+    from memoir_desktop.ui.reflection.profile_page import category_name
 
     assert categorize("고양이 보리를 키운다") == categorize("I walk my dog every morning ") == "people"
     assert "반려동물" in category_name("people")

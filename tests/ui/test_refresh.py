@@ -2,7 +2,7 @@
 
 from PySide6.QtWidgets import QWidget
 
-from memoir_desktop.ui.refresh import RefreshWhenShown
+from memoir_desktop.ui.shared.refresh import RefreshWhenShown
 
 
 def test_a_hidden_page_waits_for_being_shown_and_a_burst_reloads_once(qtbot):

@@ -13,8 +13,8 @@ from PySide6.QtGui import QInputMethodEvent
 from PySide6.QtWidgets import QMessageBox
 
 from memoir_desktop.core import Memoir, config
-from memoir_desktop.ui.file_dialogs import BatchProgressPanel, ExportDialog, ImportDialog
-from memoir_desktop.ui.search_page import marked_html
+from memoir_desktop.ui.files.file_dialogs import BatchProgressPanel, ExportDialog, ImportDialog
+from memoir_desktop.ui.search.search_page import marked_html
 from tests.fakes.fake_llm import slow, tool
 
 NO_FACTS = lambda req: tool({"facts": []})
@@ -227,7 +227,7 @@ def test_a_file_that_is_no_export_is_refused_in_one_sentence(window, mem, qtbot,
 
 
 def test_restore_a_backup_closes_restores_and_reopens_the_journal(qapp, qtbot, tmp_path, fake_llm):
-    from memoir_desktop.ui.lifecycle import AppLifecycle
+    from memoir_desktop.ui.startup.lifecycle import AppLifecycle
 
     fake_llm.on("save_facts", NO_FACTS)
     home = tmp_path / "home"

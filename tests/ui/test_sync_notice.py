@@ -107,7 +107,7 @@ def test_a_journal_that_never_synced_shows_no_notice_and_writes_nothing_to_read_
 def test_the_notice_shows_all_its_words_in_a_narrow_journal(language, qtbot):
     from types import SimpleNamespace
 
-    from memoir_desktop.ui import i18n
+    from memoir_desktop.ui.shared import i18n
     from tests.ui.layout_check import clipped
 
     i18n.install(language)

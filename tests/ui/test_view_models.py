@@ -97,7 +97,7 @@ def test_every_ui_string_has_a_korean_translation_and_keeps_its_placeholders():
 def test_translator_plural_forms(qapp):
     from PySide6.QtCore import QCoreApplication
 
-    from memoir_desktop.ui import i18n
+    from memoir_desktop.ui.shared import i18n
 
     try:
         assert i18n.install("en") == "en"

@@ -84,14 +84,14 @@ _LEAKS = re.compile(r"__class__\.__name__|type\(\s*\w+\s*\)\.__name__|repr\(\s*(
 
 
 def test_ui_messages_from_exceptions_give_a_plain_reason():
-    """Exception class names go to the log, never into text on screen. ui/reasons.py is the one
+    """Exception class names go to the log, never into text on screen. ui/shared/reasons.py is the one
     place that turns an exception into words."""
     found = []
     for path in sorted(UI.rglob("*.py")):
         for n, line in enumerate(path.read_text("utf-8").splitlines(), 1):
             if _LEAKS.search(line) and "log." not in line:
                 found.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
-    allowed: set[str] = set()  # ui/reasons.py turns exceptions into words without naming them
+    allowed: set[str] = set()  # ui/shared/reasons.py turns exceptions into words without naming them
     assert [f for f in found if f.split(":")[0] not in allowed] == []
 
 
@@ -167,8 +167,8 @@ def test_the_recovery_key_says_what_it_replaces_without_naming_a_keyring(qtbot):
     """It said "if the system keyring and the passphrase are lost" on computers with no keyring."""
     from PySide6.QtWidgets import QLabel
 
-    from memoir_desktop.ui import i18n
-    from memoir_desktop.ui.privacy import RecoveryKeyDialog
+    from memoir_desktop.ui.settings.privacy import RecoveryKeyDialog
+    from memoir_desktop.ui.shared import i18n
 
     for lang, passphrase, keyring in (("en", "passphrase", "keyring"), ("ko", "암호 문구", "키링")):
         i18n.install(lang)
@@ -186,7 +186,7 @@ def test_why_a_journal_was_not_brought_here_is_said_in_words(qapp):
     environment variable or the command line, in Korean and in English."""
     from memoir_desktop.core import sync
     from memoir_desktop.core.sync.joining import NotEmpty
-    from memoir_desktop.ui import i18n
+    from memoir_desktop.ui.shared import i18n
     from memoir_desktop.ui.sync import words
     from memoir_desktop.ui.sync.address import FOLDER, S3, WEBDAV
 

@@ -2,7 +2,7 @@
 
 from datetime import date, timedelta
 
-from memoir_desktop.ui.writing_calendar import month_labels
+from memoir_desktop.ui.reflection.writing_calendar import month_labels
 
 
 def _first_monday_before(today: date, weeks: int) -> date:

@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QFrame, QLabel, QVBoxLayout
 
 from memoir_desktop.core.apps.connected_apps import UNNAMED
-from memoir_desktop.ui.formatting import date_time, short_date
+from memoir_desktop.ui.shared.formatting import date_time, short_date
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
 
 from memoir_desktop.core.apps.connected_apps import UNNAMED
-from memoir_desktop.ui.formatting import date_time, parse, short_time
+from memoir_desktop.ui.shared.formatting import date_time, parse, short_time
 
 VISIBLE_ROWS = 7  # a glance at the latest calls; the table scrolls for the rest
 

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from memoir_desktop.core.apps import app_access
-from memoir_desktop.ui.key_field import key_field
+from memoir_desktop.ui.shared.key_field import key_field
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase, QPalette, QPen
 
-from memoir_desktop.ui.qt_compat import guard_none_refcount
+from memoir_desktop.ui.shared.qt_compat import guard_none_refcount
 
 # Readable on light and dark backgrounds (Tableau 10); unknown types take the spare ones in turn.
 TYPE_COLORS = {"person": "#4e79a7", "place": "#59a14f", "organization": "#9c755f", "food": "#f28e2b",

@@ -29,10 +29,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memoir_desktop.ui.formatting import short_date
 from memoir_desktop.ui.graph.canvas import GraphCanvas, type_color
 from memoir_desktop.ui.graph.layout_worker import LayoutEngine
 from memoir_desktop.ui.graph.node_panel import NodePanel, type_name
+from memoir_desktop.ui.shared.formatting import short_date
 from memoir_desktop.viewmodels.graph_view import (
     Filters,
     GraphSnapshot,

@@ -11,8 +11,8 @@ import html
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
-from memoir_desktop.ui.formatting import short_date
 from memoir_desktop.ui.graph.canvas import type_color
+from memoir_desktop.ui.shared.formatting import short_date
 
 
 def type_name(type_: str) -> str:

@@ -15,9 +15,9 @@ import shiboken6
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
-from memoir_desktop.ui.formatting import long_date, parse
 from memoir_desktop.ui.journal.memory_ops_log import MemoryOpsLog
 from memoir_desktop.ui.journal.message_bubble import MessageBubble, NoticeLine
+from memoir_desktop.ui.shared.formatting import long_date, parse
 from memoir_desktop.viewmodels.day import DayView
 
 BUBBLE_WIDTH_RATIO = 0.72

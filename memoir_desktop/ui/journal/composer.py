@@ -17,8 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memoir_desktop.ui.formatting import long_date
-from memoir_desktop.ui.resources import icon
+from memoir_desktop.ui.shared.formatting import long_date
+from memoir_desktop.ui.shared.resources import icon
 
 BACKDATED_DEFAULT = time(12, 0)
 

@@ -8,8 +8,8 @@ from PySide6.QtCore import QDate, Qt, Signal
 from PySide6.QtGui import QFont, QTextCharFormat
 from PySide6.QtWidgets import QCalendarWidget, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
 
-from memoir_desktop.ui.formatting import long_date
-from memoir_desktop.ui.resources import icon
+from memoir_desktop.ui.shared.formatting import long_date
+from memoir_desktop.ui.shared.resources import icon
 
 
 def _qdate(day: date) -> QDate:

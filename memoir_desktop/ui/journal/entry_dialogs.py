@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memoir_desktop.ui.formatting import date_time
+from memoir_desktop.ui.shared.formatting import date_time
 
 PREVIEW_LINES = 4
 PREVIEW_CHARS = 280

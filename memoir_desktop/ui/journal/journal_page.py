@@ -17,7 +17,6 @@ from PySide6.QtWidgets import QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from memoir_desktop.core.inputs import InvalidInput
 from memoir_desktop.core.sync import joining
-from memoir_desktop.ui.formatting import long_date, parse
 from memoir_desktop.ui.journal import turns
 from memoir_desktop.ui.journal.chat_view import ChatView, PendingExchange
 from memoir_desktop.ui.journal.composer import Composer
@@ -28,7 +27,8 @@ from memoir_desktop.ui.journal.message_bubble import MessageBubble
 from memoir_desktop.ui.journal.reflection_cards import FollowUpCard, LetterCard, OnThisDayCard
 from memoir_desktop.ui.journal.trash_view import ActionBar, TrashView
 from memoir_desktop.ui.journal.welcome_panel import NoLLMBanner, WelcomePanel
-from memoir_desktop.ui.reasons import reason as _reason
+from memoir_desktop.ui.shared.formatting import long_date, parse
+from memoir_desktop.ui.shared.reasons import reason as _reason
 from memoir_desktop.ui.sync.conflict_notice import ConflictNoticeCard
 from memoir_desktop.viewmodels.day import DayView, load_day
 

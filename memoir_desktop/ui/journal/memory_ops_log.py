@@ -7,7 +7,7 @@ import html
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
-from memoir_desktop.ui.glyphs import OP_SYMBOLS, brain, hold
+from memoir_desktop.ui.shared.glyphs import OP_SYMBOLS, brain, hold
 
 _OBJECT_NAMES = {"ADD": "opAdd", "UPDATE": "opUpdate", "DELETE": "opDelete", "NOOP": "opNoop"}
 _GRAPH_EVENTS = {"EDGE_ADD": ("＋", "opAdd"), "EDGE_INVALIDATE": ("✕", "opDelete")}

@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from memoir_desktop.ui.formatting import date_time, parse, short_time
-from memoir_desktop.ui.glyphs import lock
+from memoir_desktop.ui.shared.formatting import date_time, parse, short_time
+from memoir_desktop.ui.shared.glyphs import lock
 from memoir_desktop.viewmodels.markdown import to_safe_html
 
 EDITOR_MIN_HEIGHT = 72

@@ -9,7 +9,7 @@ from datetime import date
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
-from memoir_desktop.ui.formatting import long_date
+from memoir_desktop.ui.shared.formatting import long_date
 
 MAX_MEMORIES_SHOWN = 2
 

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
-from memoir_desktop.ui.formatting import date_time
 from memoir_desktop.ui.journal.entry_dialogs import first_lines
+from memoir_desktop.ui.shared.formatting import date_time
 
 
 class TrashRow(QFrame):

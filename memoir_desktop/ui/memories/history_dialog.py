@@ -6,8 +6,8 @@ import html
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTextBrowser, QVBoxLayout
 
-from memoir_desktop.ui.formatting import date_time
-from memoir_desktop.ui.glyphs import OP_SYMBOLS
+from memoir_desktop.ui.shared.formatting import date_time
+from memoir_desktop.ui.shared.glyphs import OP_SYMBOLS
 
 _COLOURS = {"ADD": "#1e8a4c", "UPDATE": "#b26a00", "DELETE": "#c0392b", "RESTORE": "#3b6fd8",
             "CONSOLIDATE": "#6b6f7b"}

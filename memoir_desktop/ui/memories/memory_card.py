@@ -6,8 +6,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
 from memoir_desktop.core.temporal import recurring
-from memoir_desktop.ui import i18n
-from memoir_desktop.ui.formatting import short_date
+from memoir_desktop.ui.shared import i18n
+from memoir_desktop.ui.shared.formatting import short_date
 
 
 class MemoryCard(QFrame):

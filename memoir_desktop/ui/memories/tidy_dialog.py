@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from memoir_desktop.core.changes import Changes
-from memoir_desktop.ui.reasons import reason as _reason
+from memoir_desktop.ui.shared.reasons import reason as _reason
 
 
 class TidyRow(QFrame):

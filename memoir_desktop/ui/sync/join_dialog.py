@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from memoir_desktop.ui.fit import grow_to_fit
+from memoir_desktop.ui.shared.fit import grow_to_fit
 from memoir_desktop.ui.sync import words
 from memoir_desktop.ui.sync.address import WEBDAV, with_login
 from memoir_desktop.ui.sync.place_form import PlaceForm

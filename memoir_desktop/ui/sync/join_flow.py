@@ -1,5 +1,5 @@
 """`JoinFlow`: a journal kept on another computer, brought to this one from the app. A helper of
-AppLifecycle (ui/lifecycle.py), which owns opening and closing the journal.
+AppLifecycle (ui/startup/lifecycle.py), which owns opening and closing the journal.
 
 1. JoinDialog asks for the place and the passphrase; the place's key is unlocked on the `opening` pool
    (core/sync: open_place). Nothing is written anywhere, so a wrong passphrase, a place with nothing kept

@@ -12,8 +12,8 @@ from datetime import datetime
 from PySide6.QtCore import QCoreApplication
 
 from memoir_desktop.core.sync import SyncError, SyncReport
-from memoir_desktop.ui.formatting import short_date, short_time
-from memoir_desktop.ui.reasons import reason
+from memoir_desktop.ui.shared.formatting import short_date, short_time
+from memoir_desktop.ui.shared.reasons import reason
 from memoir_desktop.ui.sync.address import FOLDER, S3, WEBDAV
 
 

@@ -40,10 +40,10 @@ from memoir_desktop.core.archive import transfer
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.inputs import InvalidInput
 from memoir_desktop.core.keys import crypto
-from memoir_desktop.ui import i18n
-from memoir_desktop.ui.fit import grow_to_fit
-from memoir_desktop.ui.formatting import long_date, short_time
-from memoir_desktop.ui.reasons import reason
+from memoir_desktop.ui.shared import i18n
+from memoir_desktop.ui.shared.fit import grow_to_fit
+from memoir_desktop.ui.shared.formatting import long_date, short_time
+from memoir_desktop.ui.shared.reasons import reason
 
 POLL_MS = 1_000  # how often the memory building of an import is looked at
 FORMATS = ("json", "md", "txt")

@@ -37,8 +37,8 @@ from memoir_desktop.core import config
 from memoir_desktop.core.keys import crypto
 from memoir_desktop.core.llm.servers import BY_KEY, PRESETS, preset_for
 from memoir_desktop.ui.connected_apps.page import ConnectedAppsPage
-from memoir_desktop.ui.search_settings import SearchGroup
-from memoir_desktop.ui.settings_apply import api_key_present, apply_settings, remove_passphrase
+from memoir_desktop.ui.settings.search_settings import SearchGroup
+from memoir_desktop.ui.settings.settings_apply import api_key_present, apply_settings, remove_passphrase
 from memoir_desktop.ui.sync.page import SyncPage
 from memoir_desktop.viewmodels.reminder import parse_time
 
@@ -314,7 +314,7 @@ class SettingsDialog(QDialog):
 
     def _show_what_is_sent(self) -> None:
         from memoir_desktop.core.llm import disclosure
-        from memoir_desktop.ui.privacy import disclosure_text
+        from memoir_desktop.ui.settings.privacy import disclosure_text
 
         provider = self.provider.currentData()
         configured = provider != "openai" or bool(self.api_key.text().strip()) or self._has_saved_key \
@@ -327,7 +327,7 @@ class SettingsDialog(QDialog):
         self.what_is_sent.setText(disclosure_text(disclosure.describe(url, configured, chosen)))
 
     def change_passphrase(self) -> None:
-        from memoir_desktop.ui.privacy import PassphraseDialog
+        from memoir_desktop.ui.settings.privacy import PassphraseDialog
 
         current = None
         if self.backend.has_passphrase:
@@ -358,7 +358,7 @@ class SettingsDialog(QDialog):
         self.backend.write(lambda m: m.keys.set_passphrase(passphrase, current=current), done, failed)
 
     def remove_passphrase(self) -> None:
-        from memoir_desktop.ui.privacy import PassphraseDialog
+        from memoir_desktop.ui.settings.privacy import PassphraseDialog
 
         ask = PassphraseDialog(self.tr("Enter the current passphrase (or the recovery key) to remove it. The journal "
                                        "will then open with this computer's keyring alone, and the app lock goes "
@@ -391,7 +391,7 @@ class SettingsDialog(QDialog):
         remove_passphrase(self.backend, ask.passphrase(), done, failed)
 
     def new_recovery_key(self) -> None:
-        from memoir_desktop.ui.privacy import RecoveryKeyDialog
+        from memoir_desktop.ui.settings.privacy import RecoveryKeyDialog
 
         def show(key: str) -> None:
             self.recovery_dialog = RecoveryKeyDialog(key, self)

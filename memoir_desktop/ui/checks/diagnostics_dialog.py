@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from memoir_desktop.ui.refresh import RefreshWhenShown
+from memoir_desktop.ui.shared.refresh import RefreshWhenShown
 from memoir_desktop.viewmodels.stats_series import CHART_STAGES, StatsData, build_stats
 
 REFRESH_DELAY_MS = 1_500  # coalesce bursts of finished jobs into one redraw

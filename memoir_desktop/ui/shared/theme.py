@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
-from memoir_desktop.ui.resources import resource
+from memoir_desktop.ui.shared.resources import resource
 
 THEMES = ("system", "light", "dark")
 

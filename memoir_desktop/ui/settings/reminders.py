@@ -12,7 +12,7 @@ from datetime import date, datetime
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 
-from memoir_desktop.ui.resources import icon
+from memoir_desktop.ui.shared.resources import icon
 from memoir_desktop.viewmodels.reminder import reminder_due
 
 CHECK_MS = 60_000

@@ -14,7 +14,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
-from memoir_desktop.ui.resources import icon
+from memoir_desktop.ui.shared.resources import icon
 from memoir_desktop.ui.tasks import TaskRunner
 
 log = logging.getLogger(__name__)
@@ -88,7 +88,7 @@ class MemoirOpener(QObject):
             self.locked.emit(exc.code, creating)
             return
         log.error("the journal could not be opened: %s", exc.__class__.__name__)
-        from memoir_desktop.ui.reasons import reason as _reason
+        from memoir_desktop.ui.shared.reasons import reason as _reason
 
         self.failed.emit(_reason(exc))
 

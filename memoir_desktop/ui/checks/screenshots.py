@@ -84,7 +84,7 @@ def take_screenshots(app: QApplication, out_dir: Path, home: Path | None = None)
     from memoir_desktop.core import Memoir, lexical
     from memoir_desktop.core.keys import crypto
     from memoir_desktop.ui.async_memoir import AsyncMemoir
-    from memoir_desktop.ui.demo import seed_demo, seed_demo_app_calls, seed_demo_app_suggestion
+    from memoir_desktop.ui.checks.demo import seed_demo, seed_demo_app_calls, seed_demo_app_suggestion
     from memoir_desktop.ui.main_window import MainWindow
 
     out_dir.mkdir(parents=True, exist_ok=True)

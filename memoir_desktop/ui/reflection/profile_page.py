@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from memoir_desktop.ui.journal.trash_view import ActionBar
-from memoir_desktop.ui.refresh import RefreshWhenShown
+from memoir_desktop.ui.shared.refresh import RefreshWhenShown
 
 
 def category_name(category: str) -> str:

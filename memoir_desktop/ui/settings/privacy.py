@@ -21,9 +21,9 @@ from PySide6.QtWidgets import (
 from memoir_desktop.core.keys.crypto import MIN_PASSPHRASE
 from memoir_desktop.core.keys.private_files import write_private
 from memoir_desktop.core.llm.disclosure import Disclosure
-from memoir_desktop.ui.fit import grow_to_fit
-from memoir_desktop.ui.key_field import key_field
-from memoir_desktop.ui.reasons import reason as _reason
+from memoir_desktop.ui.shared.fit import grow_to_fit
+from memoir_desktop.ui.shared.key_field import key_field
+from memoir_desktop.ui.shared.reasons import reason as _reason
 
 
 class PassphraseDialog(QDialog):
@@ -141,6 +141,6 @@ class RecoveryKeyDialog(QDialog):
 def disclosure_text(d: Disclosure) -> str:
     """What leaves the machine, in the UI's language: generated from the registered purposes
     (core/llm/purposes.py), so it lists every feature that calls the LLM."""
-    from memoir_desktop.ui import i18n
+    from memoir_desktop.ui.shared import i18n
 
     return d.text(i18n.current(), bullet="•")

@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memoir_desktop.ui.formatting import long_date, parse, short_time
-from memoir_desktop.ui.theme import is_dark
+from memoir_desktop.ui.shared.formatting import long_date, parse, short_time
+from memoir_desktop.ui.shared.theme import is_dark
 
 SEARCH_DELAY_MS = 250
 MARK_LIGHT, MARK_DARK = "#ffe08a", "#6b5617"

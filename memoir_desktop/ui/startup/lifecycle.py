@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QCheckBox, QMessageBox
 
-from memoir_desktop.ui import i18n
-from memoir_desktop.ui.settings_apply import remember
-from memoir_desktop.ui.single_instance import SingleInstance
-from memoir_desktop.ui.startup import MemoirOpener, StartupWindow
+from memoir_desktop.ui.settings.settings_apply import remember
+from memoir_desktop.ui.shared import i18n
+from memoir_desktop.ui.startup.opening import MemoirOpener, StartupWindow
+from memoir_desktop.ui.startup.single_instance import SingleInstance
 from memoir_desktop.ui.sync.join_flow import JoinFlow
 from memoir_desktop.ui.tasks import TaskRunner
 
@@ -115,7 +115,7 @@ class AppLifecycle(QObject):
 
     def _ask_passphrase(self, code: str, creating: bool) -> None:
         """The journal needs a passphrase to open (or, new and without a keyring, to be made)."""
-        from memoir_desktop.ui.privacy import PassphraseDialog
+        from memoir_desktop.ui.settings.privacy import PassphraseDialog
 
         reasons = {
             "no_keyring": self.tr("No system keyring is available on this computer to keep your journal's key, "
@@ -147,7 +147,7 @@ class AppLifecycle(QObject):
         self.opener.start()
 
     def _make_lock(self, window) -> None:
-        from memoir_desktop.ui.app_lock import AppLock, passphrase_checker
+        from memoir_desktop.ui.startup.app_lock import AppLock, passphrase_checker
 
         mem = self.backend.mem
         minutes = mem.settings.lock_idle_minutes if mem.keys.encrypted and mem.keys.has_passphrase else 0
@@ -184,7 +184,7 @@ class AppLifecycle(QObject):
         from memoir_desktop.core.keys import crypto
 
         if passphrase is None and not crypto.keyring_available():
-            from memoir_desktop.ui.privacy import PassphraseDialog
+            from memoir_desktop.ui.settings.privacy import PassphraseDialog
 
             dialog = PassphraseDialog(self.tr("No system keyring is available on this computer to keep your "
                                               "journal's key, so your journal needs a passphrase."), creating=True,

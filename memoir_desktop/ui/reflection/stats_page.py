@@ -9,8 +9,8 @@ from PySide6.QtCore import QDate, QLocale
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
-from memoir_desktop.ui.refresh import RefreshWhenShown
-from memoir_desktop.ui.writing_calendar import WritingCalendar
+from memoir_desktop.ui.reflection.writing_calendar import WritingCalendar
+from memoir_desktop.ui.shared.refresh import RefreshWhenShown
 from memoir_desktop.viewmodels.journal_stats import JournalStats, journal_stats
 
 REFRESH_DELAY_MS = 1_500

@@ -14,7 +14,7 @@ from PySide6.QtGui import QIcon
 
 def resources_dir() -> Path:
     frozen = getattr(sys, "_MEIPASS", None)
-    base = Path(frozen) if frozen else Path(__file__).resolve().parents[2]
+    base = Path(frozen) if frozen else Path(__file__).resolve().parents[3]
     return base / "resources"
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
-from memoir_desktop.ui.resources import resource
+from memoir_desktop.ui.shared.resources import resource
 
 log = logging.getLogger(__name__)
 

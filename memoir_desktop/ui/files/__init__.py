@@ -1,0 +1,1 @@
+"""The File menu's dialogs: import (memoir, Day One), export (JSON, Markdown, text), backups."""

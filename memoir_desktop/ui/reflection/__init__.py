@@ -1,0 +1,2 @@
+"""Reflection: the About-you page (the profile of what memoir remembers) and Stats (charts and the
+writing calendar)."""

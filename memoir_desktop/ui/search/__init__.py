@@ -1,0 +1,1 @@
+"""The Search tab: one field over entries and memories, results as cards."""
