@@ -654,10 +654,9 @@ def main(argv: list[str] | None = None) -> int:
         setup_logging()
     except OSError:
         logging.basicConfig(level=logging.WARNING)
-    from memoir_desktop.core.db import DatabaseCorrupt
     from memoir_desktop.core.inputs import InvalidInput, NotFound
     from memoir_desktop.core.keys.crypto import KeyError_
-    from memoir_desktop.core.storage.vectors import IndexBusy
+    from memoir_desktop.core.memory import DatabaseCorrupt, IndexBusy
 
     try:
         return run(args)

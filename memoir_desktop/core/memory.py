@@ -32,7 +32,7 @@ from memoir_desktop.core.archive import backup, conversion
 from memoir_desktop.core.archive.service import Archive
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.companion.turns import Companion, llm_message
-from memoir_desktop.core.db import open_database, origin_of, reading
+from memoir_desktop.core.db import DatabaseCorrupt, open_database, origin_of, reading
 from memoir_desktop.core.jobs.queue import JobQueue, JobRunner
 from memoir_desktop.core.jobs.service import Jobs
 from memoir_desktop.core.journal.entries import Journal
@@ -58,9 +58,13 @@ from memoir_desktop.core.storage.graph_store import SQLiteGraphStore
 from memoir_desktop.core.storage.outside_changes import ChangeFeed, IndexFollower
 from memoir_desktop.core.storage.sealed_vectors import AnyVectorIndex, SealedVectorIndex
 from memoir_desktop.core.storage.store import MemoryStore
-from memoir_desktop.core.storage.vectors import VectorIndex
+from memoir_desktop.core.storage.vectors import IndexBusy, VectorIndex
 from memoir_desktop.core.sync import engine as sync_rounds
 from memoir_desktop.core.sync.service import Sync
+
+# What opening a journal may raise besides the key's errors (keys/crypto.py): the UI, the CLI and the MCP
+# server catch them from here, never from the database or storage modules.
+__all__ = ["DatabaseCorrupt", "IndexBusy", "Memoir"]
 
 
 class Memoir:

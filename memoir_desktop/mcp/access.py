@@ -55,7 +55,7 @@ class JournalAccess:
     def open(self):
         from memoir_desktop.core import Memoir
         from memoir_desktop.core.keys.crypto import KeyError_
-        from memoir_desktop.core.storage.vectors import IndexBusy
+        from memoir_desktop.core.memory import IndexBusy
 
         try:
             self.mem = Memoir.open(self.home)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import logging
 from collections.abc import Callable
+from typing import TypeGuard
 
 import shiboken6
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
@@ -52,7 +53,7 @@ def _cell(cell):
         return None
 
 
-def _alive(callback: Callable | None) -> bool:
+def _alive(callback: Callable | None) -> TypeGuard[Callable]:
     # A result may arrive after the widget that asked for it was closed and deleted; calling
     # into it would raise (or crash), and the result no longer has anyone to show it to.
     return callback is not None and all(shiboken6.isValid(o) for o in _owners(callback))

@@ -94,11 +94,12 @@ class GraphSnapshot:
 
 def load_snapshot(store: GraphStore, user_id: str) -> GraphSnapshot:
     """Read the user's whole graph (all edges, with their dates). Any thread; not the UI's."""
-    nodes = {n.id: NodeInfo(n.id, n.name, n.type, n.mentions, n.created_at) for n in store.nodes(user_id)}
+    nodes = {n.id: NodeInfo(n.id, n.name, n.type, n.mentions, n.created_at) for n in store.nodes(user_id)
+             if n.id is not None}  # rows read back always have their id
     edges = [EdgeInfo(e.id, e.source_id, e.target_id, e.relation, e.valid, e.valid_from, e.valid_to,
                       e.recorded_at, e.expired_at, e.source_entry_id)
              for e in store.edges(user_id, include_invalid=True)
-             if e.source_id in nodes and e.target_id in nodes]
+             if e.id is not None and e.source_id in nodes and e.target_id in nodes]
     return GraphSnapshot(nodes, edges)
 
 

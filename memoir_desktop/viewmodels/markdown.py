@@ -103,7 +103,9 @@ def _blocks(lines: list[str]) -> list[str]:
                 flush()
                 kind = wanted
                 start = int(numbered.group(1)) if numbered else 1
-            items.append(_inline((bullet or numbered).group(1 if bullet else 2).strip()))
+            marker = bullet or numbered
+            assert marker is not None  # one of the two matched (the branch's condition)
+            items.append(_inline(marker.group(1 if bullet else 2).strip()))
             continue
         if items and line[:1].isspace():
             items[-1] += "<br>" + _inline(line.strip())  # an item's indented second line

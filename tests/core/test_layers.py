@@ -1,5 +1,6 @@
 """The layer contracts (pyproject.toml, import-linter) hold on the tree and catch a bad import."""
 
+import json
 import subprocess
 import sys
 import tomllib
@@ -22,23 +23,25 @@ def lint(cwd: Path, pythonpath: Path | None = None) -> subprocess.CompletedProce
 def test_the_tree_keeps_every_contract():
     r = lint(ROOT, ROOT)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "6 kept, 0 broken" in r.stdout
+    assert "7 kept, 0 broken" in r.stdout
 
 
 def _fixture_tree(tmp: Path, bad: dict[str, str]) -> None:
     """A miniature memoir_desktop with the real contracts; `bad` adds modules by dotted path."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["importlinter"]
-    lines = ["[tool.importlinter]", f"root_packages = {config['root_packages']!r}",
+    lines = ["[tool.importlinter]", f"root_packages = {json.dumps(config['root_packages'])}",
              "include_external_packages = true"]
     for c in config["contracts"]:
         lines.append("[[tool.importlinter.contracts]]")
-        lines += [f"{k} = {v!r}" for k, v in c.items()]
-    (tmp / "pyproject.toml").write_text("\n".join(lines).replace("'", '"') + "\n", "utf-8")
+        lines += [f"{k} = {json.dumps(v)}" for k, v in c.items()]
+    (tmp / "pyproject.toml").write_text("\n".join(lines) + "\n", "utf-8")
     for pkg in ("memoir_desktop", "memoir_desktop/core", "memoir_desktop/ui", "memoir_desktop/viewmodels", "memoir_desktop/mcp",
-                "memoir_desktop/graphlayout", "memoir_desktop/eval", "tests"):
+                "memoir_desktop/graphlayout", "memoir_desktop/eval", "memoir_desktop/core/storage", "tests"):
         (tmp / pkg).mkdir(parents=True, exist_ok=True)
         (tmp / pkg / "__init__.py").write_text("", "utf-8")
     (tmp / "memoir_desktop" / "cli.py").write_text("import memoir_desktop.core\n", "utf-8")
+    (tmp / "memoir_desktop" / "core" / "db.py").write_text("", "utf-8")
+    (tmp / "memoir_desktop" / "core" / "memory.py").write_text("import memoir_desktop.core.db\n", "utf-8")
     (tmp / "memoir_desktop" / "app.py").write_text("import memoir_desktop.ui\n", "utf-8")
     (tmp / "memoir_desktop" / "ui" / "window.py").write_text(
         "import PySide6\nimport memoir_desktop.viewmodels\nimport memoir_desktop.core\n", "utf-8")
@@ -67,6 +70,8 @@ def test_each_deliberate_bad_import_breaks_its_contract(tmp_path):
         "memoir_desktop.core.part_a": ("import memoir_desktop.core.part_b\n", "one way only"),
         "memoir_desktop.core.uses_eval": ("import memoir_desktop.eval\n", "core imports nothing"),
         "memoir_desktop.eval.uses_tests": ("import tests\n", "the package imports nothing of tests"),
+        "memoir_desktop.ui.uses_db": ("import memoir_desktop.core.db\n", "reach core through Memoir"),
+        "memoir_desktop.mcp.uses_storage": ("import memoir_desktop.core.storage\n", "reach core through Memoir"),
     }
     for i, (module, (source, contract)) in enumerate(cases.items()):
         tree = tmp_path / str(i)

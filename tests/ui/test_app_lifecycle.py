@@ -1,12 +1,12 @@
 """Start-up window → main window, shortcuts, accessible icon buttons, language switch, shut-down."""
 
-from memoir_desktop.ui.startup.lifecycle import AppLifecycle
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton
 
 from memoir_desktop.core import config
 from memoir_desktop.core.keys import crypto
 from memoir_desktop.ui.shared import i18n
+from memoir_desktop.ui.startup.lifecycle import AppLifecycle
 
 
 def test_start_shortcuts_language_switch_and_clean_shutdown(qapp, qtbot, tmp_path, fake_llm):

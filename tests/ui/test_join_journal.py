@@ -8,7 +8,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from memoir_desktop.ui.startup.lifecycle import AppLifecycle
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
@@ -18,6 +17,7 @@ from memoir_desktop.core.sync import joining
 from memoir_desktop.core.sync.service import Sync
 from memoir_desktop.ui.journal.welcome_panel import WelcomePanel
 from memoir_desktop.ui.settings.privacy import PassphraseDialog
+from memoir_desktop.ui.startup.lifecycle import AppLifecycle
 from tests.ui.sync_homes import PASS, open_journal
 
 WAIT = 60_000  # a loaded two-core machine: a start plus a first round can take tens of seconds

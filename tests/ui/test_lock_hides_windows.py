@@ -24,9 +24,8 @@ SECRET = "Dear me, the week I told nobody about the letter from Jiwoo"
 @pytest.fixture
 def locked_app(tmp_path, qtbot, fake_llm):
     """An encrypted journal with a passphrase, its window and its lock (as the app wires them)."""
-    from memoir_desktop.ui.startup.app_lock import AppLock, passphrase_checker
-
     from memoir_desktop.ui.async_memoir import AsyncMemoir
+    from memoir_desktop.ui.startup.app_lock import AppLock, passphrase_checker
 
     mem = Memoir.open(tmp_path / "home", passphrase=PASS, llm_base_url=fake_llm.url, llm_model="fake")
     backend = AsyncMemoir(mem)

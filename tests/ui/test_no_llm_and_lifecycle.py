@@ -1,12 +1,12 @@
 """No LLM: entries are still saved, one calm line says what happens next. Lifecycle bits."""
 
 import pytest
-from memoir_desktop.ui.startup.single_instance import SingleInstance
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QLabel
 
 from memoir_desktop.ui.journal.message_bubble import NoticeLine
 from memoir_desktop.ui.journal.welcome_panel import NoLLMBanner, WelcomePanel, no_companion_text
+from memoir_desktop.ui.startup.single_instance import SingleInstance
 from tests.ui.conftest import make_window
 
 

@@ -15,9 +15,8 @@ PASS = "ui test passphrase"
 
 
 def test_the_lock_hides_the_journal_until_the_passphrase_is_given(tmp_path, qtbot, fake_llm):
-    from memoir_desktop.ui.startup.app_lock import AppLock, passphrase_checker
-
     from memoir_desktop.ui.async_memoir import AsyncMemoir
+    from memoir_desktop.ui.startup.app_lock import AppLock, passphrase_checker
 
     mem = Memoir.open(tmp_path / "home", passphrase=PASS, llm_base_url=fake_llm.url, llm_model="fake")
     backend = AsyncMemoir(mem)
@@ -124,8 +123,9 @@ def test_where_no_keyring_keeps_the_key_the_start_asks_for_a_passphrase(qapp, qt
 
 
 def test_a_plain_journal_is_offered_encryption_and_reopens_encrypted(qapp, qtbot, tmp_path):
-    from memoir_desktop.ui.startup.lifecycle import AppLifecycle
     from PySide6.QtWidgets import QMessageBox
+
+    from memoir_desktop.ui.startup.lifecycle import AppLifecycle
 
     home = tmp_path / "home"
     with Memoir.open(home, encrypt=False) as m:
@@ -158,8 +158,9 @@ def test_a_plain_journal_is_offered_encryption_and_reopens_encrypted(qapp, qtbot
 def test_declining_the_encryption_offer_for_good_is_remembered(qapp, qtbot, tmp_path):
     import json
 
-    from memoir_desktop.ui.startup.lifecycle import AppLifecycle
     from PySide6.QtWidgets import QMessageBox
+
+    from memoir_desktop.ui.startup.lifecycle import AppLifecycle
 
     home = tmp_path / "home"
     with Memoir.open(home, encrypt=False) as m:
