@@ -11,6 +11,7 @@ An encrypted export's passphrase comes from MEMOIR_EXPORT_PASSPHRASE, else it is
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
 import sys
@@ -139,7 +140,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _print(args, data, text: str) -> None:
-    print(json.dumps(data, ensure_ascii=False, indent=1) if args.json else text)
+    print(json.dumps(data, ensure_ascii=False, indent=1, default=_as_json) if args.json else text)
+
+
+def _as_json(value):
+    """The core's typed results (dataclasses carrying their Changes) as JSON."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    if isinstance(value, (set, frozenset)):
+        return sorted(value)
+    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 def _progress(done: int, total: int) -> None:
@@ -274,7 +284,7 @@ def _process(mem, args) -> int:
 def _tidy(mem, args) -> int:
     if args.undo:
         try:
-            restored = mem.memories.undo_consolidation(args.undo)
+            restored = mem.memories.undo_consolidation(args.undo).ids
         except ValueError:
             print(f"memoir-cli: {args.undo} is not a merged memory; nothing was changed", file=sys.stderr)
             return EXIT_USAGE
@@ -346,12 +356,12 @@ def _dispatch(mem, args) -> int:  # a flat command table reads best
             for h in res))
         return EXIT_OK
     if args.cmd in ("forget", "restore"):
-        res = (mem.delete if args.cmd == "forget" else mem.memories.restore)(args.id)
-        _print(args, res, f"{args.cmd}: {res['memory']} ({res['state']})")
+        done = (mem.memories.delete if args.cmd == "forget" else mem.memories.restore)(args.id)
+        _print(args, done, f"{args.cmd}: {done.memory['memory']} ({done.memory['state']})")
         return EXIT_OK
     if args.cmd == "edit":
-        res = mem.update(args.id, args.text)
-        _print(args, res, f"edited: {res['previous_memory']} -> {res['memory']}")
+        edited = mem.memories.update(args.id, args.text)
+        _print(args, edited, f"edited: {edited.memory['previous_memory']} -> {edited.memory['memory']}")
         return EXIT_OK
     if args.cmd == "jobs":
         res = mem.jobs.all(args.state, user_id=u)
@@ -436,10 +446,11 @@ def _entry(mem, args) -> int:
             for h in res) or "(no changes)")
         return EXIT_OK
     if a == "purge":
-        res = mem.journal.purge(args.id)
-        _print(args, res, f"deleted entry {args.id} forever, with {_count(len(res['memories']), 'memory', 'memories')} "
-                          f"made only from it and {_count(res['graph_relations'], 'graph relation')}; "
-                          "backups made before still hold it")
+        purged = mem.journal.purge(args.id)
+        _print(args, purged, f"deleted entry {args.id} forever, with "
+                             f"{_count(len(purged.removed['memories']), 'memory', 'memories')} made only from it and "
+                             f"{_count(purged.removed['graph_relations'], 'graph relation')}; "
+                             "backups made before still hold it")
         return EXIT_OK
     if a == "restore" and mem.journal.entry(args.id)["deleted_at"] is None:
         # The core lets a second "Put back" in the app pass quietly; here it would hide a mistyped id.
@@ -449,15 +460,15 @@ def _entry(mem, args) -> int:
           "delete": lambda: mem.journal.trash(args.id), "restore": lambda: mem.journal.restore(args.id),
           "private": lambda: mem.journal.set_private(args.id, True),
           "share": lambda: mem.journal.set_private(args.id, False)}[a]
-    res = fn()
+    changed = fn()
     text = {"edit": f"edited entry {args.id}; its memories are re-read", "move": f"moved entry {args.id} to "
-            f"{res['created_at'][:16]}", "delete": f"moved entry {args.id} to the trash ("
-            f"{_count(len(res.get('memories_hidden', [])), 'memory', 'memories')} out of search)",
+            f"{changed.entry['created_at'][:16]}", "delete": f"moved entry {args.id} to the trash ("
+            f"{_count(len(changed.memories), 'memory', 'memories')} out of search)",
             "restore": f"restored entry {args.id}",
             "private": f"entry {args.id} is private: no LLM reads it from now on "
-            f"({_count(len(res.get('memories_changed', [])), 'memory', 'memories')} set aside)",
+            f"({_count(len(changed.memories), 'memory', 'memories')} set aside)",
             "share": f"entry {args.id} is shared with the LLM again"}[a]
-    _print(args, res, text)
+    _print(args, changed, text)
     return _process(mem, args) if a in ("edit", "move", "share") else EXIT_OK
 
 
@@ -611,7 +622,7 @@ def _suggestions(mem, args) -> int:
     if args.accept is not None or args.reject is not None:
         out = mem.memories.decide_suggestion(args.accept if args.accept is not None else args.reject, args.accept is not None,
                                     user_id=args.user)
-        _print(args, out, f"accepted: memory {out['memory_id']}" if out["accepted"] else "turned down")
+        _print(args, out, f"accepted: memory {out.memory_id}" if out.accepted else "turned down")
         return EXIT_OK
     held = mem.apps.memory_suggestions(user_id=args.user)
     _print(args, held, "\n".join(f"{s['id']:>5}  {s['app']}: {s['text']}" for s in held) or "(no suggestions)")

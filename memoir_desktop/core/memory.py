@@ -212,7 +212,7 @@ class Memoir:
         """Remember `messages` (a text or a list of {role, content}): through the write path (`infer`),
         or each as a memory verbatim."""
         return self.memories.add(messages, user_id=user_id, metadata=metadata, infer=infer, timestamp=timestamp,
-                                 memory_type=memory_type, entry_id=entry_id)
+                                 memory_type=memory_type, entry_id=entry_id).as_mem0()
 
     def search(self, query: str, *, user_id: str = "me", limit: int = 10, filters: dict | None = None,
                now=None) -> dict:
@@ -226,12 +226,12 @@ class Memoir:
         return self.memories.get_all(user_id=user_id, include_invalid=include_invalid)
 
     def update(self, memory_id: str, text: str) -> dict:
-        """The user's own correction of a memory (its history keeps the old text)."""
-        return self.memories.update(memory_id, text)
+        """The user's own correction of a memory (its history keeps the old text); the memory as it is now."""
+        return self.memories.update(memory_id, text).memory
 
     def delete(self, memory_id: str) -> dict:
-        """Forget a memory (a soft invalidation: restorable, its history kept)."""
-        return self.memories.delete(memory_id)
+        """Forget a memory (a soft invalidation: restorable, its history kept); the memory as it is now."""
+        return self.memories.delete(memory_id).memory
 
     def history(self, memory_id: str) -> list[dict]:
         return self.memories.history(memory_id)

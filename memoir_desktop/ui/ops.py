@@ -26,7 +26,8 @@ Op = Callable[["Memoir"], R]
 
 
 def changes_of(result: object) -> Changes:
-    """The Changes a core result carries (its `changes`), or none."""
+    """The Changes a core result carries (its typed `changes`), or none. An import's counts still come as
+    a dict (archive/service.py), so a dict's "changes" is read too."""
     found = result.get("changes") if isinstance(result, dict) else getattr(result, "changes", None)
     if isinstance(found, Changes):
         return found

@@ -58,15 +58,15 @@ def test_a_suggestion_becomes_a_memory_only_when_accepted(mem):
     assert again["id"] == b["id"] and [x["text"] for x in mem.apps.memory_suggestions()] == ["고양이 이름은 나비다",
                                                                                          "The diarist hates cilantro"]
     made = mem.memories.decide_suggestion(a["id"], accept=True)
-    assert mem.get(made["memory_id"])["memory"] == "고양이 이름은 나비다"
-    assert mem.get(made["memory_id"])["metadata"] == {"suggested_by": "Cursor"}
-    assert mem.history(made["memory_id"])[0]["actor"] == "user"  # the user accepted it
-    assert mem.memories.decide_suggestion(b["id"], accept=False)["memory_id"] is None
+    assert mem.get(made.memory_id)["memory"] == "고양이 이름은 나비다"
+    assert mem.get(made.memory_id)["metadata"] == {"suggested_by": "Cursor"}
+    assert mem.history(made.memory_id)[0]["actor"] == "user"  # the user accepted it
+    assert mem.memories.decide_suggestion(b["id"], accept=False).memory_id is None
     assert mem.apps.memory_suggestions() == []
     assert [m["memory"] for m in mem.get_all()["results"]] == ["고양이 이름은 나비다"]
     with mem.engine.connect() as conn:  # a decided one keeps no text (the accepted one's is in its memory)
         held = str(conn.exec_driver_sql("SELECT * FROM memory_suggestion").all())
-        assert "cilantro" not in held and "나비" not in held and made["memory_id"] in held
+        assert "cilantro" not in held and "나비" not in held and made.memory_id in held
     with pytest.raises(NotFound):
         mem.memories.decide_suggestion(b["id"], accept=True)
 

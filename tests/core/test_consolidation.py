@@ -23,7 +23,7 @@ def test_merge_is_shorter_keeps_numbers_and_can_be_undone(mem, fake_llm):
     for i in ids:
         h = mem.history(i)[-1]
         assert h["event"] == "DELETE" and merged["id"] in h["note"] and h["actor"] == "system"
-    restored = mem.memories.undo_consolidation(merged["id"])
+    restored = mem.memories.undo_consolidation(merged["id"]).ids
     assert sorted(restored) == sorted(ids)
     assert sorted(m["id"] for m in mem.get_all()["results"]) == sorted(ids)
     assert mem.get(merged["id"])["state"] == "invalid"

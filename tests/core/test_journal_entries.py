@@ -6,6 +6,7 @@ from datetime import datetime
 
 import pytest
 
+from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.inputs import InvalidInput
 from tests.fakes.fake_llm import existing, new_facts, tool
 
@@ -52,7 +53,7 @@ def test_an_edited_entry_updates_its_memory_and_moves_the_graph_edge(mem, fake_l
 
     fake_llm.on("memory_operations", update_same_place)
     out = mem.journal.edit(eid, "나는 서울에 산다")
-    assert out["content"] == "나는 서울에 산다" and out["edited"]
+    assert out.entry["content"] == "나는 서울에 산다" and out.entry["edited"]
     assert mem.get(old["id"])["flag"] == "source changed"  # marked until the job re-reads the entry
     [res] = mem.jobs.process()
     assert res["kind"] == "reconcile" and res["state"] == "done", res
@@ -90,7 +91,7 @@ def test_a_trashed_entry_takes_its_memories_out_of_search_and_context_and_restor
     mem.jobs.process()
     assert mem.search("bees")["results"]
     out = mem.journal.trash(eid)
-    assert len(out["memories_hidden"]) == 1
+    assert len(out.memories) == 1
     assert mem.journal.entries() == [] and [e["id"] for e in mem.journal.in_trash()] == [eid]
     assert mem.search("bees")["results"] == []
     ctx = mem.companion.context_for("do I keep bees?")
@@ -218,9 +219,8 @@ def test_entry_actions_say_what_they_changed(mem, fake_llm):
     eid = mem.journal.write("I keep bees", timestamp=T1)
     mem.jobs.process()
     [m] = mem.get_all()["results"]
-    assert mem.journal.trash(eid)["changes"] == {"memories": [m["id"]], "entries": [eid], "graph": False,
-                                                "proposals": False, "summary": False, "settings": False}
-    assert mem.journal.restore(eid)["changes"]["memories"] == [m["id"]]
+    assert mem.journal.trash(eid).changes == Changes.of(memories=[m["id"]], entries=[eid])
+    assert mem.journal.restore(eid).changes.memories == {m["id"]}
 
 
 def test_a_memorize_job_of_an_entry_trashed_before_it_ran_makes_no_memory(mem, fake_llm):

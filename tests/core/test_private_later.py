@@ -19,7 +19,7 @@ def test_made_private_its_memories_leave_the_context_and_come_back_when_shared(m
     assert "목포" in mem.companion.context_for("어디 살아?").render() and lives_in(mem) == ["나 산다 목포"]
 
     out = mem.journal.set_private(eid)
-    assert out["private"] and len(out["memories_changed"]) == 1
+    assert out.entry["private"] and len(out.memories) == 1
     assert "목포" not in mem.companion.context_for("어디 살아?").render()
     assert mem.search("목포")["results"] == [] and lives_in(mem) == []
     assert [e["id"] for e in mem.search_field.search_entries("목포")] == [eid]  # the user's own search still finds it
@@ -29,7 +29,7 @@ def test_made_private_its_memories_leave_the_context_and_come_back_when_shared(m
     assert len(fake_llm.calls()) > calls and sent(fake_llm, "목포") == before  # asked, but never about it
 
     back = mem.journal.set_private(eid, False)
-    assert not back["private"] and back["job_id"] is None  # its memories exist: nothing to read again
+    assert not back.entry["private"] and back.job_id is None  # its memories exist: nothing to read again
     assert "목포" in mem.companion.context_for("어디 살아?").render() and lives_in(mem) == ["나 산다 목포"]
 
 
@@ -45,7 +45,7 @@ def test_a_private_entry_shared_is_read_then(mem, fake_llm):
     mem.jobs.process()
     assert sent(fake_llm, "bees") == 0
     out = mem.journal.set_private(eid, False)
-    assert out["job_id"] is not None
+    assert out.job_id is not None
     mem.jobs.process()
     assert [m["memory"] for m in mem.search("bees")["results"]] == ["I keep bees on the roof"]
 

@@ -75,7 +75,7 @@ def test_dismissed_and_answered_follow_ups_are_not_asked_again(offline):
     other = offline.add("4월 2일에 제주 여행을 간다", infer=False,
                         timestamp=datetime(2026, 3, 1, 21, 0))["results"][0]["id"]
     assert [f["memory_id"] for f in offline.reflection.followups(now=datetime(2026, 4, 3))] == [other]
-    assert offline.reflection.answer_followup(other, None)["state"] == "answered"
+    assert offline.reflection.answer_followup(other, None).state == "answered"
     assert offline.reflection.followups(now=datetime(2026, 4, 3)) == []
 
 
@@ -232,7 +232,7 @@ def test_a_digest_shows_what_changed_and_a_letter_can_be_written_again(mem, fake
     assert "- “부산에 산다” → “서울로 이사했다”" in week["content"]
     fake_llm.on_text(lambda req: "다시 쓴 편지" if "reflection letter" in req["messages"][0]["content"] else "응")
     again = mem.reflection.regenerate_letter(week["id"])
-    assert again["content"].endswith("다시 쓴 편지") and again["job_id"] is None
+    assert again.entry["content"].endswith("다시 쓴 편지") and again.job_id is None
     assert [h["event"] for h in mem.journal.history(week["id"])] == ["EDIT"]
 
 
@@ -290,9 +290,9 @@ def test_the_profile_groups_memories_and_a_kind_is_forgotten_in_one_action_with_
     assert [m["id"] for m in profile["work"]["memories"]] == ids[2:]
     assert all(g["remember"] for g in profile.values())
     gone = offline.memories.forget_category("people")
-    assert sorted(gone["forgotten"]) == sorted(ids[:2])
+    assert sorted(gone.ids) == sorted(ids[:2])
     assert [m["id"] for m in offline.get_all()["results"]] == ids[2:]
-    offline.memories.restore_memories(gone["forgotten"])
+    offline.memories.restore_memories(gone.ids)
     assert sorted(m["id"] for m in offline.get_all()["results"]) == sorted(ids)
     offline.reflection.set_remembered("people", False)
     assert not {g["category"]: g for g in offline.reflection.profile()}["people"]["remember"]
@@ -348,8 +348,8 @@ def test_an_entry_deleted_forever_takes_the_letters_that_retell_it(offline):
     removed = []
     for eid in (ids[1], ids[4]):  # the two entries about the project
         offline.journal.trash(eid)
-        removed.append(offline.journal.purge(eid).get("letters_removed"))
-    assert removed == [[letter["id"]], None]
+        removed.append(offline.journal.purge(eid).letters_removed)
+    assert removed == [(letter["id"],), ()]
     assert offline.reflection.letters() == []
     [again] = offline.reflection.make_letters(now=datetime(2026, 3, 10))
     assert "프로젝트" not in again["content"] and "3일 동안 3편" in again["content"]

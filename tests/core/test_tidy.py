@@ -25,7 +25,7 @@ def test_duplicates_are_proposed_then_merged_and_undone(mem):
     assert _active(mem) == ["My sister lives in Busan", "i drink coffee every morning!"]
     assert all(mem.get(i)["state"] == "invalid" for i in ids[:2])
     assert res.merged_id in mem.history(ids[0])[-1]["note"]
-    assert sorted(mem.memories.undo_consolidation(res.merged_id)) == sorted(ids[:2])
+    assert sorted(mem.memories.undo_consolidation(res.merged_id).ids) == sorted(ids[:2])
     assert _active(mem) == sorted([*DUPES, "My sister lives in Busan"])
 
 

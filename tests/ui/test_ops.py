@@ -28,7 +28,7 @@ def test_no_query_can_journal(backend, mem, qtbot, write):
 
 def test_a_core_op_writes_and_says_what_changed(backend, mem, qtbot):
     with qtbot.waitSignal(backend.changed, timeout=15_000) as changed:
-        backend.write(lambda m: m.add("I keep bees", infer=False))
+        backend.write(lambda m: m.memories.add("I keep bees", infer=False))
     [memory] = mem.get_all()["results"]
     assert changed.args[0].memories == {memory["id"]}
 

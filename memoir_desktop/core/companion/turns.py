@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlmodel import Session, col, select
 
 from memoir_desktop.core import temporal
+from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.inputs import InvalidInput, clean_reply, clean_text, parse_time
 from memoir_desktop.core.journal.entries import Journal
 from memoir_desktop.core.llm import Gate, LLMError, LLMUnavailable, PrivateRefused, prompts
@@ -28,6 +30,15 @@ from memoir_desktop.core.storage.models import Memory, pk
 from memoir_desktop.core.storage.store import memory_dict
 
 PROFILE_SIZE = 8  # memories always in the answer's context (the hot path), the user's own first
+
+
+@dataclass(frozen=True)
+class TurnWritten:
+    """A step of a turn done on the writer (the message kept, the reply kept, the job released): the turn
+    as it stands, for the next step, and the entries it wrote."""
+
+    turn: dict
+    changes: Changes
 
 
 def new_turn(entry_id: int | None = None, job_id: int | None = None) -> dict:
@@ -64,9 +75,9 @@ class Companion:
             out = new_turn()
             self._answer_into(out, clean_text(text), user_id, parse_time(timestamp))
             return out
-        return self.answer_chat(self.begin_chat(text, user_id=user_id, timestamp=timestamp))
+        return self.answer_chat(self.begin_chat(text, user_id=user_id, timestamp=timestamp).turn)
 
-    def begin_chat(self, text: str, *, user_id: str = "me", timestamp=None) -> dict:
+    def begin_chat(self, text: str, *, user_id: str = "me", timestamp=None) -> TurnWritten:
         """Commit the user's message and its memorize job together, the job waiting for the answer (so
         extraction sees the whole exchange). Returns the turn for answer_chat."""
         when = parse_time(timestamp)
@@ -76,7 +87,7 @@ class Companion:
                    backdated=timestamp is not None)
         if not self._llm().configured:
             self.journal.index_now(user_id, pk(written.entry))
-        return out
+        return TurnWritten(out, written.changes)
 
     def answer_chat(self, turn: dict) -> dict:
         """The companion's answer to a begun turn; the reply joins the turn's job, which then runs (also
@@ -86,7 +97,7 @@ class Companion:
         except BaseException:
             self.finish_turn(unanswered(turn))
             raise
-        return self.finish_turn(out)
+        return self.finish_turn(out).turn
 
     def answer_turn(self, turn: dict) -> dict:
         """The answer alone (a read and an LLM call, no write): the app asks for it on its reads pool,
@@ -97,19 +108,19 @@ class Companion:
         self._answer_into(out, text, user_id, datetime.fromisoformat(out["_when"]))
         return out
 
-    def finish_turn(self, out: dict) -> dict:
+    def finish_turn(self, out: dict) -> TurnWritten:
         """The turn's end, written: the reply (if one came) saved after the message, the job released."""
         out = dict(out)
         when, user_id, backdated = datetime.fromisoformat(out.pop("_when")), out.pop("user_id"), out.pop("backdated")
         reply = clean_reply(out["reply"]) if out["reply"] else None
         out["reply_entry_id"] = self.journal.close_turn(user_id, out["entry_id"], out["job_id"], reply,
                                                         when if backdated else None)
-        return out
+        return TurnWritten(out, Changes.of(entries=[out["entry_id"], out["reply_entry_id"]]))
 
     def reply_to(self, entry_id: int) -> dict:
         """Ask the companion, later, about an entry saved without a reply. The reply is journalled after
         it; it is the companion's words, so it makes no memory of its own."""
-        return self.save_reply(self.reply_text(entry_id))
+        return self.save_reply(self.reply_text(entry_id)).turn
 
     def reply_text(self, entry_id: int) -> dict:
         """The answer about an entry (a read and an LLM call, no write; see reply_to)."""
@@ -123,7 +134,7 @@ class Companion:
         self._answer_into(out, e["content"], e["user_id"], datetime.fromisoformat(e["created_at"]))
         return {**out, "_entry": e}
 
-    def save_reply(self, out: dict) -> dict:
+    def save_reply(self, out: dict) -> TurnWritten:
         """The reply of `reply_text` journalled after its entry (written)."""
         out = dict(out)
         e = out.pop("_entry")
@@ -133,7 +144,7 @@ class Companion:
             written = self.journal.commit(clean_reply(out["reply"]), user_id=e["user_id"], role="assistant",
                                          source="chat", memorize=False, timestamp=when, reply_to=e["id"])
             out["reply_entry_id"] = written.entry.id
-        return out
+        return TurnWritten(out, Changes.of(entries=[out.get("reply_entry_id")]))
 
     # -- the answer ---------------------------------------------------------------------
 

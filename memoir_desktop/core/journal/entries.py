@@ -55,6 +55,28 @@ class Written:
     changes: Changes = field(default_factory=Changes)
 
 
+@dataclass(frozen=True)
+class EntryChanged:
+    """What a user's action on one entry did: the entry as it is now, what changed (each screen redraws
+    by it), the re-read it queued, and the memories it hid, restored or marked to be re-read."""
+
+    entry: dict
+    changes: Changes = field(default_factory=Changes)
+    job_id: int | None = None
+    memories: tuple[str, ...] = ()
+    relations: int = 0  # graph relations hidden or restored
+
+
+@dataclass(frozen=True)
+class EntryPurged:
+    """A trashed entry deleted forever: what went with it (cascade.PurgePlan.as_dict) and the letters of
+    its week or month that retold it."""
+
+    removed: dict
+    changes: Changes
+    letters_removed: tuple[int, ...] = ()
+
+
 class Journal:
     def __init__(self, engine, queue: JobQueue, write_lock: threading.Lock, ctx: cascade.CascadeContext,
                  letter_covers: Callable[[str, date], bool] = lambda _ref, _day: False,
@@ -156,7 +178,7 @@ class Journal:
         connected, a private one, a letter. The job, when it runs, indexes it again (the same point)."""
         self.ctx.reindex_entry(user_id, entry_id, Change())
 
-    def edit(self, entry_id: int, text: str) -> dict:
+    def edit(self, entry_id: int, text: str) -> EntryChanged:
         """The user rewrote an entry: its previous text goes to the entry's history and the memories
         it produced are re-read by the write path (they are marked until then)."""
         text = clean_text(text)
@@ -164,7 +186,7 @@ class Journal:
         with self.write_lock, Session(self.engine) as s:
             e = self._live(s, entry_id)
             if e.content == text:
-                return entry_dict(e, changes=Changes().to_dict())
+                return EntryChanged(entry_dict(e))
             s.add(EntryHistory(entry_id=entry_id, event="EDIT", old_content=e.content, new_content=text))
             e.content, e.updated_at = text, now()
             s.add(e)
@@ -176,19 +198,20 @@ class Journal:
             job_id = job.id if job else None
             s.commit()
             s.refresh(e)
-            result = entry_dict(e, job_id=job_id, changes=Changes.of(entries=[entry_id], memories=touched).to_dict())
+            result = EntryChanged(entry_dict(e), Changes.of(entries=[entry_id], memories=touched), job_id,
+                                  memories=tuple(touched))
             user_id = e.user_id
         self.ctx.reindex_entry(user_id, entry_id, change)
         return result
 
-    def move(self, entry_id: int, when) -> dict:
+    def move(self, entry_id: int, when) -> EntryChanged:
         """Give an entry another date and time. Relative times in it ("어제") now count from the new
         day, so its memories are re-read like an edit's; the memories only it recorded move with it."""
         when = parse_time(when)
         with self.write_lock, Session(self.engine) as s:
             e = self._live(s, entry_id)
             if e.created_at == when:
-                return entry_dict(e, changes=Changes().to_dict())
+                return EntryChanged(entry_dict(e))
             s.add(EntryHistory(entry_id=entry_id, event="MOVE", old_time=e.created_at, new_time=when))
             moved = cascade.move_recorded_times(s, entry_id, e.created_at, when)
             # Not updated_at: a new date is not new words, and "edited" (entry_dict) says the words changed.
@@ -200,10 +223,10 @@ class Journal:
             job_id = job.id if job else None
             s.commit()
             s.refresh(e)
-            return entry_dict(e, job_id=job_id,
-                              changes=Changes.of(entries=[entry_id], memories=[*touched, *moved]).to_dict())
+            return EntryChanged(entry_dict(e), Changes.of(entries=[entry_id], memories=[*touched, *moved]), job_id,
+                                memories=tuple(touched))
 
-    def set_private(self, entry_id: int, private: bool = True) -> dict:
+    def set_private(self, entry_id: int, private: bool = True) -> EntryChanged:
         """Make an entry private after writing it, or share it again.
 
         Private: no LLM reads it from now on (jobs still waiting skip it; pipeline/memorize.py), the
@@ -214,7 +237,7 @@ class Journal:
         with self.write_lock, Session(self.engine) as s:
             e = self._live(s, entry_id)
             if bool(e.private) == private or e.role != "user" or e.kind == "letter":
-                return entry_dict(e, changes=Changes().to_dict())
+                return EntryChanged(entry_dict(e))
             e.private = private  # not updated_at: the words did not change, the entry is not "edited"
             s.add(e)
             s.add(EntryHistory(entry_id=entry_id, event="PRIVATE" if private else "SHARED"))
@@ -234,9 +257,9 @@ class Journal:
             job_id = job.id if job else None
             s.commit()
             s.refresh(e)
-            result = entry_dict(e, job_id=job_id, memories_changed=out.memories, relations_changed=out.edges,
-                                changes=Changes.of(entries=[entry_id], memories=out.memories,
-                                                   graph=bool(out.edges)).to_dict())
+            result = EntryChanged(entry_dict(e), Changes.of(entries=[entry_id], memories=out.memories,
+                                                            graph=bool(out.edges)),
+                                  job_id, memories=tuple(out.memories), relations=len(out.edges))
             user_id = e.user_id
         if private:  # the entry itself stays in the local index: the user's own search still finds it
             self.ctx.after_memories_hidden(user_id, change, bool(out.edges))
@@ -244,7 +267,7 @@ class Journal:
             self.ctx.after_unhide(user_id, entry_id, change, bool(out.edges))
         return result
 
-    def trash(self, entry_id: int) -> dict:
+    def trash(self, entry_id: int) -> EntryChanged:
         """Move an entry to the trash: the memories only it supported leave search and the answer
         context (invalid, "source deleted"), its graph relations are hidden; all come back on restore."""
         change = Change()
@@ -260,23 +283,23 @@ class Journal:
             out = cascade.hide_entry(self.ctx, s, change, e)
             s.commit()
             s.refresh(e)
-            result = entry_dict(e, memories_hidden=out.memories, relations_hidden=out.edges,
-                                changes=Changes.of(entries=[entry_id, *(r.id for r in replies)], memories=out.memories,
-                                                   graph=bool(out.edges)).to_dict())
+            result = EntryChanged(entry_dict(e), Changes.of(entries=[entry_id, *(r.id for r in replies)],
+                                                            memories=out.memories, graph=bool(out.edges)),
+                                  memories=tuple(out.memories), relations=len(out.edges))
             user_id = e.user_id
         self.ctx.after_hide(user_id, entry_id, change, bool(out.edges))
         if replies:
             self.ctx.episodes.remove(user_id, [pk(r) for r in replies])
         return result
 
-    def restore(self, entry_id: int) -> dict:
+    def restore(self, entry_id: int) -> EntryChanged:
         change = Change()
         with self.write_lock, Session(self.engine) as s:
             e = s.get(Entry, entry_id)
             if e is None:
                 raise NotFound(entry_id, "entry")
             if e.deleted_at is None:
-                return entry_dict(e, changes=Changes().to_dict())
+                return EntryChanged(entry_dict(e))
             trashed_at = e.deleted_at
             e.deleted_at = None
             s.add(e)
@@ -288,9 +311,9 @@ class Journal:
             out = cascade.unhide_entry(self.ctx, s, change, e)
             s.commit()
             s.refresh(e)
-            result = entry_dict(e, memories_restored=out.memories, relations_restored=out.edges,
-                                changes=Changes.of(entries=[entry_id, *(r.id for r in replies)], memories=out.memories,
-                                                   graph=bool(out.edges)).to_dict())
+            result = EntryChanged(entry_dict(e), Changes.of(entries=[entry_id, *(r.id for r in replies)],
+                                                            memories=out.memories, graph=bool(out.edges)),
+                                  memories=tuple(out.memories), relations=len(out.edges))
             user_id = e.user_id
         self.ctx.after_unhide(user_id, entry_id, change, bool(out.edges))
         for r in replies:
@@ -303,7 +326,7 @@ class Journal:
             e = self._trashed(s, entry_id)
             return cascade.purge_plan(s, e).as_dict()
 
-    def purge(self, entry_id: int) -> dict:
+    def purge(self, entry_id: int) -> EntryPurged:
         """Delete a trashed entry forever, with everything derived from it alone (see cascade.purge)."""
         change = Change()
         with self.write_lock, Session(self.engine) as s:
@@ -317,16 +340,11 @@ class Journal:
             s.commit()
             checkpoint(self.engine)
         self.ctx.after_purge(user_id, entry_id, change)
-        out = {**plan.as_dict(), "changes": Changes.of(entries=[entry_id], memories=plan.memory_ids,
-                                                       graph=bool(plan.edges), summary=True).to_dict()}
-        if kind != "letter":
-            # A letter of its week or month may retell it: such letters go too (with their history);
-            # the next make_letters writes them again from what is left.
-            gone = self._drop_letters_of(user_id, day)
-            if gone:
-                out["letters_removed"] = gone
-                out["changes"] = (Changes.from_dict(out["changes"]) | Changes.of(entries=gone)).to_dict()
-        return out
+        # A letter of its week or month may retell it: such letters go too (with their history); the next
+        # make_letters writes them again from what is left.
+        gone = self._drop_letters_of(user_id, day) if kind != "letter" else []
+        return EntryPurged(plan.as_dict(), Changes.of(entries=[entry_id, *gone], memories=plan.memory_ids,
+                                                      graph=bool(plan.edges), summary=True), tuple(gone))
 
     def _drop_letters_of(self, user_id: str, day: date) -> list[int]:
         with self.write_lock, Session(self.engine) as s:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlmodel import Session, col, select
@@ -30,6 +31,49 @@ from memoir_desktop.core.pipeline.extraction import fact_span, shape_fact
 from memoir_desktop.core.pipeline.summary import summary_text
 from memoir_desktop.core.storage.models import Entry, Memory, Proposal, now
 from memoir_desktop.core.storage.store import Change, MemoryStore, memory_dict
+
+
+@dataclass(frozen=True)
+class Added:
+    """Memories added: mem0's results ({id, memory, event}) and what changed."""
+
+    results: list[dict]
+    changes: Changes = field(default_factory=Changes)
+    relations: list = field(default_factory=list)
+    pending_confirmation: list = field(default_factory=list)
+
+    def as_mem0(self) -> dict:
+        """mem0's own shape of `add`'s answer."""
+        out: dict = {"results": self.results}
+        if self.relations or self.pending_confirmation:
+            out.update(relations=self.relations, pending_confirmation=self.pending_confirmation)
+        return out
+
+
+@dataclass(frozen=True)
+class MemoryChanged:
+    """A user's action on one memory: the memory as it is now, and what changed."""
+
+    memory: dict
+    changes: Changes
+
+
+@dataclass(frozen=True)
+class MemoriesChanged:
+    """A user's action on several memories at once (a kind forgotten, or restored)."""
+
+    ids: list[str]
+    changes: Changes
+
+
+@dataclass(frozen=True)
+class SuggestionDecided:
+    """Another app's suggested memory, accepted (the memory it became) or declined."""
+
+    suggestion_id: int
+    accepted: bool
+    memory_id: str | None
+    changes: Changes
 
 
 def as_messages(messages) -> list[dict]:
@@ -58,7 +102,7 @@ class Memories:
     # -- adding -------------------------------------------------------------------------
 
     def add(self, messages, *, user_id: str = "me", metadata: dict | None = None, infer: bool = True,
-            timestamp=None, memory_type: str | None = None, entry_id: int | None = None) -> dict:
+            timestamp=None, memory_type: str | None = None, entry_id: int | None = None) -> Added:
         """`entry_id` (with infer=False): the entry the user's own memory comes from ("Remember
         this"), so it follows that entry to the trash or into privacy like the AI's memories."""
         msgs = as_messages(messages)
@@ -71,10 +115,11 @@ class Memories:
         done = self._run_job(job_id)
         if done["state"] != "done":
             raise (LLMUnavailable if done["state"] == "pending" else LLMBadReply)(done.get("error") or "failed")
-        return {"results": done["result"]["results"], "relations": done["result"].get("relations", []),
-                "pending_confirmation": done["result"].get("pending_confirmation", [])}
+        result = done["result"]
+        return Added(result["results"], Changes.from_dict(result.get("changes")), result.get("relations", []),
+                     result.get("pending_confirmation", []))
 
-    def _add_verbatim(self, msgs, user_id, metadata, when, entry_id: int | None = None) -> dict:
+    def _add_verbatim(self, msgs, user_id, metadata, when, entry_id: int | None = None) -> Added:
         change = Change()
         results = []
         with self.write_lock, Session(self.engine) as s:
@@ -87,7 +132,7 @@ class Memories:
                 results.append({"id": row.id, "memory": row.text, "event": "ADD"})
             s.commit()
         self.store.apply_index(user_id, change)
-        return {"results": results, "changes": Changes.of(memories=[r["id"] for r in results]).to_dict()}
+        return Added(results, Changes.of(memories=[r["id"] for r in results]))
 
     def stage_verbatim(self, s: Session, change: Change, user_id: str, text: str, when: datetime,
                        entry_id: int | None, metadata: dict | None) -> Memory:
@@ -98,7 +143,7 @@ class Memories:
                                     category=categories.categorize(text, about=about, recorded=when,
                                                                    recurrence=rule))
 
-    def _add_procedural(self, msgs, user_id, metadata, when) -> dict:
+    def _add_procedural(self, msgs, user_id, metadata, when) -> Added:
         text = self._llm().complete("extraction", [{"role": "system", "content": prompts.PROCEDURAL_SYSTEM},
                                                    {"role": "user", "content": prompts.format_messages(msgs)}])
         if not text.strip():
@@ -110,7 +155,7 @@ class Memories:
             s.commit()
             result = {"id": row.id, "memory": row.text, "event": "ADD"}
         self.store.apply_index(user_id, change)
-        return {"results": [result]}
+        return Added([result], Changes.of(memories=[result["id"]]))
 
     # -- reading ------------------------------------------------------------------------
 
@@ -146,7 +191,7 @@ class Memories:
 
     # -- the user's own changes ---------------------------------------------------------
 
-    def update(self, memory_id: str, text: str) -> dict:
+    def update(self, memory_id: str, text: str) -> MemoryChanged:
         """A user edit: recorded in history with actor "user"; the memory becomes protected."""
         text = clean_text(text)
         change = Change()
@@ -162,19 +207,18 @@ class Memories:
             s.add(m)
             s.commit()
             s.refresh(m)
-            user_id, result = m.user_id, memory_dict(m, previous_memory=old,
-                                                     changes=Changes.of(memories=[m.id]).to_dict())
+            user_id, result = m.user_id, MemoryChanged(memory_dict(m, previous_memory=old), Changes.of(memories=[m.id]))
         self.store.apply_index(user_id, change)
         return result
 
-    def delete(self, memory_id: str) -> dict:
+    def delete(self, memory_id: str) -> MemoryChanged:
         """Forget a memory (restorable; its history keeps it)."""
         return self.set_state(memory_id, "invalid")
 
-    def restore(self, memory_id: str) -> dict:
+    def restore(self, memory_id: str) -> MemoryChanged:
         return self.set_state(memory_id, "active")
 
-    def set_state(self, memory_id: str, state: str, actor: str = "user") -> dict:
+    def set_state(self, memory_id: str, state: str, actor: str = "user") -> MemoryChanged:
         """Forget (state "invalid") or restore ("active") one memory."""
         change = Change()
         with self.write_lock, Session(self.engine) as s:
@@ -185,11 +229,11 @@ class Memories:
                 self.store.stage_state(s, change, m, state, actor=actor)
                 s.commit()
                 s.refresh(m)
-            user_id, result = m.user_id, memory_dict(m, changes=Changes.of(memories=[m.id]).to_dict())
+            user_id, result = m.user_id, MemoryChanged(memory_dict(m), Changes.of(memories=[m.id]))
         self.store.apply_index(user_id, change)
         return result
 
-    def forget_category(self, category: str, *, user_id: str = "me") -> dict:
+    def forget_category(self, category: str, *, user_id: str = "me") -> MemoriesChanged:
         """Forget every active memory of a kind in one action (restore_memories undoes it)."""
         change = Change()
         with self.write_lock, Session(self.engine) as s:
@@ -201,9 +245,9 @@ class Memories:
             s.commit()
             ids = [m.id for m in rows]
         self.store.apply_index(user_id, change)
-        return {"category": category, "forgotten": ids, "changes": Changes.of(memories=ids).to_dict()}
+        return MemoriesChanged(ids, Changes.of(memories=ids))
 
-    def restore_memories(self, memory_ids: list[str], *, user_id: str = "me") -> dict:
+    def restore_memories(self, memory_ids: list[str], *, user_id: str = "me") -> MemoriesChanged:
         change = Change()
         with self.write_lock, Session(self.engine) as s:
             done = []
@@ -214,7 +258,7 @@ class Memories:
                     done.append(mid)
             s.commit()
         self.store.apply_index(user_id, change)
-        return {"restored": done, "changes": Changes.of(memories=done).to_dict()}
+        return MemoriesChanged(done, Changes.of(memories=done))
 
     # -- what waits for the user: the write path's proposals, other apps' suggestions ------
 
@@ -226,7 +270,7 @@ class Memories:
         return [{"id": p.id, "memory_id": p.memory_id, "event": p.event, "memory": mems[p.memory_id].text,
                  "proposed": p.new_text, "reason": p.reason, "job_id": p.job_id} for p in rows]
 
-    def resolve_proposal(self, proposal_id: int, accept: bool) -> dict:
+    def resolve_proposal(self, proposal_id: int, accept: bool) -> MemoryChanged:
         change = Change()
         with self.write_lock, Session(self.engine) as s:
             p = s.get(Proposal, proposal_id)
@@ -243,11 +287,11 @@ class Memories:
                 elif p.event == "DELETE":
                     self.store.stage_state(s, change, m, "invalid", actor="user", note="confirmed LLM proposal")
             s.commit()
-            user_id, result = m.user_id, memory_dict(m, changes=Changes.of(memories=[m.id], proposals=True).to_dict())
+            user_id, result = m.user_id, MemoryChanged(memory_dict(m), Changes.of(memories=[m.id], proposals=True))
         self.store.apply_index(user_id, change)
         return result
 
-    def decide_suggestion(self, suggestion_id: int, accept: bool, *, user_id: str = "me") -> dict:
+    def decide_suggestion(self, suggestion_id: int, accept: bool, *, user_id: str = "me") -> SuggestionDecided:
         """Accepted, the suggestion becomes a memory as one added by hand (noting the app); rejected, none."""
         change, memory_id = Change(), None
         with self.write_lock, Session(self.engine) as s:
@@ -258,8 +302,7 @@ class Memories:
             app_suggestions.mark(s, row, accept, memory_id)
             s.commit()
         self.store.apply_index(user_id, change)
-        return {"id": suggestion_id, "accepted": accept, "memory_id": memory_id,
-                "changes": Changes.of(memories=[memory_id], proposals=True).to_dict()}
+        return SuggestionDecided(suggestion_id, accept, memory_id, Changes.of(memories=[memory_id], proposals=True))
 
     # -- tidying: memories that say the same thing, merged (a preview accepted merge by merge, or a
     # background job) and a merge undone; and the running summary the write path keeps ----------------
@@ -268,8 +311,10 @@ class Memories:
         """Queue a consolidation job. User-edited memories join only when the user agreed."""
         return self.queue.add("consolidate", user_id, {"include_user_edited": include_user_edited})
 
-    def undo_consolidation(self, merged_id: str) -> list[str]:
-        return consolidate.undo_merge(self.engine, self.store, self.write_lock, merged_id)
+    def undo_consolidation(self, merged_id: str) -> MemoriesChanged:
+        """Undo a merge: its originals come back (`ids`) and the merged memory goes."""
+        restored = consolidate.undo_merge(self.engine, self.store, self.write_lock, merged_id)
+        return MemoriesChanged(restored, Changes.of(memories=[merged_id, *restored]))
 
     def tidy_proposals(self, *, user_id: str = "me", include_user_edited: bool = False) -> list[tidy.TidyProposal]:
         """Merges of near-duplicate memories to show the user first (nothing changes; a read)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from sqlmodel import Session, col, select
@@ -20,7 +21,7 @@ from memoir_desktop.core import config
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.inputs import InvalidInput, NotFound
 from memoir_desktop.core.jobs.queue import JobQueue
-from memoir_desktop.core.journal.entries import Journal
+from memoir_desktop.core.journal.entries import EntryChanged, Journal
 from memoir_desktop.core.llm import Gate, LLMBadReply, LLMError
 from memoir_desktop.core.pipeline import categories
 from memoir_desktop.core.reflection import followups, letters
@@ -29,6 +30,25 @@ from memoir_desktop.core.storage.models import Entry, History, Memory, pk
 from memoir_desktop.core.storage.store import MemoryStore, memory_dict
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class FollowupChanged:
+    """A plan's question dismissed, or answered by an entry."""
+
+    memory_id: str
+    state: str
+    entry_id: int | None
+    changes: Changes
+
+
+@dataclass(frozen=True)
+class KindRemembered:
+    """A kind of thing switched on or off for the write path (a setting)."""
+
+    category: str
+    remember: bool
+    changes: Changes = field(default_factory=lambda: Changes(settings=True))
 
 
 class Reflection:
@@ -86,22 +106,21 @@ class Reflection:
                     s.expunge(row)
         return [followups.followup_dict(m, rows.get(m.id, row)) for m, row in due["found"] if m.id not in answered]
 
-    def dismiss_followup(self, memory_id: str, *, user_id: str = "me") -> dict:
+    def dismiss_followup(self, memory_id: str, *, user_id: str = "me") -> FollowupChanged:
         return self.set_followup(memory_id, user_id, followups.DISMISSED)
 
-    def answer_followup(self, memory_id: str, entry_id: int | None = None, *, user_id: str = "me") -> dict:
+    def answer_followup(self, memory_id: str, entry_id: int | None = None, *, user_id: str = "me") -> FollowupChanged:
         """The user wrote about the plan (entry_id: that entry)."""
         return self.set_followup(memory_id, user_id, followups.ANSWERED, entry_id)
 
-    def set_followup(self, memory_id: str, user_id: str, state: str, entry_id: int | None = None) -> dict:
+    def set_followup(self, memory_id: str, user_id: str, state: str, entry_id: int | None = None) -> FollowupChanged:
         """The user dismissed a plan's question, or wrote about the plan (entry_id: that entry)."""
         with self.write_lock, Session(self.engine) as s:
             if s.get(Memory, memory_id) is None:
                 raise NotFound(memory_id)
             row = followups.set_state(s, user_id, memory_id, state, entry_id=entry_id)
             s.commit()
-            return {"memory_id": memory_id, "state": row.state, "entry_id": row.entry_id,
-                    "changes": Changes.of(memories=[memory_id]).to_dict()}
+            return FollowupChanged(memory_id, row.state, row.entry_id, Changes.of(memories=[memory_id]))
 
     # -- letters ------------------------------------------------------------------------
 
@@ -134,7 +153,7 @@ class Reflection:
             out.append(self.journal.entry(pk(written.entry)))
         return out
 
-    def regenerate_letter(self, entry_id: int) -> dict:
+    def regenerate_letter(self, entry_id: int) -> EntryChanged:
         """Write a letter again (for instance once an LLM is connected); the old text stays in its history."""
         return self.journal.edit(entry_id, self.recompose_letter(entry_id))
 
@@ -182,7 +201,7 @@ class Reflection:
             groups[categories.category_of(m)].append(memory_dict(m))
         return [{"category": c, "remember": c not in off, "memories": groups[c]} for c in categories.CATEGORIES]
 
-    def set_remembered(self, category: str, remember: bool) -> dict:
+    def set_remembered(self, category: str, remember: bool) -> KindRemembered:
         """Switch a kind of thing on or off for the write path (saved in the settings)."""
         if category not in categories.CATEGORIES:
             raise InvalidInput(f"unknown category {category!r}")
@@ -191,7 +210,7 @@ class Reflection:
         on_disk.not_remembered = off
         config.save_settings(self.home, on_disk)
         self._settings().not_remembered = list(off)
-        return {"category": category, "remember": remember, "changes": Changes(settings=True).to_dict()}
+        return KindRemembered(category, remember)
 
     # -- what the Stats page reads ------------------------------------------------------
 

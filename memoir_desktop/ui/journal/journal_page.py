@@ -16,6 +16,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from memoir_desktop.core.inputs import InvalidInput
+from memoir_desktop.core.journal.entries import EntryChanged, EntryPurged
+from memoir_desktop.core.memories.actions import Added
 from memoir_desktop.core.sync import joining
 from memoir_desktop.ui.journal import turns
 from memoir_desktop.ui.journal.chat_view import ChatView, PendingExchange
@@ -404,28 +406,29 @@ class JournalPage(QWidget):
         if not text or bubble.entry_id is None:
             return
 
-        def done(result: dict) -> None:
-            ids = [r["id"] for r in result.get("results") or []]
+        def done(added: Added) -> None:
+            ids = [r["id"] for r in added.results]
             short = text if len(text) <= 60 else text[:57] + "…"
             self.bar.show_message(self.tr("Remembered: “{text}”").format(text=short), self.tr("Undo"),
-                                  lambda: [self.backend.write(lambda m, mid=mid: m.delete(mid)) for mid in ids])
+                                  lambda: [self.backend.write(lambda m, mid=mid: m.memories.delete(mid)) for mid in ids])
 
         def failed(exc: BaseException) -> None:
             self.bar.show_message(self.tr("Could not remember this: {error}").format(error=exc))
 
-        self.backend.write(lambda m: m.add(text, infer=False, timestamp=bubble.when, entry_id=bubble.entry_id), done, failed)
+        self.backend.write(lambda m: m.memories.add(text, infer=False, timestamp=bubble.when, entry_id=bubble.entry_id),
+                           done, failed)
 
     def set_private(self, bubble: MessageBubble, private: bool) -> None:
         self.set_entry_private(bubble.entry_id, private)
 
     def set_entry_private(self, entry_id: int, private: bool) -> None:
         """By id, not bubble: the day is redrawn, and Undo must still find the entry."""
-        def done(entry: dict) -> None:
+        def done(changed: EntryChanged) -> None:
             bubble = self.chat.bubble_for(entry_id)
             if bubble is not None:
-                bubble.set_entry(entry)
+                bubble.set_entry(changed.entry)
             if private:
-                n = len(entry.get("memories_changed") or [])
+                n = len(changed.memories)
                 text = (self.tr("Private now: the companion won't read this entry, and %n memory(ies) made from it "
                                 "are set aside. What it already read can't be unsent.", None, n) if n else
                         self.tr("Private now: the companion won't read this entry."))
@@ -444,12 +447,12 @@ class JournalPage(QWidget):
             bubble.show_edit_error(self.tr("An entry can't be empty. To remove it, choose Move to trash."))
             return
 
-        def done(entry: dict) -> None:
+        def done(changed: EntryChanged) -> None:
             if not shiboken6.isValid(bubble):
                 return
-            bubble.finish_edit(entry)
-            if entry.get("job_id") is not None:
-                self.chat.show_rereading(bubble, entry["job_id"])
+            bubble.finish_edit(changed.entry)
+            if changed.job_id is not None:
+                self.chat.show_rereading(bubble, changed.job_id)
                 if not self.backend.llm_configured or self._llm_reachable is False:
                     self.chat.mark_waiting_for_llm()
 
@@ -471,9 +474,9 @@ class JournalPage(QWidget):
     def _move(self, bubble: MessageBubble, entry_id: int, when: datetime) -> None:
         shown = self.day
 
-        def done(entry: dict) -> None:
-            new_day = parse(entry["created_at"]).date()
-            job_id = entry.get("job_id")
+        def done(changed: EntryChanged) -> None:
+            new_day = parse(changed.entry["created_at"]).date()
+            job_id = changed.job_id
             if new_day == shown:
                 # Same day, another time: redraw it in order, then show its memories being re-read.
                 self.show_day(shown, then=lambda: self._after_same_day_move(entry_id, job_id))
@@ -501,7 +504,7 @@ class JournalPage(QWidget):
         entry_id = bubble.entry_id
         bubble.hide()
 
-        def done(_result: dict) -> None:
+        def done(_changed: EntryChanged) -> None:
             if shiboken6.isValid(bubble):
                 self.chat.remove_entry(bubble)
             self.bar.show_message(self.tr("Entry moved to the trash"), self.tr("Put back"),
@@ -516,9 +519,10 @@ class JournalPage(QWidget):
         self.backend.write(lambda m: m.journal.trash(entry_id), done, failed)
 
     def restore_entry(self, entry_id: int, announce: bool = False) -> None:
-        def done(entry: dict) -> None:
+        def done(changed: EntryChanged) -> None:
             self.refresh_trash()
-            day = parse(entry.get("created_at")).date() if entry.get("created_at") else None
+            created = changed.entry.get("created_at")
+            day = parse(created).date() if created else None
             if day is not None and day == self.day and self.stack.currentWidget() is self.chat:
                 self.show_entry(day, entry_id)
             elif announce and day is not None:
@@ -603,7 +607,7 @@ class JournalPage(QWidget):
         if row is not None:
             row.set_busy(True)
 
-        def done(_result: dict) -> None:
+        def done(_purged: EntryPurged) -> None:
             self.refresh_trash()
             self.bar.show_message(self.tr("Deleted forever."))
 

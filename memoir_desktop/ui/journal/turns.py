@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from memoir_desktop.core.changes import Changes
-from memoir_desktop.core.companion.turns import unanswered
+from memoir_desktop.core.companion.turns import TurnWritten, unanswered
+from memoir_desktop.core.journal.entries import EntryChanged
 from memoir_desktop.ui.tasks import call_if_alive
 
 Callback = Callable | None
@@ -22,32 +23,29 @@ Callback = Callable | None
 
 def chat(backend, text: str, on_done: Callback, on_error: Callback = None, on_saved: Callback = None,
          timestamp=None) -> None:
-    """Save the message (on_saved(turn) as soon as it is on disk), then the answer (on_done(out))."""
-    def finished(out: dict) -> None:
+    """Save the message (on_saved(turn) as soon as it is on disk), then the answer (on_done(out)). Each
+    step on the writer says what it wrote (TurnWritten.changes), which the writer announces."""
+    def finished(done: TurnWritten) -> None:
         backend.writer.poke()
-        if out.get("error"):
+        if done.turn.get("error"):
             backend.llm_reachable_changed.emit(False if backend.llm_configured else None)
-        elif out.get("reply"):
+        elif done.turn.get("reply"):
             backend.llm_reachable_changed.emit(True)
-        call_if_alive(on_done, out)
+        call_if_alive(on_done, done.turn)
 
     def answered(out: dict) -> None:
-        backend.write(lambda m: _turn_written(m.companion.finish_turn(out)), finished, on_error)
+        backend.write(lambda m: m.companion.finish_turn(out), finished, on_error)
 
     def not_answered(turn: dict, exc: BaseException) -> None:
-        backend.write(lambda m: _turn_written(m.companion.finish_turn(unanswered(turn))))
+        backend.write(lambda m: m.companion.finish_turn(unanswered(turn)))
         call_if_alive(on_error, exc)
 
-    def saved(turn: dict) -> None:
-        backend.changed.emit(Changes.of(entries=[turn["entry_id"]]))
+    def saved(begun: TurnWritten) -> None:
+        turn = begun.turn
         call_if_alive(on_saved, turn)
         backend.query(lambda m: m.companion.answer_turn(turn), answered, lambda exc: not_answered(turn, exc))
 
     backend.write(lambda m: m.companion.begin_chat(text, timestamp=timestamp), saved, on_error)
-
-
-def _turn_written(out: dict) -> dict:
-    return {**out, "changes": Changes.of(entries=[out.get("entry_id"), out.get("reply_entry_id")])}
 
 
 def save_entry(backend, text: str, on_done: Callback = None, on_error: Callback = None, timestamp=None,
@@ -65,13 +63,9 @@ def save_entry(backend, text: str, on_done: Callback = None, on_error: Callback 
 def ask_about(backend, entry_id: int, on_done: Callback, on_error: Callback = None) -> None:
     """Ask the companion about an entry saved without a reply: read the answer, then keep it."""
     def keep(out: dict) -> None:
-        backend.write(lambda m: _reply_written(m.companion.save_reply(out)), on_done, on_error)
+        backend.write(lambda m: m.companion.save_reply(out), lambda kept: call_if_alive(on_done, kept.turn), on_error)
 
     backend.query(lambda m: m.companion.reply_text(entry_id), keep, on_error)
-
-
-def _reply_written(out: dict) -> dict:
-    return {**out, "changes": Changes.of(entries=[out.get("reply_entry_id")])}
 
 
 def followups(backend, on_done: Callable[[list[dict]], None]) -> None:
@@ -102,9 +96,8 @@ def make_letters(backend, on_done: Callback = None) -> None:
 
 def regenerate_letter(backend, entry_id: int, on_done: Callback = None, on_error: Callback = None) -> None:
     """Write a letter again: its new text composed, then put in place (the old one kept in its history)."""
-    def written(entry: dict) -> None:
-        backend.changed.emit(Changes.of(entries=[entry_id]))
-        call_if_alive(on_done, entry)
+    def written(changed: EntryChanged) -> None:  # the writer has emitted its Changes
+        call_if_alive(on_done, changed.entry)
 
     backend.query(lambda m: m.reflection.recompose_letter(entry_id),
                   lambda text: backend.write(lambda m: m.journal.edit(entry_id, text), written, on_error), on_error)

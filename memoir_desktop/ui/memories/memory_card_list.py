@@ -339,7 +339,7 @@ class MemoryCardList(QWidget):
         """Write a memory by hand: saved as the user's own (no AI needed); Forget removes it again."""
         def save(text: str, day: date | None, ok, err) -> None:
             when = datetime(day.year, day.month, day.day, 12) if day is not None else None
-            self.backend.write(lambda m: m.add(text, infer=False, timestamp=when), ok, err)
+            self.backend.write(lambda m: m.memories.add(text, infer=False, timestamp=when), ok, err)
 
         dialog = AddMemoryDialog(save, text, parent=self)
         dialog.setAttribute(Qt.WA_DeleteOnClose)
@@ -349,14 +349,15 @@ class MemoryCardList(QWidget):
 
     def edit(self, memory: dict) -> EditMemoryDialog:
         dialog = EditMemoryDialog(
-            memory, save=lambda text, ok, err: self.backend.write(lambda m: m.update(memory["id"], text), ok, err), parent=self)
+            memory, save=lambda text, ok, err: self.backend.write(lambda m: m.memories.update(memory["id"], text), ok, err), parent=self)
         dialog.setAttribute(Qt.WA_DeleteOnClose)
         self.last_dialog = dialog
         dialog.open()
         return dialog
 
     def forget(self, memory: dict) -> None:
-        self.backend.write(lambda m: m.delete(memory["id"]), self.undo_bar.show_forgotten, self._write_failed)
+        self.backend.write(lambda m: m.memories.delete(memory["id"]), lambda done: self.undo_bar.show_forgotten(done.memory),
+                           self._write_failed)
 
     def restore(self, memory: dict) -> None:
         self.backend.write(lambda m: m.memories.restore(memory["id"]), None, self._write_failed)

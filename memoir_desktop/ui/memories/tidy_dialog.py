@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memoir_desktop.core.changes import Changes
 from memoir_desktop.ui.shared.reasons import reason as _reason
 
 
@@ -79,7 +78,7 @@ class TidyRow(QFrame):
             return
         self._busy(self.tr("Undoing…"))
         merged = self.merged_id
-        self.dialog.backend.write(lambda m: undone(merged, m.memories.undo_consolidation(merged)), self._undone, self._failed)
+        self.dialog.backend.write(lambda m: m.memories.undo_consolidation(merged), self._undone, self._failed)
 
     def _undone(self, _restored) -> None:
         self.merged_id = None
@@ -169,7 +168,3 @@ class TidyDialog(QDialog):
         self.progress.hide()
         self.status.setText(self.tr("Could not look for similar memories: {error}").format(error=_reason(exc)))
 
-
-def undone(merged_id: str, restored: list[str]) -> dict:
-    """An undone merge as a result the screens refresh by: the merged memory and its originals."""
-    return {"restored": restored, "changes": Changes.of(memories=[merged_id, *restored])}

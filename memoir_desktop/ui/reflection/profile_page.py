@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memoir_desktop.core.memories.actions import MemoriesChanged, MemoryChanged
 from memoir_desktop.ui.journal.trash_view import ActionBar
 from memoir_desktop.ui.shared.refresh import RefreshWhenShown
 
@@ -175,7 +176,7 @@ class ProfilePage(QWidget):
     # -- actions ------------------------------------------------------------------------------
 
     def edit(self, memory: dict, text: str) -> None:
-        self.backend.write(lambda m: m.update(memory["id"], text), lambda _m: self.bar.show_message(self.tr("Memory corrected.")),
+        self.backend.write(lambda m: m.memories.update(memory["id"], text), lambda _m: self.bar.show_message(self.tr("Memory corrected.")),
                             lambda exc: self.bar.show_message(self.tr("Could not save this change: {error}")
                                                               .format(error=exc)))
 
@@ -184,11 +185,11 @@ class ProfilePage(QWidget):
         if row is not None:
             row.hide()
 
-        def done(_m: dict) -> None:
+        def done(_forgotten: MemoryChanged) -> None:
             self.bar.show_message(self.tr("Forgotten: {text}").format(text=memory["memory"]), self.tr("Undo"),
                                   lambda: self.backend.write(lambda m: m.memories.restore(memory["id"])), shortcut="Ctrl+Z")
 
-        self.backend.write(lambda m: m.delete(memory["id"]), done)
+        self.backend.write(lambda m: m.memories.delete(memory["id"]), done)
 
     def set_remembered(self, category: str, remember: bool) -> None:
         group = next((g for g in self.groups if g["category"] == category), None)
@@ -207,8 +208,8 @@ class ProfilePage(QWidget):
         box.open()
 
     def forget_category(self, category: str) -> None:
-        def done(result: dict) -> None:
-            ids = result["forgotten"]
+        def done(result: MemoriesChanged) -> None:
+            ids = result.ids
             self.bar.show_message(self.tr("Forgot %n memory(ies) of this kind.", None, len(ids)), self.tr("Undo"),
                                   lambda: self.backend.write(lambda m: m.memories.restore_memories(ids)), shortcut="Ctrl+Z")
 
