@@ -74,7 +74,7 @@ MIGRATIONS: dict[int, list[str]] = {
         "app VARCHAR NOT NULL, text VARCHAR NOT NULL, state VARCHAR NOT NULL, memory_id VARCHAR, "
         "created_at DATETIME NOT NULL, decided_at DATETIME, PRIMARY KEY (id))",
         "CREATE INDEX IF NOT EXISTS ix_memory_suggestion_user_state ON memory_suggestion (user_id, state)"],
-    # What another process changed (outside_changes.py): the feed our connections' triggers fill.
+    # What another process changed (storage/outside_changes.py): the feed our connections' triggers fill.
     9: list(outside_changes.SCHEMA),
     # Sync (core/sync): an entry's global id, the same on every computer, given to every entry there is.
     10: ["ALTER TABLE entry ADD COLUMN uuid VARCHAR",
@@ -120,7 +120,7 @@ def _on_checkout(dbapi_conn, record, _proxy) -> None:
 
 
 def origin_of(engine: Engine) -> str:
-    """Whose rows in the change feed are this engine's own (outside_changes.py)."""
+    """Whose rows in the change feed are this engine's own (storage/outside_changes.py)."""
     return _ORIGINS[engine]
 
 

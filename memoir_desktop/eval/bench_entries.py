@@ -1,4 +1,4 @@
-"""Entry search latency: `Memoir.search_entries` at growing journal sizes.
+"""Entry search latency: `mem.search_field.search_entries` at growing journal sizes.
 
     python -m memoir_desktop.eval.bench_entries [--sizes 10000 50000] [--queries 200] [--pool 1000]
 

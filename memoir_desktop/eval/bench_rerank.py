@@ -24,7 +24,7 @@ defaults (2 threads, 160 tokens per pair):
 
 1. ``CrossEncoder.score`` of one question against 30 short memories (the context's pool), beside
    the 200 ms budget; 2. the same with 10 and 60 memories; 3. a cold ``CrossEncoder(folder)`` load
-   and the resident memory it adds; 4. with ``--journal N``, ``Memoir.context_for`` on a temporary
+   and the resident memory it adds; 4. with ``--journal N``, ``mem.companion.context_for`` on a temporary
    journal of N memories with the reranker off and on (interleaved question by question, so a
    busy machine slows both alike), beside the 500 ms target for its p95.
 
@@ -412,7 +412,7 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"after the first 30-pair score (run arenas); model file {(folder / 'model.onnx').stat().st_size >> 20} MB")
     print()
     if args.journal:
-        print(f"## 4. Memoir.context_for on a journal of {args.journal:,} memories ({args.queries} questions, "
+        print(f"## 4. mem.companion.context_for on a journal of {args.journal:,} memories ({args.queries} questions, "
               "off and on interleaved)")
         print()
         print("\n".join(bench_context(folder, args.journal, args.queries, installed=folder == installed)))

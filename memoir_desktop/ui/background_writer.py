@@ -1,10 +1,10 @@
 """`BackgroundWriter`: the one writer that drains the durable job queue, in order.
 
 Threading rule: a three-thread QThreadPool runs every memory-changing call: at most one job at a
-time through `Memoir.process_jobs(limit=1)` (the drain holds one thread), one step of long
+time through `mem.jobs.process(limit=1)` (the drain holds one thread), one step of long
 background work (a new model's index, a sync round: `submit_background`), and the user's own
 edits on the third, so a user edit never waits behind a slow LLM call or a sync round waiting on
-the network. The core serialises the short transactions of all with its write lock (core/jobs.py).
+the network. The core serialises the short transactions of all with its write lock (core/jobs/queue.py).
 Results come back by signals on the UI thread. At shut-down a user edit already submitted is
 always finished, never dropped.
 

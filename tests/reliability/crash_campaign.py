@@ -2,13 +2,13 @@
 checked. Three scenarios:
 
 - journal:      journaling and memorising entries;
-- chat:         `Memoir.chat` turns: killed before, during and after the answer call, and while the
+- chat:         `mem.companion.chat` turns: killed before, during and after the answer call, and while the
                 turn is memorised; every message whose answer was asked for must be kept and become
                 memories after the restart (the entry and its job are committed before the answer);
 - user_action:  the user forgets and edits memories while a slow LLM job runs; every action the child
                 saw return must be in the journal after the restart, and the actions must have been
                 applied while the job was still running (not queued behind it).
-- model_switch: a new embedding model's index is prepared (core/index_switch.py) while memories are
+- model_switch: a new embedding model's index is prepared (core/model_choice/index_switch.py) while memories are
                 added and edited; after the restart the preparation continues and ends, and every
                 memory's vector in the new index is its current text's (no edit kept its old one).
 

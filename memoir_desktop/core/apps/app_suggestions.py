@@ -6,7 +6,7 @@ relies on); a suggestion is a memory that does not exist yet, from an app rather
 path. Making `proposal.memory_id` nullable would need the table rebuilt (SQLite cannot relax NOT
 NULL in place) and a "no memory" branch in every place proposals are read, shown or decided.
 
-Accepting one is Memoir.decide_suggestion: the memory is made in the same transaction that marks
+Accepting one is mem.memories.decide_suggestion: the memory is made in the same transaction that marks
 the suggestion accepted, so a crash cannot leave a memory with a suggestion still pending.
 """
 

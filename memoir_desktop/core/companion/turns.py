@@ -4,7 +4,7 @@ turn around it.
 A turn is saved before it is answered: the message and its memorize job are committed together
 (`begin_chat`), the answer is asked for with no lock held (`answer_chat`), then the reply joins the
 turn and the job is released to run (`Journal.close_turn`). A turn whose answer never comes is
-memorised without it (jobs.py). The answer call never gates memorisation.
+memorised without it (jobs/queue.py). The answer call never gates memorisation.
 
 Threading rule: `begin_chat` writes (the writer); `answer_chat` and `reply_to` call the LLM and then
 write the reply in a short transaction under the write lock, so they run on the writer too.

@@ -11,7 +11,7 @@ call them inside their own transactions (an entry and its job are committed toge
 deletes the jobs that quote the entry in the purge's transaction).
 
 Threading rule: one job runs at a time (the job lock: the app's BackgroundWriter, or the CLI /
-tests calling `Memoir.process_jobs`). The write lock is held only for short transactions: a
+tests calling `mem.jobs.process`). The write lock is held only for short transactions: a
 job's apply phase and the user's own actions, which therefore never wait behind an LLM call.
 """
 

@@ -1,4 +1,4 @@
-"""What each kind of job does (jobs.py runs them): memorise new entries, re-read an edited one, refresh
+"""What each kind of job does (jobs/queue.py runs them): memorise new entries, re-read an edited one, refresh
 the running summary, consolidate memories — each with the journal's parts as they are at the time the
 job runs (the LLM and the settings change when the user reconfigures)."""
 

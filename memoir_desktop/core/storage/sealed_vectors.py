@@ -54,7 +54,7 @@ class SealedVectorIndex:
     def exists(self, name: str) -> bool:
         with self._lock:
             if name not in self._collections():
-                self._dims = None  # another process may have made it since we looked (outside_changes.py)
+                self._dims = None  # another process may have made it since we looked (storage/outside_changes.py)
             return name in self._collections()
 
     def recreate(self, name: str, dim: int) -> None:
@@ -148,7 +148,7 @@ class SealedVectorIndex:
                 return {}
             return self._load(name).vectors([str(i) for i in item_ids])
 
-    # -- what another process changed (outside_changes.py) ----------------------------
+    # -- what another process changed (storage/outside_changes.py) ----------------------------
 
     def refresh(self, name: str, item_keys: Iterable[str]) -> None:
         """Bring the loaded copy of `name` in step with the rows another process wrote or deleted;

@@ -179,7 +179,7 @@ class ChatView(QScrollArea):
         return True
 
     def finish_exchange(self, pending: PendingExchange, out: dict, notice: str | None) -> bool:
-        """Fill in a sent message with `Memoir.chat`'s result (reply, or a calm notice).
+        """Fill in a sent message with `mem.companion.chat`'s result (reply, or a calm notice).
 
         False when the page was redrawn meanwhile (another day shown): nothing is drawn.
         """

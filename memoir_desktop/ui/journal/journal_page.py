@@ -38,7 +38,7 @@ from memoir_desktop.viewmodels.day import DayView, load_day
 class JournalPage(QWidget):
     open_settings = Signal()
     join_requested = Signal()  # the welcome panel's "I already keep my journal on another computer…"
-    exchange_finished = Signal(dict)  # Memoir.chat's result, once shown
+    exchange_finished = Signal(dict)  # mem.companion.chat's result, once shown
 
     def __init__(self, backend, parent=None):
         super().__init__(parent)

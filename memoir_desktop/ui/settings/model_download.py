@@ -1,6 +1,6 @@
 """One downloadable search model in Settings: download with progress, stop, remove, and why it failed.
 
-The download runs on the reads pool (AsyncMemoir.install_search_model) and reports through
+The download runs on the reads pool (mem.models.install) and reports through
 `model_progress`; what a stopped or cut download fetched is kept, and the next try continues it.
 """
 
