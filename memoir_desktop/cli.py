@@ -99,6 +99,13 @@ def build_parser() -> argparse.ArgumentParser:
     sgd = sg.add_mutually_exclusive_group()
     sgd.add_argument("--accept", type=int, metavar="ID", help="make the suggestion a memory")
     sgd.add_argument("--reject", type=int, metavar="ID", help="turn the suggestion down (its text is not kept)")
+    lm = sub.add_parser("llm", help="the AI companion's model server: test it, or find one on this computer")
+    lsub = lm.add_subparsers(dest="action", required=True)
+    lt = lsub.add_parser("test", help="reach the server, ask the model each way, time it and say how long an "
+                                      "entry takes (the saved settings, or --url / --model)")
+    lt.add_argument("--url", help="the server's base URL, e.g. http://127.0.0.1:8080/v1 (default: the saved one)")
+    lt.add_argument("--model", help="the model's name (default: the saved one)")
+    lsub.add_parser("find", help="model servers running on this computer, with their models")
     pv = sub.add_parser("privacy", help="what is sent to the LLM endpoint, and when")
     pv.add_argument("--lang", choices=["ko", "en"], default=None, help="language of the answer (default English)")
     pw = sub.add_parser("passphrase", help="set or change the passphrase (MEMOIR_NEW_PASSPHRASE, else asked)")
@@ -139,6 +146,16 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _why(reason: dict | None) -> str:
+    """Why a job waits or failed, in a line (core/jobs/service.py reason)."""
+    if reason is None:
+        return ""
+    since = f" (since {reason['since'][11:16]})" if reason.get("since") and reason["kind"] not in (
+        "queued", "answer", "not_configured") else ""
+    raw = " The reply is kept: `memoir-cli jobs --json` shows it." if reason.get("raw_kept") else ""
+    return f"{reason['text']}{since}{raw}"
+
+
 def _print(args, data, text: str) -> None:
     print(json.dumps(data, ensure_ascii=False, indent=1, default=_as_json) if args.json else text)
 
@@ -176,6 +193,8 @@ def run(args) -> int:
         return _encrypt(args)
     if args.cmd == "sync":
         return _sync(args)
+    if args.cmd == "llm":
+        return _llm(args)
     if args.cmd == "mcp":
         if args.http:
             from memoir_desktop.mcp.http import serve_http
@@ -365,7 +384,7 @@ def _dispatch(mem, args) -> int:  # a flat command table reads best
         return EXIT_OK
     if args.cmd == "jobs":
         res = mem.jobs.all(args.state, user_id=u)
-        _print(args, res, "\n".join(f"{j['id']:>5}  {j['kind']:<10} {j['state']:<8} {j['error'] or ''}"
+        _print(args, res, "\n".join(f"{j['id']:>5}  {j['kind']:<10} {j['state']:<8} {_why(j['reason'])}"
                                     for j in res) or "(no jobs)")
         return EXIT_OK
     if args.cmd == "retry":
@@ -540,6 +559,46 @@ def _encrypt(args) -> int:
         text += f"\nrecovery key (shown only now, keep it somewhere safe):\n  {key.recovery_key}"
     _print(args, {"encrypted": True}, text)
     return EXIT_OK
+
+
+def _llm(args) -> int:
+    """The connection test without opening the journal: it needs the settings, the key and the server."""
+    from memoir_desktop.core import config
+    from memoir_desktop.core.keys import secrets
+    from memoir_desktop.core.llm.connection import check_connection, find_local
+    from memoir_desktop.core.llm.probe import ProbeCache
+
+    if args.action == "find":
+        found = find_local()
+        _print(args, found, "\n".join(f"{f['label']} at {f['base_url']}: {', '.join(f['models']) or '(no models listed)'}"
+                                      for f in found) or "no model server answers on the usual ports of this computer")
+        return EXIT_OK
+    home = config.resolve_home(args.home)
+    settings = config.load_settings(home)
+    url = settings.llm_base_url if args.url is None else args.url
+    model = args.model or settings.llm_model
+    key = secrets.key_for(url, settings.llm_key_endpoint)
+    step = (lambda text: print(text, file=sys.stderr, flush=True)) if not args.json else None
+    report = check_connection(url or None, model, key, timeout_s=settings.llm_timeout_s, progress=step,
+                              probe_cache=ProbeCache(home / "llm_modes.json"), graph=settings.graph_enabled,
+                              summary_every=settings.summary_interval)
+    _print(args, report.to_dict(), _connection_words(report))
+    return EXIT_OK if report.ok else EXIT_LLM
+
+
+def _connection_words(report) -> str:
+    if not report.ok:
+        return f"not usable: {report.problem or 'the model did not answer in any way memoir asks'}"
+    lines = [f"{report.model} at {report.address} answers ({report.mode_label})"]
+    lines += [f"  {mode}: {verdict}" for mode, verdict in report.verdicts.items()]
+    if report.tokens_per_s:
+        lines.append(f"  {report.tokens_per_s:.1f} tokens a second, first word after {report.first_token_s:.1f} s")
+    if report.seconds_per_entry:
+        lines.append(f"  an entry takes about {report.seconds_per_entry:.0f} s to be remembered "
+                     f"(time limit {report.timeout_s:.0f} s a call)")
+    elif report.speed_problem:
+        lines.append(f"  speed not measured: {report.speed_problem}")
+    return "\n".join(lines)
 
 
 def _sync(args) -> int:

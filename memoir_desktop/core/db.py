@@ -21,7 +21,7 @@ from memoir_desktop.core.keys.crypto import sqlcipher_key
 from memoir_desktop.core.storage import graph_store, models, outside_changes
 from memoir_desktop.core.storage.models import Meta
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 
 # Each migration takes a connection at version N-1 and brings it to N. Append only.
 MIGRATIONS: dict[int, list[str]] = {
@@ -80,6 +80,7 @@ MIGRATIONS: dict[int, list[str]] = {
     10: ["ALTER TABLE entry ADD COLUMN uuid VARCHAR",
          "UPDATE entry SET uuid = lower(hex(randomblob(16))) WHERE uuid IS NULL",
          "CREATE UNIQUE INDEX IF NOT EXISTS ix_entry_uuid ON entry (uuid)"],
+    11: ["ALTER TABLE job ADD COLUMN error_kind VARCHAR"],
 }
 
 

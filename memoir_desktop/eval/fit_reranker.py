@@ -57,7 +57,7 @@ class Case:
 
 
 def _case(mem, user, text, now, topic) -> tuple[list[dict], np.ndarray]:
-    q = mem.retriever.query(text, now)
+    q = mem.retriever.read_query(text, now)
     cands = mem.retriever.facts.search(user, q, limit=rr.POOL, second_stage=None)
     vecs = mem.store.vectors.vectors(mem.store.collection(user), [c["id"] for c in cands])
     return cands, rr.features(q, cands, vecs, q.vector(), topic)

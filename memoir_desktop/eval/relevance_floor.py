@@ -69,7 +69,7 @@ def _search_pair(mem, user_id, text, now):
     """(result ids with the dense side, without it, the floor's inputs)."""
     from memoir_desktop.core.search.floor import has_content
 
-    q = mem.retriever.query(text, now)
+    q = mem.retriever.read_query(text, now)
     facts = mem.retriever.facts
     with_dense = [h["id"] for h in facts.search(user_id, q, limit=10, floor=None)]
     never = Floor(z=float("inf"), minimum=float("inf"), small_store=float("inf"))

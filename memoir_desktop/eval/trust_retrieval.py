@@ -86,7 +86,7 @@ def crosslingual(mem, para: dict, cross: dict, unrelated: dict | None = None) ->
         if k % 50 == 0:
             _progress(f"categories {k}/{len(questions)}")
         want = {ids[r] for r in q["relevant"]}
-        query = mem.retriever.query(q["question"], _now(q["asked"]))
+        query = mem.retriever.read_query(q["question"], _now(q["asked"]))
         for col, listing in COLUMNS:
             for floor, name in ((True, "on"), (None, "off")):
                 hits = [h["id"] for h in mem.retriever.facts.search(user, query, limit=10, floor=floor,

@@ -1,7 +1,7 @@
 """`AsyncMemoir`: the UI's one way to the core, and the app-wide signals the screens listen to.
 
-Threading rule: every call returns at once. `query(op)` runs `op(mem)` on the reads pool, on
-connections that cannot write; `write(op)` runs it on the `BackgroundWriter` and then emits the
+Threading rule: every call returns at once. `read(op)` runs `op(mem)` on the reads pool, on
+connections that cannot write; `change(op)` runs it on the `BackgroundWriter` and then emits the
 Changes its result carries (ui/ops.py). Callbacks and signals arrive on the UI thread. Widgets talk
 to this object, never to `Memoir`; an op only calls `Memoir`'s public methods and parts. Work that
 takes several steps lives beside the screen that starts it (ui/journal/turns.py, ui/settings/settings_apply.py,
@@ -78,12 +78,12 @@ class AsyncMemoir(QObject):
         """Nothing in flight (used by screenshots and tests to wait for the UI to settle)."""
         return self.reads.in_flight == 0 and not self.writer.busy
 
-    def query(self, op: Callable[[Memoir], R], on_done: Callable[[R], object] | None = None,
+    def read(self, op: Callable[[Memoir], R], on_done: Callable[[R], object] | None = None,
               on_error: Callback = None) -> None:
         """`op(mem)` on the reads pool, where nothing can be written."""
         QueryOp(self, op).run(on_done, on_error)
 
-    def write(self, op: Callable[[Memoir], R], on_done: Callable[[R], object] | None = None,
+    def change(self, op: Callable[[Memoir], R], on_done: Callable[[R], object] | None = None,
               on_error: Callback = None, *, poke: bool = False) -> None:
         """`op(mem)` on the writer; `changed` follows. `poke`: it queued a job, which runs now."""
         CoreOp(self, op, poke=poke).run(on_done, on_error)
@@ -95,7 +95,7 @@ class AsyncMemoir(QObject):
         self._outside_timer.start()
         self.refresh_status()
         self.check_llm()
-        self.query(lambda m: m.models.warm())
+        self.read(lambda m: m.models.warm())
         if self.mem.models.index_switch is not None:  # a new model's index left half built at the last quit
             build_next_index(self)
 
@@ -124,10 +124,10 @@ class AsyncMemoir(QObject):
             self._outside_busy = False
             log.warning("could not read what other programs changed: %s", exc.__class__.__name__)
 
-        self.query(lambda m: m.outside_changes(), done, failed)
+        self.read(lambda m: m.outside_changes(), done, failed)
 
     def refresh_status(self) -> None:
-        self.query(lambda m: m.jobs.status(), self.status_changed.emit)
+        self.read(lambda m: m.jobs.status(), self.status_changed.emit)
 
     def check_llm(self, on_done: Callback = None) -> None:
         """Ping the configured LLM; reports True/False, or None when none is configured."""
@@ -135,7 +135,7 @@ class AsyncMemoir(QObject):
             self.llm_reachable_changed.emit(state)
             call_if_alive(on_done, state)
 
-        self.query(lambda m: m.connection.check(), done)
+        self.read(lambda m: m.connection.check(), done)
 
     def _on_job_finished(self, result: dict) -> None:
         self.job_finished.emit(result)

@@ -220,7 +220,7 @@ class MainWindow(QMainWindow):
             self.tabs.setCurrentWidget(self.journal)
             self.journal.show_entry(day, entry_id)
 
-        self.backend.query(lambda m: m.journal.entry(entry_id), found)
+        self.backend.read(lambda m: m.journal.entry(entry_id), found)
 
     def open_memory(self, memory: dict) -> None:
         self.tabs.setCurrentWidget(self.memories)
@@ -247,7 +247,7 @@ class MainWindow(QMainWindow):
                 return
             passphrase = dialog.passphrase()
         self.status.show_busy(True, self.tr("Exporting…"))
-        self.backend.query(
+        self.backend.read(
             lambda m: m.archive.export(path, passphrase=passphrase), lambda _counts: self.status.show_busy(False, self.tr("Encrypted export written: {name}")
                                                         .format(name=Path(path).name)),
             lambda exc: self.status.show_busy(False, self.tr("The export failed: {error}").format(
@@ -303,7 +303,7 @@ class MainWindow(QMainWindow):
         def failed(exc: BaseException) -> None:
             self.status.show_busy(False, self.tr("The backup could not be made: {error}").format(error=exc))
 
-        self.backend.write(lambda m: m.archive.backup_now(), done, failed)
+        self.backend.change(lambda m: m.archive.backup_now(), done, failed)
 
     def restore_backup(self) -> RestoreBackupDialog:
         dialog = RestoreBackupDialog(self.backend, self)
@@ -414,7 +414,7 @@ class MainWindow(QMainWindow):
             self.journal.show_entry(day, memory["source_entry_id"])
 
         entry_id = memory.get("source_entry_id")
-        self.backend.query(lambda m: source_day(m, entry_id), found)
+        self.backend.read(lambda m: source_day(m, entry_id), found)
 
     def about(self) -> None:
         from importlib.metadata import PackageNotFoundError, version

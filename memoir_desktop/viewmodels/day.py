@@ -34,7 +34,7 @@ class Exchange:
             held += (j.get("result") or {}).get("pending_confirmation") or []
             relations += (j.get("result") or {}).get("relations") or []
         return {"id": self.jobs[0]["id"], "ids": [j["id"] for j in self.jobs], "state": worst["state"],
-                "error": worst.get("error"),
+                "error": worst.get("error"), "error_kind": worst.get("error_kind"), "reason": worst.get("reason"),
                 "result": {"results": results, "pending_confirmation": held, "relations": relations}}
 
 
@@ -83,7 +83,8 @@ def build_day_view(day: date, entries: list[dict], jobs: list[dict]) -> DayView:
 
 
 def _job_brief(job: dict) -> dict:
-    return {"id": job["id"], "state": job["state"], "result": job.get("result") or {}, "error": job.get("error")}
+    return {"id": job["id"], "state": job["state"], "result": job.get("result") or {}, "error": job.get("error"),
+            "error_kind": job.get("error_kind"), "reason": job.get("reason")}
 
 
 def load_day(mem, day: date) -> DayView:

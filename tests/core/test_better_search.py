@@ -154,7 +154,7 @@ def test_the_companions_context_goes_through_the_downloaded_reranker(mem, tiny, 
     got = mem.companion.context_for(QUESTION).memories
     assert all("cross_encoder" in m["explain"] for m in got)
     # The cross-encoder's ranking fused with the learned one, as the design says.
-    pool = mem.retriever.facts.search("me", mem.retriever.query(QUESTION), limit=30)
+    pool = mem.retriever.facts.search("me", mem.retriever.read_query(QUESTION), limit=30)
     scores = CrossEncoder(tiny).score(QUESTION, [m["memory"] for m in pool])
     expected = [i for i, _, _ in fuse({
         "learned": [(m["id"], float(len(pool) - k)) for k, m in enumerate(pool)],

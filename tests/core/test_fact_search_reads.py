@@ -62,7 +62,7 @@ def test_an_embedder_that_raises_leaves_lexical_results_and_no_vector(mem):
         raise RuntimeError("embedding engine gone")
 
     mem.store.embedder.embed_query = broken
-    q = mem.retriever.query("녹차 마셨어?", NOW)
+    q = mem.retriever.read_query("녹차 마셨어?", NOW)
     hits = mem.retriever.search("me", q, limit=5)
     assert [h["memory"] for h in hits][:1] == ["아침에 녹차를 마셨다"]
     assert all("dense" not in h["explain"] and "lexical" in h["explain"] for h in hits)

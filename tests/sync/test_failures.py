@@ -30,11 +30,11 @@ def test_a_kill_in_the_middle_of_a_round_loses_nothing(devices, monkeypatch):
     laptop.journal.write("one: the morning market")
     laptop.sync.run(devices.place.url)
     desk = devices.join("desk")
-    real_write = Target.write
+    real_write = Target.put
 
     laptop.journal.write("two: a letter from Hana")
     with monkeypatch.context() as m:  # offline: the round's segment waits in the outbox
-        m.setattr(Target, "write", lambda self, name, data: (_ for _ in ()).throw(sync.Offline(sync.errors.OFFLINE)))
+        m.setattr(Target, "put", lambda self, name, data: (_ for _ in ()).throw(sync.Offline(sync.errors.OFFLINE)))
         with pytest.raises(sync.Offline):
             laptop.sync.run()
     laptop.journal.write("three: rain all afternoon")
@@ -47,7 +47,7 @@ def test_a_kill_in_the_middle_of_a_round_loses_nothing(devices, monkeypatch):
         uploads.append(name)
 
     with monkeypatch.context() as m:
-        m.setattr(Target, "write", killed_after_one_upload)
+        m.setattr(Target, "put", killed_after_one_upload)
         with pytest.raises(Killed):
             laptop.sync.run()
     assert len(uploads) == 1

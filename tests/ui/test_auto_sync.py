@@ -178,7 +178,7 @@ def test_a_users_edit_does_not_wait_for_a_round_or_for_the_ai(tmp_path, qtbot, f
         qtbot.wait(300)  # the AI's reply is on its way (3 s), the round waits on its place
         began = time.monotonic()
         edited: list = []
-        backend.write(lambda m: m.journal.edit(eid, "Second draft of the day"), edited.append)
+        backend.change(lambda m: m.journal.edit(eid, "Second draft of the day"), edited.append)
         qtbot.waitUntil(lambda: bool(edited), timeout=60_000)
         assert time.monotonic() - began < 1.5 and sync.running and backend.writer._draining
     finally:

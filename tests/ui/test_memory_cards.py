@@ -102,7 +102,7 @@ def test_a_one_memory_edit_rebuilds_one_card_and_a_job_only_the_cards_it_changed
     page.reload()
     qtbot.waitUntil(lambda: len(page.cards) == 20, timeout=15_000)
     built = page.cards_built
-    backend.write(lambda m: m.memories.update(ids[3], "기억 3번: 동네 한 바퀴를 뛰었다"))
+    backend.change(lambda m: m.memories.update(ids[3], "기억 3번: 동네 한 바퀴를 뛰었다"))
     qtbot.waitUntil(lambda: _card(page, ids[3]) and "뛰었다" in _card(page, ids[3]).text.text(), timeout=15_000)
     assert page.cards_built - built == 1
     assert len(page.cards) == 20

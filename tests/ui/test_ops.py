@@ -6,7 +6,7 @@ import pytest
 
 def test_a_write_attempted_through_a_query_fails_and_writes_nothing(backend, mem, qtbot):
     outcome = {}
-    backend.query(lambda m: m.add("I keep bees", infer=False), lambda r: outcome.setdefault("done", r),
+    backend.read(lambda m: m.add("I keep bees", infer=False), lambda r: outcome.setdefault("done", r),
                   lambda exc: outcome.setdefault("error", exc))
     qtbot.waitUntil(lambda: bool(outcome), timeout=15_000)
     assert "done" not in outcome
@@ -21,14 +21,14 @@ def test_a_write_attempted_through_a_query_fails_and_writes_nothing(backend, mem
 ])
 def test_no_query_can_journal(backend, mem, qtbot, write):
     errors = []
-    backend.query(write, None, errors.append)
+    backend.read(write, None, errors.append)
     qtbot.waitUntil(lambda: bool(errors), timeout=15_000)
     assert mem.journal.entries() == []
 
 
 def test_a_core_op_writes_and_says_what_changed(backend, mem, qtbot):
     with qtbot.waitSignal(backend.changed, timeout=15_000) as changed:
-        backend.write(lambda m: m.memories.add("I keep bees", infer=False))
+        backend.change(lambda m: m.memories.add("I keep bees", infer=False))
     [memory] = mem.get_all()["results"]
     assert changed.args[0].memories == {memory["id"]}
 
@@ -36,6 +36,6 @@ def test_a_core_op_writes_and_says_what_changed(backend, mem, qtbot):
 def test_a_query_reads(backend, mem, qtbot):
     mem.add("I keep bees on the roof", infer=False)
     found = []
-    backend.query(lambda m: m.search("bees")["results"], found.append)
+    backend.read(lambda m: m.search("bees")["results"], found.append)
     qtbot.waitUntil(lambda: bool(found), timeout=15_000)
     assert found[0][0]["memory"] == "I keep bees on the roof"

@@ -91,7 +91,7 @@ def test_the_syllable_being_composed_is_searched_too(window, mem, qtbot):
     window.find()
     page.field.setText("모")
     page.field.inputMethodEvent(QInputMethodEvent("카", []))  # "카" still being composed by the IME
-    assert page.field.query() == "모카" and page.field.text() == "모"
+    assert page.field.asked() == "모카" and page.field.text() == "모"
     qtbot.waitUntil(lambda: page.searched == "모카" and bool(page.memory_rows), timeout=15_000)
     assert page.memory_rows[0].memory["memory"] == "고양이 모카를 키운다"
 

@@ -55,7 +55,8 @@ def unanswered(turn: dict) -> dict:
 def llm_message(exc: Exception) -> str:
     """What a failed LLM step says (kept on the job, shown in the app's words by the ui)."""
     if isinstance(exc, LLMUnavailable):
-        return f"LLM unavailable: {exc}. The entry is saved; its memories will be made when the LLM is back."
+        said = str(exc).rstrip(". ")  # its own sentence (llm/errors.py explain) ends with a full stop
+        return f"LLM unavailable: {said}. The entry is saved; its memories will be made when the LLM is back."
     return f"LLM reply unusable: {exc}"
 
 
@@ -180,6 +181,7 @@ class Companion:
             out["error"] = llm_message(exc)
             out["error_kind"] = ("not_configured" if not self._llm().configured else
                                  "unavailable" if isinstance(exc, LLMUnavailable) else "bad_reply")
+            out["cause"] = exc.kind  # in one word (llm/errors.py): what the screen says, in its language
 
     def _answer(self, text: str, user_id: str, when: datetime, entry_id: int | None, out: dict) -> str:
         llm = self._llm()

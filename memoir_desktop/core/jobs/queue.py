@@ -17,6 +17,7 @@ job's apply phase and the user's own actions, which therefore never wait behind 
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 from collections.abc import Callable
@@ -27,7 +28,7 @@ from sqlmodel import Session, col, select
 from sqlmodel import delete as sql_delete
 
 from memoir_desktop.core.llm.errors import LLMBadReply, LLMUnavailable
-from memoir_desktop.core.storage.models import Entry, Job, now, pk
+from memoir_desktop.core.storage.models import Entry, Job, Meta, now, pk
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +36,7 @@ STATES = ("waiting", "pending", "running", "done", "failed", "cancelled")
 # A chat turn's job waits for the answer; if the answer never comes back (the call hung, the
 # process died before adding it), the turn is memorised without it after this long.
 WAITING_TIMEOUT = timedelta(minutes=10)
+_OUTAGE = "llm_outage"  # Meta row: the LLM's current outage {kind, text, since}, while it lasts
 
 
 @dataclass
@@ -155,18 +157,49 @@ class JobQueue:
                 s.add(j)
             s.commit()
 
-    def next_pending(self, after_id: int = 0) -> Job | None:
+    def next_pending(self, skip: set[int] | frozenset[int] = frozenset()) -> Job | None:
+        """The next job to run: one never tried first (an entry just written is tried when it is
+        written, even while an older one waits for a server that is down), then the ones that wait to be
+        tried again, oldest first."""
         with Session(self.engine) as s:
-            return s.exec(
-                select(Job).where(col(Job.state) == "pending", col(Job.id) > after_id).order_by(col(Job.id))
-            ).first()
+            rows = s.exec(select(Job).where(col(Job.state) == "pending").order_by(col(Job.attempts) > 0,
+                                                                                  col(Job.id))).all()
+            return next((j for j in rows if j.id not in skip), None)
 
-    def mark(self, job_id: int, state: str, *, error: str | None = None, raw: str | None = None,
-             bump_attempts: bool = False) -> None:
+    # -- why jobs wait: the server's last outage, kept until it answers again -------------------
+
+    def note_outage(self, kind: str, text: str) -> None:
+        """The LLM could not be reached: every waiting job waits on this, since its first time."""
+        with Session(self.engine) as s:
+            row = s.get(Meta, _OUTAGE)
+            since = json.loads(row.value)["since"] if row is not None else now().isoformat()
+            value = json.dumps({"kind": kind, "text": text, "since": since})
+            if row is None:
+                s.add(Meta(key=_OUTAGE, value=value))
+            else:
+                row.value = value
+                s.add(row)
+            s.commit()
+
+    def clear_outage(self) -> None:
+        """The server answered (usably or not): jobs no longer wait on it."""
+        with Session(self.engine) as s:
+            row = s.get(Meta, _OUTAGE)
+            if row is not None:
+                s.delete(row)
+                s.commit()
+
+    def outage(self) -> dict | None:
+        with Session(self.engine) as s:
+            row = s.get(Meta, _OUTAGE)
+            return json.loads(row.value) if row is not None else None
+
+    def mark(self, job_id: int, state: str, *, error: str | None = None, kind: str | None = None,
+             raw: str | None = None, bump_attempts: bool = False) -> None:
         with Session(self.engine) as s:
             job = _get(s, job_id)
             job.state = state
-            job.error = error
+            job.error, job.error_kind = error, kind if error else None
             if raw is not None:
                 job.raw_reply = raw[:20000]
             if bump_attempts:
@@ -225,7 +258,7 @@ class JobQueue:
             job = s.get(Job, job_id)
             if job is None or job.state != "failed":
                 return False
-            job.state, job.error = "pending", None
+            job.state, job.error, job.error_kind = "pending", None, None
             job.updated_at = now()
             s.add(job)
             s.commit()
@@ -262,18 +295,23 @@ class JobRunner:
                     prepared = handler(job)
                     result = self._commit(job, prepared)
             except LLMUnavailable as exc:
-                message = self._unavailable(exc)
-                self.queue.mark(jid, "pending", error=message)
-                return {"id": job.id, "kind": job.kind, "state": "pending", "error": message}
+                message, why = self._unavailable(exc), exc.kind or "unavailable"
+                self.queue.mark(jid, "pending", error=message, kind=why)
+                if why != "not_configured":
+                    self.queue.note_outage(why, message)
+                return {"id": job.id, "kind": job.kind, "state": "pending", "error": message, "error_kind": why}
             except LLMBadReply as exc:
-                self.queue.mark(jid, "failed", error=str(exc), raw=exc.raw)
-                return {"id": job.id, "kind": job.kind, "state": "failed", "error": str(exc)}
+                self.queue.clear_outage()  # it answered
+                why = exc.kind or "bad_reply"
+                self.queue.mark(jid, "failed", error=str(exc), kind=why, raw=exc.raw)
+                return {"id": job.id, "kind": job.kind, "state": "failed", "error": str(exc), "error_kind": why}
             except Exception as exc:  # a job must fail visibly, never take the app down
                 # Exception texts can quote journal text (SQL parameters): class name only above DEBUG.
                 log.error("job %s failed: %s", job.id, exc.__class__.__name__)
                 log.debug("job %s failure detail", job.id, exc_info=True)
-                self.queue.mark(jid, "failed", error=f"{exc.__class__.__name__}: {exc}")
-                return {"id": job.id, "kind": job.kind, "state": "failed", "error": str(exc)}
+                self.queue.mark(jid, "failed", error=f"{exc.__class__.__name__}: {exc}", kind="error")
+                return {"id": job.id, "kind": job.kind, "state": "failed", "error": str(exc), "error_kind": "error"}
+            self.queue.clear_outage()
             return {"id": job.id, "kind": job.kind, "state": "done", "result": result}
 
     def run_pending(self, limit: int | None = None) -> list[dict]:
@@ -281,13 +319,13 @@ class JobRunner:
         pending). Returns one dict per job attempted: id, kind, state, result or error."""
         self.queue.release_stale_waiting()
         out: list[dict] = []
-        last = 0
+        tried: set[int] = set()
         while limit is None or len(out) < limit:
-            job = self.queue.next_pending(after_id=last)
+            job = self.queue.next_pending(skip=tried)
             if job is None:
                 break
-            last = pk(job)
-            res = self.run(last)
+            tried.add(pk(job))
+            res = self.run(pk(job))
             out.append(res)
             if res["state"] == "pending":
                 break
@@ -330,6 +368,7 @@ def _get(s: Session, job_id: int) -> Job:
 def job_dict(j: Job) -> dict:
     return {
         "id": j.id, "kind": j.kind, "user_id": j.user_id, "state": j.state, "attempts": j.attempts,
-        "error": j.error, "raw_reply": j.raw_reply, "payload": j.payload, "result": j.result,
+        "error": j.error, "error_kind": j.error_kind, "raw_reply": j.raw_reply, "payload": j.payload,
+        "result": j.result,
         "created_at": j.created_at.isoformat(), "updated_at": j.updated_at.isoformat(),
     }

@@ -35,14 +35,53 @@ class Jobs:
 
     def all(self, state: str | None = None, *, user_id: str | None = None,
             entry_ids: list[int] | None = None) -> list[dict]:
-        """Jobs in order; entry_ids keeps those whose payload names any of these entries."""
-        return self.queue.dicts(state, user_id, entry_ids)
+        """Jobs in order, each with the `reason` it waits or failed (see `reason`); entry_ids keeps those
+        whose payload names any of these entries."""
+        jobs = self.queue.dicts(state, user_id, entry_ids)
+        configured, outage = bool(self._llm().configured), self.queue.outage()
+        for j in jobs:
+            j["reason"] = reason(j, configured=configured, outage=outage)
+        return jobs
 
     def retry(self, job_id: int) -> bool:
         return self.queue.retry(job_id)
 
     def process(self, limit: int | None = None) -> list[dict]:
-        """Drain pending jobs in order (JobRunner.run_pending); the timings are written after."""
+        """Run pending jobs, a new entry's first (JobRunner.run_pending); each result says why a job that
+        did not finish waits or failed (`reason`). The timings are written after."""
         done = self.runner.run_pending(limit)
         self.metrics.flush()
+        unfinished = {r["id"] for r in done if r["state"] != "done"}
+        if unfinished:
+            rows = {j["id"]: j for j in self.all() if j["id"] in unfinished}
+            for r in done:
+                if r["id"] in rows:
+                    r["reason"] = rows[r["id"]]["reason"]
         return done
+
+
+def reason(job: dict, *, configured: bool, outage: dict | None) -> dict | None:
+    """Why a job waits or failed, for every job (not only the one tried last): {kind, text, since}.
+
+    kind: not_configured (no LLM set) | answer (a chat turn waiting for its reply) | queued (its turn
+    comes) | the LLM's outage or the job's own last error in one word (llm/errors.py: not_running,
+    timeout, key_refused, model_unknown, …; bad_reply, too_long, error for a failed job). `since`: when
+    the outage began (the server down since then), else when the job was last tried. `raw_kept`: a
+    reply that could not be read is kept for the user to see."""
+    state = job["state"]
+    if state in ("done", "cancelled"):
+        return None
+    if state == "failed":
+        return {"kind": job.get("error_kind") or "error", "text": job.get("error") or "",
+                "since": job["updated_at"], "raw_kept": bool(job.get("raw_reply"))}
+    if state == "waiting":
+        return {"kind": "answer", "text": "The companion's answer is on its way; the entry is remembered with it.",
+                "since": job["updated_at"]}
+    if job.get("kind") in ("memorize", "reconcile", "summary", "consolidate") and not configured:
+        return {"kind": "not_configured", "text": "No AI companion is connected: its memories are made once one is "
+                                                  "(Settings → AI companion).", "since": None}
+    if outage is not None:
+        return {"kind": outage["kind"], "text": outage["text"], "since": outage["since"]}
+    if job.get("error"):  # its own last try failed this way; the server has answered since
+        return {"kind": job.get("error_kind") or "error", "text": job["error"], "since": job["updated_at"]}
+    return {"kind": "queued", "text": "In line: memoir reads it next.", "since": None}

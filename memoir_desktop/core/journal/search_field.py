@@ -15,11 +15,11 @@ class SearchField:
 
     def find(self, query: str, *, user_id: str = "me", limit: int = 20, now: datetime | None = None) -> dict:
         """Entries and memories for a query, analysed once."""
-        q = self.retriever.query(query, now)
+        q = self.retriever.read_query(query, now)
         return {"entries": self.journal.search(user_id, q, limit=limit),
                 "memories": self.retriever.search(user_id, q, limit=limit, listing=True)}
 
     def search_entries(self, query: str, *, user_id: str = "me", limit: int = 20, now: datetime | None = None
                        ) -> list[dict]:
         """What the user wrote, by words (and meaning when the model is there), with highlights."""
-        return self.journal.search(user_id, self.retriever.query(query, now), limit=limit)
+        return self.journal.search(user_id, self.retriever.read_query(query, now), limit=limit)

@@ -193,11 +193,14 @@ class Connection:
         return test(self._settings(), self.probe_cache, base_url, model, api_key)
 
     def check_connection(self, base_url: str | None, model: str, api_key: str | None = None, *,
-                         progress: Callable[[str], None] | None = None) -> ConnectionReport:
-        """The connection test step by step, with the configured time limit (see `check_connection`)."""
+                         progress: Callable[[str], None] | None = None,
+                         timeout_s: float | None = None) -> ConnectionReport:
+        """The connection test step by step, with the configured time limit or `timeout_s` (Settings'
+        unsaved one; 0: chosen by where the server is). See `check_connection`."""
         s = self._settings()
         key = api_key if api_key is not None else secrets.key_for(base_url, s.llm_key_endpoint)
-        return check_connection(base_url, model, key, timeout_s=s.llm_timeout_s, progress=progress,
+        limit = s.llm_timeout_s if timeout_s is None else timeout_s
+        return check_connection(base_url, model, key, timeout_s=limit, progress=progress,
                                 probe_cache=self.probe_cache, graph=s.graph_enabled, summary_every=s.summary_interval)
 
     @staticmethod

@@ -50,20 +50,20 @@ class Retriever:
         # Every search starts from a Query made here: what other processes wrote is followed first.
         self.before_search: Callable[[], object] = lambda: None
 
-    def query(self, text: str, now: datetime | None = None) -> Query:
+    def read_query(self, text: str, now: datetime | None = None) -> Query:
         self.before_search()
         return Query.of(text, now, self.store.embedder)
 
     def search(self, user_id: str, query: str | Query, *, limit: int = 10, filters: dict | None = None,
                now: datetime | None = None, listing: bool = False) -> list[dict]:
-        q = query if isinstance(query, Query) else self.query(query, now)
+        q = query if isinstance(query, Query) else self.read_query(query, now)
         return self.facts.search(user_id, q, limit=limit, filters=filters, listing=listing)
 
     def cold_path(self, user_id: str, query: str | Query, r: Route, *, limit: int, now: datetime) -> ColdPath:
         out = ColdPath()
         if not r.retrieve:
             return out
-        q = query if isinstance(query, Query) else self.query(query, now)
+        q = query if isinstance(query, Query) else self.read_query(query, now)
         if q.vector() is None:
             out.skipped["dense"] = q.vector_error or "no vector"
         sources: dict[str, Callable[[], list[dict]]] = {"facts": lambda: self._facts(user_id, q, limit)}

@@ -150,6 +150,9 @@ class Job(SQLModel, table=True):
     result: dict = Field(default_factory=dict, sa_column=Column(JSON))
     attempts: int = 0
     error: str | None = None
+    # The cause of `error` in one word (llm/errors.py Explanation.kind: not_running, timeout, bad_reply, …):
+    # what a screen says, in its own language, about why the job waits or failed.
+    error_kind: str | None = None
     raw_reply: str | None = None
     created_at: NaiveDatetime = Field(default_factory=now)
     updated_at: NaiveDatetime = Field(default_factory=now)

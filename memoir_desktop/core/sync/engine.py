@@ -145,7 +145,7 @@ class Round:
         with self.engine.connect() as con:
             written = state.get(con, "box")
         if mine is None or not mine.key or written != mark:
-            self.target.write(log_format.key_name(self.device), body)
+            self.target.put(log_format.key_name(self.device), body)
             with self.engine.begin() as con:
                 state.put(con, "box", mark)
 
@@ -343,7 +343,7 @@ class Round:
             with self.engine.connect() as con:
                 body = con.execute(text("SELECT body FROM sync_outbox WHERE seq = :s"), {"s": seq}).scalar()
             name = (log_format.snapshot_name if snap else log_format.segment_name)(self.device, seq)
-            self.target.write(name, bytes(body))
+            self.target.put(name, bytes(body))
             with self.engine.begin() as con:
                 con.execute(text("DELETE FROM sync_outbox WHERE seq = :s"), {"s": seq})
                 if snap:

@@ -92,7 +92,7 @@ class Target:
         with _translated(f"look for {name}"):
             return bool(self.fs.exists(self._path(name)))
 
-    def write(self, name: str, data: bytes) -> None:
+    def put(self, name: str, data: bytes) -> None:
         """Write a file whole: it is there complete with these bytes, or the call raised."""
         path = self._path(name)
         folder = path.rsplit("/", 1)[0] if "/" in path else ""

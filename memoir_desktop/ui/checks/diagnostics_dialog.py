@@ -118,7 +118,7 @@ class DiagnosticsDialog(QDialog):
         self.refresh.run()
 
     def _load(self) -> None:
-        self.backend.query(lambda m: build_stats(m.metrics.rows()), self.show_stats)
+        self.backend.read(lambda m: build_stats(m.metrics.rows()), self.show_stats)
 
     def show_stats(self, data: StatsData) -> None:
         self.data = data

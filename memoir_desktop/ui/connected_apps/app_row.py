@@ -62,9 +62,9 @@ class AppRow(QFrame):
         self.problem.hide()
         name = self.app["name"]
         if grant == "allowed":
-            self.backend.write(lambda m: m.apps.pause_app(name, not on), self._show, self._failed)
+            self.backend.change(lambda m: m.apps.pause_app(name, not on), self._show, self._failed)
         else:
-            self.backend.write(lambda m: m.apps.set_app_grant(name, grant, on), self._show, self._failed)
+            self.backend.change(lambda m: m.apps.set_app_grant(name, grant, on), self._show, self._failed)
 
     def _failed(self, exc: BaseException) -> None:
         log.warning("a connected app's permission was not changed: %s", exc)

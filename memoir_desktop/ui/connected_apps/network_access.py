@@ -132,7 +132,7 @@ class NetworkAccess(QGroupBox):
 
     def _make_key_now(self) -> None:
         self.new_key_button.setEnabled(False)
-        self.backend.write(lambda m: m.apps.new_app_token(), self._show_key, self._failed)
+        self.backend.change(lambda m: m.apps.new_app_token(), self._show_key, self._failed)
 
     def _show_key(self, key: str) -> None:
         self.new_key_button.setEnabled(True)

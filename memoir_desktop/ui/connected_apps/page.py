@@ -75,9 +75,9 @@ class ConnectedAppsPage(QWidget):
 
     def reload(self) -> None:
         self._waiting = {"apps", "calls", "key"}
-        self.backend.query(lambda m: m.apps.connected_apps(), self.set_apps)
-        self.backend.query(lambda m: m.apps.app_log(limit=LOG_LIMIT), self.set_calls)
-        self.backend.query(lambda m: m.apps.has_app_token(), self._key_state)
+        self.backend.read(lambda m: m.apps.connected_apps(), self.set_apps)
+        self.backend.read(lambda m: m.apps.app_log(limit=LOG_LIMIT), self.set_calls)
+        self.backend.read(lambda m: m.apps.has_app_token(), self._key_state)
 
     def set_apps(self, apps: list[dict]) -> None:
         for row in self.rows:

@@ -256,10 +256,10 @@ class ExportDialog(QDialog):
             return
         self._busy(True)
         if self.fmt == "json":
-            self.backend.query(lambda m: m.archive.export(str(target)), lambda _counts: self._done([str(target)]), self._failed)
+            self.backend.read(lambda m: m.archive.export(str(target)), lambda _counts: self._done([str(target)]), self._failed)
         else:
             fmt, by_day, lang = self.fmt, self.by_day, i18n.current()
-            self.backend.query(lambda m: m.archive.export_text(str(target), fmt=fmt, per_day=by_day, lang=lang), self._done,
+            self.backend.read(lambda m: m.archive.export_text(str(target), fmt=fmt, per_day=by_day, lang=lang), self._done,
                                self._failed)
 
     def show_folder(self) -> WhereItIsBox | None:
@@ -324,7 +324,7 @@ def import_file(backend, path: str, on_done=None, on_error=None, passphrase: str
             result = {**result, "changes": changes.to_dict()}
         return result
 
-    backend.write(work, on_done, on_error, poke=True)
+    backend.change(work, on_done, on_error, poke=True)
 
 
 class ImportDialog(QDialog):
@@ -550,7 +550,7 @@ class BatchProgressPanel(QFrame):
             return  # the last look has not come back yet (a busy reads pool)
         self._polling = True
         batch = self.batch
-        self.backend.query(lambda m: m.archive.batch_progress(batch), self._update)
+        self.backend.read(lambda m: m.archive.batch_progress(batch), self._update)
 
     def _update(self, progress: dict) -> None:
         self._polling = False
@@ -600,13 +600,13 @@ class BatchProgressPanel(QFrame):
         self._show()
         # "Stopping" until the entry being read now is done (pending counts it): then "stopped".
         batch = self.batch
-        self.backend.write(lambda m: m.archive.cancel_batch(batch), lambda _count: self.poll())
+        self.backend.change(lambda m: m.archive.cancel_batch(batch), lambda _count: self.poll())
 
     def resume(self) -> None:
         self._stopping = False
         self.timer.start()
         batch = self.batch
-        self.backend.write(lambda m: m.archive.resume_batch(batch), lambda _count: self.poll(), poke=True)
+        self.backend.change(lambda m: m.archive.resume_batch(batch), lambda _count: self.poll(), poke=True)
         self.progress = {**self.progress, "pending": self.progress.get("cancelled", 0), "cancelled": 0}
         self._show()
 
@@ -664,7 +664,7 @@ class RestoreBackupDialog(QDialog):
         buttons.addWidget(cancel)
         buttons.addWidget(self.restore_button)
         layout.addLayout(buttons)
-        backend.query(lambda m: m.archive.backups(), self.set_backups)
+        backend.read(lambda m: m.archive.backups(), self.set_backups)
 
     def set_backups(self, paths: list[str]) -> None:
         self.paths = list(paths)  # newest first (core/archive/backup.py)

@@ -256,7 +256,7 @@ class GraphPage(QWidget):
             return
         self._loading = True
         user_id = self.user_id
-        self.backend.query(lambda m: load_snapshot(m.graph.store, user_id), self._loaded, self._load_failed)
+        self.backend.read(lambda m: load_snapshot(m.graph.store, user_id), self._loaded, self._load_failed)
 
     def _loaded(self, snap: GraphSnapshot) -> None:
         self._loading = False
@@ -436,7 +436,7 @@ class GraphPage(QWidget):
             if self.selected == node_id:
                 self.panel.show_detail(detail)
 
-        self.backend.query(lambda m: m.graph.node_detail(self.user_id, node_id), shown, self._load_failed)
+        self.backend.read(lambda m: m.graph.node_detail(self.user_id, node_id), shown, self._load_failed)
 
     def clear_selection(self) -> None:
         self.selected = None

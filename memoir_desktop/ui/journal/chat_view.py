@@ -76,6 +76,7 @@ class ChatView(QScrollArea):
         self._unclaimed: dict[int, MemoryOpsLog] = {}  # a saved entry's log, before its job is known
         self.day = None
         self.llm_missing = False  # no AI connected: the banner says so once, no strip per entry
+        self.llm_place: tuple[str, float | None] = ("", None)  # the server and its time limit (llm_words.place)
         self._early_jobs: dict[int, dict] = {}
         self.generation = 0  # bumped whenever the page is redrawn (pending handles go stale)
         # Keep the newest message in view when content grows.
@@ -374,6 +375,7 @@ class ChatView(QScrollArea):
     def _add_ops_log(self, job_ids: list[int]) -> MemoryOpsLog:
         log = MemoryOpsLog(job_ids[0])
         log.quiet_while_waiting = self.llm_missing
+        log.address, log.seconds = self.llm_place
         log.retry_requested.connect(self.retry_job)
         for job_id in job_ids:
             self.ops_logs[job_id] = log
@@ -383,6 +385,7 @@ class ChatView(QScrollArea):
     def _new_log(self, job_id: int | None, after: QWidget) -> MemoryOpsLog:
         log = MemoryOpsLog(job_id)
         log.quiet_while_waiting = self.llm_missing
+        log.address, log.seconds = self.llm_place
         log.retry_requested.connect(self.retry_job)
         if job_id is not None:
             self.ops_logs[job_id] = log

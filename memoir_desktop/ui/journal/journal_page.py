@@ -29,6 +29,7 @@ from memoir_desktop.ui.journal.message_bubble import MessageBubble
 from memoir_desktop.ui.journal.reflection_cards import FollowUpCard, LetterCard, OnThisDayCard
 from memoir_desktop.ui.journal.trash_view import ActionBar, TrashView
 from memoir_desktop.ui.journal.welcome_panel import NoLLMBanner, WelcomePanel
+from memoir_desktop.ui.shared import llm_words
 from memoir_desktop.ui.shared.formatting import long_date, parse
 from memoir_desktop.ui.shared.reasons import reason as _reason
 from memoir_desktop.ui.sync.conflict_notice import ConflictNoticeCard
@@ -67,7 +68,7 @@ class JournalPage(QWidget):
         self.navigator.trash_requested.connect(self.show_trash)
         self.chat = ChatView()
         self.chat.retry_job.connect(
-            lambda job_id: self.backend.write(lambda m: m.jobs.retry(job_id), poke=True))
+            lambda job_id: self.backend.change(lambda m: m.jobs.retry(job_id), poke=True))
         self.chat.entry_action.connect(self._entry_action)
         self.chat.entry_edited.connect(self.edit_entry)
         self.trash_view = TrashView()
@@ -108,11 +109,13 @@ class JournalPage(QWidget):
                                 else None)
         backend.llm_reachable_changed.connect(self._on_llm_state)
         backend.settings_changed.connect(lambda _s: self.refresh_banner())
+        self.chat.llm_place = llm_words.place(backend.settings)
+        backend.settings_changed.connect(lambda s: setattr(self.chat, "llm_place", llm_words.place(s)))
 
     # -- days -----------------------------------------------------------------------------
 
     def refresh_days(self) -> None:
-        self.backend.query(lambda m: m.journal.days(), self.navigator.set_days)
+        self.backend.read(lambda m: m.journal.days(), self.navigator.set_days)
         self.refresh_trash()
         self._check_empty()
 
@@ -122,11 +125,11 @@ class JournalPage(QWidget):
                 self.journal_empty = empty
                 self.refresh_banner()
 
-        self.backend.query(lambda m: joining.is_empty(m.engine), known)
+        self.backend.read(lambda m: joining.is_empty(m.engine), known)
 
     def show_latest_day(self) -> None:
         """The latest day with an entry (a journal just brought here from another computer)."""
-        self.backend.query(lambda m: m.journal.days(), lambda days: self.show_day(days[0]) if days else None)
+        self.backend.read(lambda m: m.journal.days(), lambda days: self.show_day(days[0]) if days else None)
 
     def show_today(self) -> None:
         self.show_day(date.today())
@@ -142,7 +145,7 @@ class JournalPage(QWidget):
         if then is not None:
             self._after_load.append(then)
         self.composer.set_day(day)
-        self.backend.query(lambda m: load_day(m, day), lambda view: self._day_loaded(generation, view))
+        self.backend.read(lambda m: load_day(m, day), lambda view: self._day_loaded(generation, view))
 
     def show_entry(self, day: date, entry_id: int) -> None:
         self.show_day(day, then=lambda: self.chat.highlight_entry(entry_id))
@@ -215,10 +218,10 @@ class JournalPage(QWidget):
                 self.refresh_banner()
 
         self.on_this_day, self.followups, self.new_letters = [], [], []
-        self.backend.query(lambda m: m.reflection.on_this_day(day), past)
+        self.backend.read(lambda m: m.reflection.on_this_day(day), past)
         if day == date.today():
             turns.followups(self.backend, plans)
-            self.backend.query(lambda m: m.reflection.letters(), letters)
+            self.backend.read(lambda m: m.reflection.letters(), letters)
 
     def _reflection_cards(self) -> list[QWidget]:
         cards: list[QWidget] = []
@@ -260,7 +263,7 @@ class JournalPage(QWidget):
             for notice_id in ids:
                 m.sync.dismiss(notice_id)
 
-        self.backend.write(work)
+        self.backend.change(work)
 
     def redraw_quietly(self) -> None:
         """The day shown again (entries came from another computer), unless the user is in the middle of
@@ -283,7 +286,7 @@ class JournalPage(QWidget):
             self._after_load.append(lambda: self.open_history(entry, entry_id))
 
         gone = self.tr("That entry is no longer in the journal.")
-        self.backend.query(lambda m: m.journal.entry(entry_id), found, lambda _exc: self.bar.show_message(gone))
+        self.backend.read(lambda m: m.journal.entry(entry_id), found, lambda _exc: self.bar.show_message(gone))
 
     def read_letter(self, letter: dict):
         self.last_dialog = open_letter(self, self.backend, letter)
@@ -300,7 +303,7 @@ class JournalPage(QWidget):
         if self.answering is followup:
             self.answering = None
             self.composer.set_day(self.day)
-        self.backend.write(lambda m: m.reflection.dismiss_followup(followup["memory_id"]))
+        self.backend.change(lambda m: m.reflection.dismiss_followup(followup["memory_id"]))
         self.refresh_banner()
 
     def _answered_followup(self, entry_id: int | None) -> None:
@@ -309,7 +312,7 @@ class JournalPage(QWidget):
             return
         self.followups = [f for f in self.followups if f["memory_id"] != followup["memory_id"]]
         self.composer.set_day(self.day)
-        self.backend.write(lambda m: m.reflection.answer_followup(followup["memory_id"], entry_id))
+        self.backend.change(lambda m: m.reflection.answer_followup(followup["memory_id"], entry_id))
         self.refresh_banner()
 
     def _redraw_if_shown(self, day: date) -> None:
@@ -410,12 +413,12 @@ class JournalPage(QWidget):
             ids = [r["id"] for r in added.results]
             short = text if len(text) <= 60 else text[:57] + "…"
             self.bar.show_message(self.tr("Remembered: “{text}”").format(text=short), self.tr("Undo"),
-                                  lambda: [self.backend.write(lambda m, mid=mid: m.memories.delete(mid)) for mid in ids])
+                                  lambda: [self.backend.change(lambda m, mid=mid: m.memories.delete(mid)) for mid in ids])
 
         def failed(exc: BaseException) -> None:
             self.bar.show_message(self.tr("Could not remember this: {error}").format(error=exc))
 
-        self.backend.write(lambda m: m.memories.add(text, infer=False, timestamp=bubble.when, entry_id=bubble.entry_id),
+        self.backend.change(lambda m: m.memories.add(text, infer=False, timestamp=bubble.when, entry_id=bubble.entry_id),
                            done, failed)
 
     def set_private(self, bubble: MessageBubble, private: bool) -> None:
@@ -440,7 +443,7 @@ class JournalPage(QWidget):
         def failed(exc: BaseException) -> None:
             self.bar.show_message(self.tr("Could not change this entry: {error}").format(error=exc))
 
-        self.backend.write(lambda m: m.journal.set_private(entry_id, private), done, failed, poke=True)
+        self.backend.change(lambda m: m.journal.set_private(entry_id, private), done, failed, poke=True)
 
     def edit_entry(self, bubble: MessageBubble, text: str) -> None:
         if not text.strip():
@@ -461,7 +464,7 @@ class JournalPage(QWidget):
                 bubble.show_edit_error(self.tr("Could not save this change: {error}").format(error=exc))
 
         entry_id = bubble.entry_id
-        self.backend.write(lambda m: m.journal.edit(entry_id, text), done, failed, poke=True)
+        self.backend.change(lambda m: m.journal.edit(entry_id, text), done, failed, poke=True)
 
     def move_entry(self, bubble: MessageBubble) -> MoveEntryDialog:
         dialog = MoveEntryDialog(bubble.when or datetime.now(), self)
@@ -489,7 +492,7 @@ class JournalPage(QWidget):
         def failed(exc: BaseException) -> None:
             self.bar.show_message(self.tr("Could not move this entry: {error}").format(error=exc))
 
-        self.backend.write(lambda m: m.journal.move(entry_id, when), done, failed, poke=True)
+        self.backend.change(lambda m: m.journal.move(entry_id, when), done, failed, poke=True)
 
     def _after_same_day_move(self, entry_id: int, job_id: int | None) -> None:
         bubble = self.chat.bubble_for(entry_id)
@@ -516,7 +519,7 @@ class JournalPage(QWidget):
                 bubble.show()
             self.bar.show_message(self.tr("Could not move this entry to the trash: {error}").format(error=exc))
 
-        self.backend.write(lambda m: m.journal.trash(entry_id), done, failed)
+        self.backend.change(lambda m: m.journal.trash(entry_id), done, failed)
 
     def restore_entry(self, entry_id: int, announce: bool = False) -> None:
         def done(changed: EntryChanged) -> None:
@@ -532,7 +535,7 @@ class JournalPage(QWidget):
         def failed(exc: BaseException) -> None:
             self.bar.show_message(self.tr("Could not restore this entry: {error}").format(error=exc))
 
-        self.backend.write(lambda m: m.journal.restore(entry_id), done, failed)
+        self.backend.change(lambda m: m.journal.restore(entry_id), done, failed)
 
     def entry_history(self, bubble: MessageBubble) -> EntryHistoryDialog:
         return self.open_history(bubble.entry or {"content": bubble.text}, bubble.entry_id)
@@ -541,7 +544,7 @@ class JournalPage(QWidget):
         dialog = EntryHistoryDialog(entry, self)
         dialog.setAttribute(Qt.WA_DeleteOnClose)
         self.last_dialog = dialog
-        self.backend.query(lambda m: m.journal.history(entry_id), dialog.set_rows, lambda exc: dialog.show_error(str(exc)))
+        self.backend.read(lambda m: m.journal.history(entry_id), dialog.set_rows, lambda exc: dialog.show_error(str(exc)))
         dialog.open()
         return dialog
 
@@ -579,7 +582,7 @@ class JournalPage(QWidget):
             self.navigator.set_trash_count(len(entries))
             self.trash_view.set_entries(entries)
 
-        self.backend.query(lambda m: m.journal.in_trash(), loaded)
+        self.backend.read(lambda m: m.journal.in_trash(), loaded)
 
     def restore_from_trash(self, entry: dict) -> None:
         row = self.trash_view.row_for(entry["id"])
@@ -592,7 +595,7 @@ class JournalPage(QWidget):
         def failed(exc: BaseException) -> None:
             self.bar.show_message(self.tr("Could not delete this entry: {error}").format(error=exc))
 
-        self.backend.query(lambda m: m.journal.purge_preview(entry["id"]), lambda preview: self._ask_purge(entry, preview), failed)
+        self.backend.read(lambda m: m.journal.purge_preview(entry["id"]), lambda preview: self._ask_purge(entry, preview), failed)
 
     def _ask_purge(self, entry: dict, preview: dict) -> PurgeConfirmDialog:
         dialog = PurgeConfirmDialog(preview, self)
@@ -615,7 +618,7 @@ class JournalPage(QWidget):
             self.refresh_trash()
             self.bar.show_message(self.tr("Could not delete this entry: {error}").format(error=exc))
 
-        self.backend.write(lambda m: m.journal.purge(entry["id"]), done, failed)
+        self.backend.change(lambda m: m.journal.purge(entry["id"]), done, failed)
 
     # -- companion state ------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ import html
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
+from memoir_desktop.ui.shared import llm_words
 from memoir_desktop.ui.shared.glyphs import OP_SYMBOLS, brain, hold
 
 _OBJECT_NAMES = {"ADD": "opAdd", "UPDATE": "opUpdate", "DELETE": "opDelete", "NOOP": "opNoop"}
@@ -30,6 +31,10 @@ class MemoryOpsLog(QFrame):
         self.quiet_while_waiting = False
         self.waiting = False
         self._quieted = False
+        # The server's address and time limit, named in the sentences that say why it waits (chat_view.py).
+        self.address: str = ""
+        self.seconds: float | None = None
+        self.reason: dict | None = None  # why it waits, as the core last said (core/jobs/service.py reason)
         self.title = QLabel()
         self.title.setObjectName("opsTitle")
         self._layout.addWidget(self.title)
@@ -51,11 +56,18 @@ class MemoryOpsLog(QFrame):
         text = f"{brain()} " + self.tr("What memoir remembered")
         self.title.setText(f"{text} — {suffix}" if suffix else text)
 
-    def show_pending(self, waiting_for_llm: bool) -> None:
+    def show_pending(self, waiting_for_llm: bool, reason: dict | None = None) -> None:
+        """Waiting, and why (core/jobs/service.py `reason`): the server down since when, too slow, in line…"""
         self._clear()
         self.state = "pending"
         self.waiting = waiting_for_llm
+        # The page says "waiting" again when the server stays away; the reason last read still holds.
+        reason = reason or (self.reason if waiting_for_llm else None)
+        self.reason = reason
         self._title(self.tr("waiting for the AI to connect") if waiting_for_llm else self.tr("organizing…"))
+        if reason and reason.get("kind") not in ("not_configured", "queued"):
+            # Without an AI the page's banner says it once; in line is what "organizing…" says.
+            self._add_label(llm_words.job_reason(reason, address=self.address, seconds=self.seconds), "opsWhy")
         self.set_quiet(self.quiet_while_waiting)
 
     def set_quiet(self, quiet: bool) -> None:
@@ -84,10 +96,11 @@ class MemoryOpsLog(QFrame):
         """`job` is one `process_jobs` result (or a stored job): {id, state, result | error}."""
         state = job.get("state")
         if state != "done":
+            why = llm_words.reason_of(job)
             if state == "failed":
-                self._show_failed(job.get("error") or "")
+                self._show_failed(job.get("error") or "", why)
             else:
-                self.show_pending(waiting_for_llm=True)
+                self.show_pending(waiting_for_llm=True, reason=why)
             return
         self._clear()
         self.state = "done"
@@ -141,14 +154,16 @@ class MemoryOpsLog(QFrame):
         label.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self._layout.addWidget(label)
 
-    def _show_failed(self, error: str) -> None:
+    def _show_failed(self, error: str, why: dict | None = None) -> None:
         self._clear()
         self.state = "failed"
         self.waiting = False
         self._reveal()
         self._title(self.tr("could not be organized"))
         row = QHBoxLayout()
-        reason = QLabel(self.tr("The AI's reply could not be used. Your entry is safe."))
+        reason = QLabel(llm_words.job_reason(why, address=self.address, seconds=self.seconds) if why and
+                        why.get("kind") not in ("bad_reply", "error")
+                        else self.tr("The AI's reply could not be used. Your entry is safe."))
         reason.setWordWrap(True)
         reason.setObjectName("opDelete")
         reason.setToolTip(error)

@@ -34,18 +34,18 @@ def chat(backend, text: str, on_done: Callback, on_error: Callback = None, on_sa
         call_if_alive(on_done, done.turn)
 
     def answered(out: dict) -> None:
-        backend.write(lambda m: m.companion.finish_turn(out), finished, on_error)
+        backend.change(lambda m: m.companion.finish_turn(out), finished, on_error)
 
     def not_answered(turn: dict, exc: BaseException) -> None:
-        backend.write(lambda m: m.companion.finish_turn(unanswered(turn)))
+        backend.change(lambda m: m.companion.finish_turn(unanswered(turn)))
         call_if_alive(on_error, exc)
 
     def saved(begun: TurnWritten) -> None:
         turn = begun.turn
         call_if_alive(on_saved, turn)
-        backend.query(lambda m: m.companion.answer_turn(turn), answered, lambda exc: not_answered(turn, exc))
+        backend.read(lambda m: m.companion.answer_turn(turn), answered, lambda exc: not_answered(turn, exc))
 
-    backend.write(lambda m: m.companion.begin_chat(text, timestamp=timestamp), saved, on_error)
+    backend.change(lambda m: m.companion.begin_chat(text, timestamp=timestamp), saved, on_error)
 
 
 def save_entry(backend, text: str, on_done: Callback = None, on_error: Callback = None, timestamp=None,
@@ -57,15 +57,15 @@ def save_entry(backend, text: str, on_done: Callback = None, on_error: Callback 
         backend.changed.emit(Changes.of(entries=[entry_id]))
         call_if_alive(on_done, entry_id)
 
-    backend.write(lambda m: m.journal.write(text, timestamp=timestamp, private=private), saved, on_error)
+    backend.change(lambda m: m.journal.write(text, timestamp=timestamp, private=private), saved, on_error)
 
 
 def ask_about(backend, entry_id: int, on_done: Callback, on_error: Callback = None) -> None:
     """Ask the companion about an entry saved without a reply: read the answer, then keep it."""
     def keep(out: dict) -> None:
-        backend.write(lambda m: m.companion.save_reply(out), lambda kept: call_if_alive(on_done, kept.turn), on_error)
+        backend.change(lambda m: m.companion.save_reply(out), lambda kept: call_if_alive(on_done, kept.turn), on_error)
 
-    backend.query(lambda m: m.companion.reply_text(entry_id), keep, on_error)
+    backend.read(lambda m: m.companion.reply_text(entry_id), keep, on_error)
 
 
 def followups(backend, on_done: Callable[[list[dict]], None]) -> None:
@@ -74,13 +74,13 @@ def followups(backend, on_done: Callable[[list[dict]], None]) -> None:
     def kept_offline(found: list[dict]) -> None:
         call_if_alive(on_done, found)
         if backend.llm_configured and any(not f["phrased"] for f in found):
-            backend.query(lambda m: m.reflection.due_followups(), keep)
+            backend.read(lambda m: m.reflection.due_followups(), keep)
 
     def keep(due: dict) -> None:
-        backend.write(lambda m: m.reflection.keep_followups(due), on_done)
+        backend.change(lambda m: m.reflection.keep_followups(due), on_done)
 
-    backend.query(lambda m: m.reflection.due_followups(phrase=False),
-                  lambda due: backend.write(lambda m: m.reflection.keep_followups(due), kept_offline))
+    backend.read(lambda m: m.reflection.due_followups(phrase=False),
+                  lambda due: backend.change(lambda m: m.reflection.keep_followups(due), kept_offline))
 
 
 def make_letters(backend, on_done: Callback = None) -> None:
@@ -90,8 +90,8 @@ def make_letters(backend, on_done: Callback = None) -> None:
             backend.changed.emit(Changes.of(entries=[e["id"] for e in made]))
         call_if_alive(on_done, made)
 
-    backend.query(lambda m: m.reflection.compose_letters(),
-                  lambda composed: backend.write(lambda m: m.reflection.write_letters(composed), written))
+    backend.read(lambda m: m.reflection.compose_letters(),
+                  lambda composed: backend.change(lambda m: m.reflection.write_letters(composed), written))
 
 
 def regenerate_letter(backend, entry_id: int, on_done: Callback = None, on_error: Callback = None) -> None:
@@ -99,5 +99,5 @@ def regenerate_letter(backend, entry_id: int, on_done: Callback = None, on_error
     def written(changed: EntryChanged) -> None:  # the writer has emitted its Changes
         call_if_alive(on_done, changed.entry)
 
-    backend.query(lambda m: m.reflection.recompose_letter(entry_id),
-                  lambda text: backend.write(lambda m: m.journal.edit(entry_id, text), written, on_error), on_error)
+    backend.read(lambda m: m.reflection.recompose_letter(entry_id),
+                  lambda text: backend.change(lambda m: m.journal.edit(entry_id, text), written, on_error), on_error)

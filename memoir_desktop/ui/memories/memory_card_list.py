@@ -201,8 +201,8 @@ class MemoryCardList(QWidget):
     def _on_changed(self, changes) -> None:
         """Fetch only the memories that changed; their cards alone are rebuilt."""
         if changes.proposals:
-            self.backend.query(lambda m: m.memories.proposals(), self.proposals.set_proposals)
-            self.backend.query(lambda m: m.apps.memory_suggestions(), self.suggestions.set_suggestions)
+            self.backend.read(lambda m: m.memories.proposals(), self.proposals.set_proposals)
+            self.backend.read(lambda m: m.apps.memory_suggestions(), self.suggestions.set_suggestions)
         if not changes.memories:
             return
         if self._dirty:
@@ -210,7 +210,7 @@ class MemoryCardList(QWidget):
         if not self.isVisible():
             self._dirty = True
             return
-        self.backend.query(lambda m, ids=list(changes.memories): m.memories.get_many(ids), self._merge)
+        self.backend.read(lambda m, ids=list(changes.memories): m.memories.get_many(ids), self._merge)
 
     def _merge(self, fresh: dict[str, dict]) -> None:
         by_id = {m["id"]: m for m in self.memories}
@@ -226,15 +226,15 @@ class MemoryCardList(QWidget):
             self.reload()
         else:
             # Apps suggest from their own process, which sends this window no notice: look each time.
-            self.backend.query(lambda m: m.apps.memory_suggestions(), self.suggestions.set_suggestions)
+            self.backend.read(lambda m: m.apps.memory_suggestions(), self.suggestions.set_suggestions)
 
     def reload(self) -> None:
         self._dirty = False
-        self.backend.query(lambda m: m.get_all(include_invalid=True)["results"], self._loaded)
-        self.backend.query(lambda m: m.memories.proposals(), self.proposals.set_proposals)
-        self.backend.query(lambda m: m.apps.memory_suggestions(), self.suggestions.set_suggestions)
+        self.backend.read(lambda m: m.get_all(include_invalid=True)["results"], self._loaded)
+        self.backend.read(lambda m: m.memories.proposals(), self.proposals.set_proposals)
+        self.backend.read(lambda m: m.apps.memory_suggestions(), self.suggestions.set_suggestions)
         if self.tidy_hint.wants_check():  # once a session, in the background: never on every refresh
-            self.backend.query(lambda m: m.memories.tidy_proposals(), self.tidy_hint.set_proposals, lambda _exc: None)
+            self.backend.read(lambda m: m.memories.tidy_proposals(), self.tidy_hint.set_proposals, lambda _exc: None)
 
     def _loaded(self, memories: list[dict]) -> None:
         self.memories = memories
@@ -267,7 +267,7 @@ class MemoryCardList(QWidget):
                 self._ranked = [r["id"] for r in results]
                 self.render()
 
-        self.backend.query(lambda m: m.search(query, limit=50)["results"], found)
+        self.backend.read(lambda m: m.search(query, limit=50)["results"], found)
 
     # -- rendering ------------------------------------------------------------------------------
 
@@ -339,7 +339,7 @@ class MemoryCardList(QWidget):
         """Write a memory by hand: saved as the user's own (no AI needed); Forget removes it again."""
         def save(text: str, day: date | None, ok, err) -> None:
             when = datetime(day.year, day.month, day.day, 12) if day is not None else None
-            self.backend.write(lambda m: m.memories.add(text, infer=False, timestamp=when), ok, err)
+            self.backend.change(lambda m: m.memories.add(text, infer=False, timestamp=when), ok, err)
 
         dialog = AddMemoryDialog(save, text, parent=self)
         dialog.setAttribute(Qt.WA_DeleteOnClose)
@@ -349,24 +349,24 @@ class MemoryCardList(QWidget):
 
     def edit(self, memory: dict) -> EditMemoryDialog:
         dialog = EditMemoryDialog(
-            memory, save=lambda text, ok, err: self.backend.write(lambda m: m.memories.update(memory["id"], text), ok, err), parent=self)
+            memory, save=lambda text, ok, err: self.backend.change(lambda m: m.memories.update(memory["id"], text), ok, err), parent=self)
         dialog.setAttribute(Qt.WA_DeleteOnClose)
         self.last_dialog = dialog
         dialog.open()
         return dialog
 
     def forget(self, memory: dict) -> None:
-        self.backend.write(lambda m: m.memories.delete(memory["id"]), lambda done: self.undo_bar.show_forgotten(done.memory),
+        self.backend.change(lambda m: m.memories.delete(memory["id"]), lambda done: self.undo_bar.show_forgotten(done.memory),
                            self._write_failed)
 
     def restore(self, memory: dict) -> None:
-        self.backend.write(lambda m: m.memories.restore(memory["id"]), None, self._write_failed)
+        self.backend.change(lambda m: m.memories.restore(memory["id"]), None, self._write_failed)
 
     def show_history(self, memory: dict) -> HistoryDialog:
         dialog = HistoryDialog(memory, parent=self)
         dialog.setAttribute(Qt.WA_DeleteOnClose)
         self.last_dialog = dialog
-        self.backend.query(lambda m: m.history(memory["id"]), dialog.set_rows, lambda exc: dialog.show_error(str(exc)))
+        self.backend.read(lambda m: m.history(memory["id"]), dialog.set_rows, lambda exc: dialog.show_error(str(exc)))
         dialog.open()
         return dialog
 
@@ -379,10 +379,10 @@ class MemoryCardList(QWidget):
         return dialog
 
     def _resolve(self, proposal_id: int, accept: bool) -> None:
-        self.backend.write(lambda m: m.memories.resolve_proposal(proposal_id, accept), None, self._write_failed)
+        self.backend.change(lambda m: m.memories.resolve_proposal(proposal_id, accept), None, self._write_failed)
 
     def _decide_suggestion(self, suggestion_id: int, accept: bool) -> None:
-        self.backend.write(lambda m: m.memories.decide_suggestion(suggestion_id, accept), None, self._write_failed)
+        self.backend.change(lambda m: m.memories.decide_suggestion(suggestion_id, accept), None, self._write_failed)
 
     def _write_failed(self, exc: BaseException) -> None:
         self.count_label.setText(self.tr("Could not save: {error}").format(error=exc))

@@ -60,7 +60,7 @@ class TidyRow(QFrame):
 
     def merge(self) -> None:
         self._busy(self.tr("Merging…"))
-        self.dialog.backend.write(lambda m: m.memories.apply_tidy(self.proposal), self._merged, self._failed)
+        self.dialog.backend.change(lambda m: m.memories.apply_tidy(self.proposal), self._merged, self._failed)
 
     def _merged(self, result) -> None:
         if result.refused:
@@ -78,7 +78,7 @@ class TidyRow(QFrame):
             return
         self._busy(self.tr("Undoing…"))
         merged = self.merged_id
-        self.dialog.backend.write(lambda m: m.memories.undo_consolidation(merged), self._undone, self._failed)
+        self.dialog.backend.change(lambda m: m.memories.undo_consolidation(merged), self._undone, self._failed)
 
     def _undone(self, _restored) -> None:
         self.merged_id = None
@@ -149,7 +149,7 @@ class TidyDialog(QDialog):
                 self.show_proposals(proposals)
 
         edited = self.include_edited.isChecked()
-        self.backend.query(lambda m: m.memories.tidy_proposals(include_user_edited=edited), found, self._failed)
+        self.backend.read(lambda m: m.memories.tidy_proposals(include_user_edited=edited), found, self._failed)
 
     def show_proposals(self, proposals: list) -> None:
         self.progress.hide()

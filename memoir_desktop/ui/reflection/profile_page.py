@@ -129,7 +129,7 @@ class ProfilePage(QWidget):
         self.refresh.run()
 
     def _load(self) -> None:
-        self.backend.query(lambda m: m.reflection.profile(), self.show_profile)
+        self.backend.read(lambda m: m.reflection.profile(), self.show_profile)
 
     def show_profile(self, groups: list[dict]) -> None:
         self.groups = groups
@@ -176,7 +176,7 @@ class ProfilePage(QWidget):
     # -- actions ------------------------------------------------------------------------------
 
     def edit(self, memory: dict, text: str) -> None:
-        self.backend.write(lambda m: m.memories.update(memory["id"], text), lambda _m: self.bar.show_message(self.tr("Memory corrected.")),
+        self.backend.change(lambda m: m.memories.update(memory["id"], text), lambda _m: self.bar.show_message(self.tr("Memory corrected.")),
                             lambda exc: self.bar.show_message(self.tr("Could not save this change: {error}")
                                                               .format(error=exc)))
 
@@ -187,13 +187,13 @@ class ProfilePage(QWidget):
 
         def done(_forgotten: MemoryChanged) -> None:
             self.bar.show_message(self.tr("Forgotten: {text}").format(text=memory["memory"]), self.tr("Undo"),
-                                  lambda: self.backend.write(lambda m: m.memories.restore(memory["id"])), shortcut="Ctrl+Z")
+                                  lambda: self.backend.change(lambda m: m.memories.restore(memory["id"])), shortcut="Ctrl+Z")
 
-        self.backend.write(lambda m: m.memories.delete(memory["id"]), done)
+        self.backend.change(lambda m: m.memories.delete(memory["id"]), done)
 
     def set_remembered(self, category: str, remember: bool) -> None:
         group = next((g for g in self.groups if g["category"] == category), None)
-        self.backend.write(lambda m: m.reflection.set_remembered(category, remember))
+        self.backend.change(lambda m: m.reflection.set_remembered(category, remember))
         if remember or group is None or not group["memories"]:
             return
         box = QMessageBox(QMessageBox.Question, self.tr("Forget these too?"),
@@ -211,6 +211,6 @@ class ProfilePage(QWidget):
         def done(result: MemoriesChanged) -> None:
             ids = result.ids
             self.bar.show_message(self.tr("Forgot %n memory(ies) of this kind.", None, len(ids)), self.tr("Undo"),
-                                  lambda: self.backend.write(lambda m: m.memories.restore_memories(ids)), shortcut="Ctrl+Z")
+                                  lambda: self.backend.change(lambda m: m.memories.restore_memories(ids)), shortcut="Ctrl+Z")
 
-        self.backend.write(lambda m: m.memories.forget_category(category), done)
+        self.backend.change(lambda m: m.memories.forget_category(category), done)

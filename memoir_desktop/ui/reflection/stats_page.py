@@ -106,7 +106,7 @@ class StatsPage(QWidget):
         self.refresh.run()
 
     def _load(self) -> None:
-        self.backend.query(journal_stats, self.show_stats)
+        self.backend.read(journal_stats, self.show_stats)
 
     def _bars(self, widget: pg.PlotWidget, series: list[tuple[list[int], str]]) -> None:
         plot = widget.getPlotItem()

@@ -54,7 +54,7 @@ def word_spans(text: str, words) -> list[tuple[int, int]]:
     return spans
 
 
-class SearchField(QLineEdit):
+class SearchBox(QLineEdit):
     """A line edit whose `query()` includes the text an input method is still composing."""
 
     edited = Signal()
@@ -65,7 +65,7 @@ class SearchField(QLineEdit):
         self.preedit = ""
         self.textChanged.connect(self.edited)
 
-    def query(self) -> str:
+    def asked(self) -> str:
         if not self.preedit:
             return self.text()
         pos = self.cursorPosition()
@@ -148,7 +148,7 @@ class SearchPage(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(16, 12, 16, 6)
         layout.setSpacing(8)
-        self.field = SearchField()
+        self.field = SearchBox()
         self.field.setPlaceholderText(self.tr("Search your journal and memories"))
         self.field.setAccessibleName(self.tr("Search"))
         self.field.setClearButtonEnabled(True)
@@ -206,7 +206,7 @@ class SearchPage(QWidget):
 
     def search_now(self) -> None:
         self._timer.stop()
-        query = self.field.query().strip()
+        query = self.field.asked().strip()
         self._generation += 1
         generation = self._generation
         if not query:
@@ -224,7 +224,7 @@ class SearchPage(QWidget):
                 self.results = results
                 self._render()
 
-        self.backend.query(lambda m: m.search_field.find(query, limit=30), found)
+        self.backend.read(lambda m: m.search_field.find(query, limit=30), found)
 
     def _on_changed(self, changes) -> None:
         if not (changes.entries or changes.memories) or not self.searched:

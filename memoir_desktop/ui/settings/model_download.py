@@ -25,7 +25,7 @@ def install_search_model(backend, key: str, on_done=None, on_error=None) -> thre
         return mem.models.install(key, progress=lambda done, total: backend.model_progress.emit(key, done, total),
                                         cancelled=cancel.is_set)
 
-    backend.query(work, on_done, on_error)
+    backend.read(work, on_done, on_error)
     return cancel
 
 
@@ -129,4 +129,4 @@ class ModelDownload(QWidget):
         return self.tr("Could not download: {error}").format(error=exc)
 
     def remove_model(self) -> None:
-        self.backend.query(lambda m: m.models.remove(self.model.key), lambda _r=None: call_if_alive(self.changed.emit))
+        self.backend.read(lambda m: m.models.remove(self.model.key), lambda _r=None: call_if_alive(self.changed.emit))

@@ -78,4 +78,4 @@ class ReminderTray(QObject):
                 self.tray.showMessage(self.tr("Time to write"), self.last_message, icon("memoir"), 15_000)
             self.reminded.emit(self.last_message)
 
-        self.backend.query(lambda m: m.journal.days(), days)
+        self.backend.read(lambda m: m.journal.days(), days)

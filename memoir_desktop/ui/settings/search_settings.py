@@ -94,7 +94,7 @@ class SearchGroup(QGroupBox):
         return self.embedder.currentData()
 
     def reload(self) -> None:
-        self.backend.query(lambda m: m.models.available(), self._show_offer)
+        self.backend.read(lambda m: m.models.available(), self._show_offer)
 
     def stop_download(self) -> None:
         self.reading.stop()

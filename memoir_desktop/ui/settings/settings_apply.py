@@ -2,7 +2,7 @@
 key in the keyring, the running journal reconfigured), a newly chosen search model's index built a
 chunk at a time, flags the app remembers, the saved key's presence, the passphrase removed.
 
-Threading rule: every step runs on the writer or the reads pool (AsyncMemoir.write / query); the
+Threading rule: every step runs on the writer or the reads pool (AsyncMemoir.change / read); the
 callbacks and signals arrive on the UI thread.
 """
 
@@ -53,10 +53,10 @@ def apply_settings(backend, settings: config.Settings, api_key: str | None, remo
         backend.writer.poke()
         backend.refresh_status()
         backend.check_llm()
-        backend.query(lambda m: m.models.warm())  # a reranker just chosen loads before it is needed
+        backend.read(lambda m: m.models.warm())  # a reranker just chosen loads before it is needed
         call_if_alive(on_done, message)
 
-    backend.write(work, done, on_error)
+    backend.change(work, done, on_error)
 
 
 def build_next_index(backend) -> None:
@@ -91,7 +91,7 @@ def cancel_embedder_switch(backend, on_done: Callable | None = None) -> None:
         backend.settings_changed.emit(backend.settings)
         call_if_alive(on_done)
 
-    backend.write(lambda m: m.models.cancel_switch(), done)
+    backend.change(lambda m: m.models.cancel_switch(), done)
 
 
 def remember(backend, flag: str) -> None:
@@ -101,7 +101,7 @@ def remember(backend, flag: str) -> None:
     def work(mem) -> None:
         config.persist(home, mem.settings, **{flag: True})
 
-    backend.write(work)
+    backend.change(work)
 
 
 def remove_passphrase(backend, current: str, on_done: Callable | None = None, on_error: Callable | None = None) -> None:
@@ -111,9 +111,9 @@ def remove_passphrase(backend, current: str, on_done: Callable | None = None, on
         backend.changed.emit(Changes(settings=True))
         call_if_alive(on_done, None)
 
-    backend.write(lambda m: m.keys.remove_passphrase(current=current), done, on_error)
+    backend.change(lambda m: m.keys.remove_passphrase(current=current), done, on_error)
 
 
 def api_key_present(backend, on_done: Callable[[bool], None]) -> None:
     # The keyring can block (an unlock prompt), so even this read stays off the UI thread.
-    backend.query(lambda _m: bool(secrets.get_api_key()), on_done)
+    backend.read(lambda _m: bool(secrets.get_api_key()), on_done)

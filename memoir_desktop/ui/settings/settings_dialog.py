@@ -9,10 +9,9 @@ The API key goes to the system keyring through `AsyncMemoir.apply_settings`, nev
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt, QTime
+from PySide6.QtCore import Qt, QTime, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -39,6 +38,7 @@ from memoir_desktop.core.llm.servers import BY_KEY, PRESETS, preset_for
 from memoir_desktop.ui.connected_apps.page import ConnectedAppsPage
 from memoir_desktop.ui.settings.search_settings import SearchGroup
 from memoir_desktop.ui.settings.settings_apply import api_key_present, apply_settings, remove_passphrase
+from memoir_desktop.ui.shared import llm_words
 from memoir_desktop.ui.sync.page import SyncPage
 from memoir_desktop.viewmodels.reminder import parse_time
 
@@ -47,6 +47,10 @@ LANGUAGE_NAMES = (("system", None), ("ko", "한국어"), ("en", "English"))
 
 
 class SettingsDialog(QDialog):
+    # A step of the connection test, said on the reads pool and shown here (a queued signal: widgets are
+    # touched on the UI thread only).
+    test_step = Signal(str)
+
     """`apply(settings, api_key, remove_key, on_done, on_error)` saves; see AsyncMemoir.apply_settings."""
 
     def __init__(self, settings: config.Settings, backend, apply: Callable | None = None, parent=None):
@@ -158,6 +162,14 @@ class SettingsDialog(QDialog):
         self.model.setEditable(True)
         self.model.setAccessibleName(self.tr("Model"))
         form.addRow(self.tr("Model"), self.model)
+        self.time_limit = QSpinBox()
+        self.time_limit.setRange(0, 3600)
+        self.time_limit.setSingleStep(30)
+        self.time_limit.setSuffix(self.tr(" s"))
+        # 0: chosen by where the server is (a small model on this computer takes minutes).
+        self.time_limit.setSpecialValueText(self.tr("Automatic (5 minutes on this computer, 1 minute online)"))
+        self.time_limit.setAccessibleName(self.tr("Time limit for one answer"))
+        form.addRow(self.tr("Time limit"), self.time_limit)
         key_row = QHBoxLayout()
         self.api_key = QLineEdit()
         self.api_key.setEchoMode(QLineEdit.Password)
@@ -355,7 +367,7 @@ class SettingsDialog(QDialog):
                                          self.tr("The passphrase was not changed: {error}").format(error=exc))
 
         passphrase = new.passphrase()
-        self.backend.write(lambda m: m.keys.set_passphrase(passphrase, current=current), done, failed)
+        self.backend.change(lambda m: m.keys.set_passphrase(passphrase, current=current), done, failed)
 
     def remove_passphrase(self) -> None:
         from memoir_desktop.ui.settings.privacy import PassphraseDialog
@@ -398,7 +410,7 @@ class SettingsDialog(QDialog):
             self.recovery_dialog.setAttribute(Qt.WA_DeleteOnClose)
             self.recovery_dialog.open()
 
-        self.backend.write(lambda m: m.keys.new_recovery_key(), show)
+        self.backend.change(lambda m: m.keys.new_recovery_key(), show)
 
     # -- values ------------------------------------------------------------------------------
 
@@ -412,6 +424,7 @@ class SettingsDialog(QDialog):
         self._provider_changed(keep_values=False)
         self.base_url.setText(s.llm_base_url)
         self.model.setCurrentText(s.llm_model)
+        self.time_limit.setValue(int(s.llm_timeout_s or 0))
         self.summary_interval.setValue(s.summary_interval)
         self.graph_enabled.setChecked(s.graph_enabled)
         self.max_invalidations.setValue(s.max_llm_invalidations_per_turn)
@@ -488,13 +501,12 @@ class SettingsDialog(QDialog):
             self._select(self.provider, first["preset"])
             self.base_url.setText(first["base_url"])
             self._set_models(first["models"])
-            others = ", ".join(s["label"] for s in servers[1:])
-            text = self.tr("Found {name} with {n} models.").format(name=first["label"], n=len(first["models"]))
-            if others:
-                text += " " + self.tr("Also running: {names}.").format(names=others)
-            self.test_result.setText(text)
+            lines = [self.tr("{name} at {address}: {models}").format(
+                name=f["label"], address=f["base_url"],
+                models=", ".join(f["models"][:5]) or self.tr("no models listed")) for f in servers]
+            self.test_result.setText(self.tr("Found on this computer (the first is chosen):") + "\n" + "\n".join(lines))
 
-        self.backend.query(lambda m: m.connection.find_local(), found)
+        self.backend.read(lambda m: m.connection.find_local(), found)
 
     def _key_present(self, present: bool) -> None:
         self._has_saved_key = present
@@ -508,6 +520,7 @@ class SettingsDialog(QDialog):
         s.llm_provider = self.provider.currentData()
         s.llm_base_url = self.base_url.text().strip() if s.llm_provider != "openai" else ""
         s.llm_model = self.model.currentText().strip() or self.original.llm_model
+        s.llm_timeout_s = float(self.time_limit.value())
         s.embed_model = self.search_group.embed_value() or self.original.embed_model
         s.summary_interval = self.summary_interval.value()
         s.graph_enabled = self.graph_enabled.isChecked()
@@ -534,36 +547,55 @@ class SettingsDialog(QDialog):
             return
         self.test_button.setEnabled(False)
         self.test_result.setText(self.tr("Connecting…"))
+        steps = {"Connecting": self.tr("Connecting…"), "Asking": self.tr("Asking the model how it answers best…"),
+                 "Timing": self.tr("Timing a short answer…")}
 
-        def ok(result: dict) -> None:
+        def step(text: str) -> None:  # on the UI thread (the signal is queued from the reads pool)
+            said = next((words for start, words in steps.items() if text.startswith(start)), None)
+            if said and not self.test_button.isEnabled():
+                self.test_result.setText(said)
+
+        self.test_step.connect(step)
+
+        def done(report) -> None:
+            self.test_step.disconnect(step)
             self.test_button.setEnabled(True)
-            self._set_models(result["models"])
-            self.test_result.setText(self.tr("✓ Connected ({model})").format(model=result["model"]))
-            self._show_mode(result["mode"])
+            self._set_models(report.models)
+            if not report.ok:
+                self.test_result.setText(self.tr("✗ Could not connect: {error}").format(
+                    error=llm_words.problem(report.problem_kind or "unavailable", address=report.address,
+                                            seconds=report.timeout_s, text=report.problem)))
+                return
+            self._show_mode(report.mode)
+            lines = [self.tr("✓ Connected ({model})").format(model=report.model)]
+            if report.tokens_per_s:
+                lines.append(self.tr("It writes about {speed} pieces of text a second; its first words come after "
+                                     "{first} s.").format(speed=f"{report.tokens_per_s:.0f}",
+                                                          first=f"{report.first_token_s:.1f}"))
+            if report.seconds_per_entry:
+                lines.append(self.tr("An entry will take about {seconds} s to be remembered.").format(
+                    seconds=f"{report.seconds_per_entry:.0f}"))
+                if report.seconds_per_entry > report.timeout_s:
+                    lines.append(self.tr("That is longer than the time limit: raise it above."))
+            self.test_result.setText("\n".join(lines))
 
         def failed(exc: BaseException) -> None:
+            self.test_step.disconnect(step)
             self.test_button.setEnabled(True)
             self.test_result.setText(self.tr("✗ Could not connect: {error}").format(error=self._connection_reason(exc)))
 
-        self.backend.query(lambda m: m.connection.test(s.llm_base_url, s.llm_model, key), ok, failed)
+        timeout = s.llm_timeout_s
+        self.backend.read(lambda m: m.connection.check_connection(s.llm_base_url, s.llm_model, key,
+                                                                  progress=self.test_step.emit, timeout_s=timeout),
+                          done, failed)
 
     def _connection_reason(self, exc: BaseException) -> str:
-        """Why the Test button's connection failed, in the app's words: the core's message is English
-        (older ones named the SDK's exception class, which is for the log); its `kind`
-        (core/llm/errors.explain) says the cause in one word."""
-        text, kind = str(exc), getattr(exc, "kind", "")
-        if kind == "key_refused" or re.search(r"HTTP 40[13]\b|API key", text):
-            return self.tr("the server refused the API key")
-        if kind in ("model_unknown", "no_api") or "HTTP 404" in text:
-            return self.tr("the server does not know this model or address")
-        if kind == "not_configured" or "no API key and no server URL" in text:
-            return self.tr("enter an API key or a server address first")
-        if kind == "timeout" or "Timeout" in text:
-            return self.tr("the server took too long to answer")
-        if kind in ("not_running", "unreachable", "disconnected") or not text \
-                or re.search(r"[A-Za-z]+(?:Error|Exception)\b", text):
-            return self.tr("no server answered at this address. Check the address, and that the server is running")
-        return text
+        """Why the Test button's connection failed, in the app's words: the core's message is English;
+        its `kind` (core/llm/errors.explain) says the cause in one word."""
+        s = self.settings()
+        address, seconds = llm_words.place(s)
+        return llm_words.problem(getattr(exc, "kind", "") or "unavailable", address=address, seconds=seconds,
+                                 text=str(exc)).rstrip(".")
 
     def accept(self) -> None:
         settings = self.settings()

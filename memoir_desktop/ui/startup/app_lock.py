@@ -436,4 +436,4 @@ class AppLock(QObject):
 def passphrase_checker(backend) -> Callable[[str, Callable[[bool], None]], None]:
     """The lock's check: the passphrase (or recovery key) tried on the reads pool (Argon2id takes a moment
     on purpose, so never on the UI thread)."""
-    return lambda secret, on_done: backend.query(lambda m: m.keys.check_passphrase(secret), on_done)
+    return lambda secret, on_done: backend.read(lambda m: m.keys.check_passphrase(secret), on_done)

@@ -102,7 +102,7 @@ class AutoSync(QObject):
     def start(self) -> None:
         """At start: a round, then one every few minutes; the last sync's time and notices meanwhile."""
         self._every.start()
-        self.backend.query(lambda m: m.sync.status(), self._status_read, lambda _exc: None)
+        self.backend.read(lambda m: m.sync.status(), self._status_read, lambda _exc: None)
         if self.on:
             self.sync_now()
 

@@ -157,7 +157,7 @@ class SyncPage(QWidget):
                     self.tr("A password is kept. Type a new one to replace it."))
 
         # The keyring can block (an unlock prompt): read off the UI thread, like the API key.
-        self.backend.query(lambda _m: secrets.get_sync_login(url), loaded, lambda _exc: loaded(None))
+        self.backend.read(lambda _m: secrets.get_sync_login(url), loaded, lambda _exc: loaded(None))
 
     # -- the login --------------------------------------------------------------------------------
 
@@ -183,7 +183,7 @@ class SyncPage(QWidget):
             self.place.password.clear()  # the secret leaves the widget once it is kept
             call_if_alive(on_done)
 
-        self.backend.write(work, saved, lambda _exc: saved())
+        self.backend.change(work, saved, lambda _exc: saved())
 
     # -- actions ------------------------------------------------------------------------------------
 
@@ -213,7 +213,7 @@ class SyncPage(QWidget):
 
         # Opens and lists the place, writes nothing (core/sync: check); the journal's key tells its own place
         # from another journal's.
-        self.backend.query(lambda m: check(target, m.keys.data_key), ok, failed)
+        self.backend.read(lambda m: check(target, m.keys.data_key), ok, failed)
 
     def sync_now(self) -> None:
         url = self.place.url()
@@ -265,7 +265,7 @@ class SyncPage(QWidget):
             # isHidden, not isVisible: a failure said while another tab is open is still said.
             self.join_offer.setVisible(empty and not self.failure.isHidden())
 
-        self.backend.query(lambda m: joining.is_empty(m.engine), known)
+        self.backend.read(lambda m: joining.is_empty(m.engine), known)
 
     def _use_journal_there(self) -> None:
         url = self.place.url()
