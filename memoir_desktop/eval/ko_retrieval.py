@@ -22,6 +22,7 @@ from collections import defaultdict
 from datetime import datetime
 from pathlib import Path
 
+from memoir_desktop.eval.embed_cache import cached_embeddings
 from memoir_desktop.eval.headless import throwaway_passphrase
 from memoir_desktop.eval.locomo_retrieval import _quiet_environment, _reproducible_ids
 
@@ -94,7 +95,7 @@ def run(data_dir: Path, split: str) -> dict:
     para = json.loads((data_dir / "ko_paraphrase.json").read_text("utf-8"))
     chains = json.loads((data_dir / "recency_chains.json").read_text("utf-8"))
     throwaway_passphrase()  # the temporary journal is encrypted like any new one
-    with tempfile.TemporaryDirectory(prefix="memoir-ko-") as tmp, _reproducible_ids(), \
+    with tempfile.TemporaryDirectory(prefix="memoir-ko-") as tmp, _reproducible_ids(), cached_embeddings(), \
             Memoir.open(Path(tmp) / "home", reconcile=False) as mem:
         return {"embedder": mem.embedder.name, "split": split, "paraphrase": paraphrase(mem, para, split),
                 "recency": recency(mem, chains)}
