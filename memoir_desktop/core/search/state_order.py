@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from sqlmodel import Session, col, select
 
-from memoir_desktop.core.search import states
+from memoir_desktop.core.search import states, versions
 from memoir_desktop.core.search.query import Query
 from memoir_desktop.core.storage.models import Memory
 from memoir_desktop.core.storage.store import memory_dict
@@ -26,17 +26,19 @@ BROUGHT_IN = 5  # versions brought in per state
 
 def order_states(engine, bm, user_id: str, q: Query, out: list[dict], passes) -> list[dict]:
     mode = "now" if q.asks_now else asks_about_before(q.text)
-    wanted = states.asked(q.text, q.tokens) if mode and out else []
-    if not mode or not wanted:
+    if not mode or not out:
         return out
+    wanted = states.asked(q.text, q.tokens)
     member: dict[str, str] = {}
     tokens_of = bm.tokens_of(d["id"] for d in out)
     for d in out:
-        aspect = states.aspect_of(d["memory"], tokens_of[d["id"]], wanted)
+        aspect = states.aspect_of(d["memory"], tokens_of[d["id"]], wanted) if wanted else None
         if aspect is not None:
             member[d["id"]] = aspect.name
     if not member:
-        return out  # none of what was found states it: the question is about something else
+        # No kind the list knows: the versions as the question's own words and the memories'
+        # structure show them (versions.py), or none, and the ranking stands.
+        return _by_frame(engine, bm, user_id, q, out, passes, mode, tokens_of)
     shown = {d["id"] for d in out}
     for aspect in {a for a in wanted if a.name in member.values()}:
         found = bm.docs_with(aspect.alone)
@@ -50,6 +52,25 @@ def order_states(engine, bm, user_id: str, q: Query, out: list[dict], passes) ->
                 out.append(memory_dict(m, score=0.0, explain={"state": {"aspect": aspect.name}}))
                 member[m.id] = aspect.name
                 shown.add(m.id)
+    pick = {"now": _newest, "first": _oldest, "before": lambda vs: _before(vs, set(q.tokens), bm)}[mode]
+    return states.answer_first(out, member, pick)
+
+
+def _by_frame(engine, bm, user_id: str, q: Query, out: list[dict], passes, mode: str,
+              tokens_of: dict[str, set[str]]) -> list[dict]:
+    found, links = versions.group(q.text, out, tokens_of, bm.doc_freq)
+    if not found:
+        return out
+    name = "asked"
+    member = dict.fromkeys(found, name)
+    # A version the ranking did not reach (it may share no word with the question: "시티팝에 빠졌다"
+    # for "요즘 무슨 음악 들어?" shares only the verb with another version).
+    extra = bm.docs_with(links) - {d["id"] for d in out}
+    if extra and len(extra) <= SCAN:
+        for m in _versions(engine, user_id, extra, newest=mode != "first"):
+            if passes(m) and versions.linked(m.text, bm.tokens_of([m.id])[m.id], links):
+                out.append(memory_dict(m, score=0.0, explain={"state": {"aspect": name}}))
+                member[m.id] = name
     pick = {"now": _newest, "first": _oldest, "before": lambda vs: _before(vs, set(q.tokens), bm)}[mode]
     return states.answer_first(out, member, pick)
 
