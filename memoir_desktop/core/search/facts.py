@@ -23,6 +23,7 @@ from memoir_desktop.core.search.rerank import POOL, Weights, language, rerank, w
 from memoir_desktop.core.search.state_order import order_states
 from memoir_desktop.core.storage.models import Memory
 from memoir_desktop.core.storage.store import MemoryStore, memory_dict
+from memoir_desktop.core.temporal.present import asks_about_before
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +80,9 @@ class FactSearch:
         if second_stage is True:
             second_stage = weights_for(self.store.embedder.name, language(q.text))
         out: list[dict] = []
-        pool = max(limit, POOL) if second_stage else limit
+        # A question about a state that changed sees as many candidates as the second stage does,
+        # also where no second stage runs (English): its versions are looked for among them.
+        pool = max(limit, POOL) if second_stage or q.asks_now or asks_about_before(q.text) else limit
         batch = max(limit * 2, 10)
         # No fewer batches than this can fill the pool, so their rows come in one query (two
         # round trips of 20 rows cost ~0.8 ms more than one of 40); later batches as before.
@@ -102,7 +105,8 @@ class FactSearch:
         if second_stage and len(out) > 1:
             vecs = self.store.vectors.vectors(self.store.searched_collection(user_id), [d["id"] for d in out])
             out = rerank(q, out, vecs, vec, second_stage)
-        out = order_states(self.engine, bm, user_id, q, out, lambda m: _passes(m, filters))
+        out = order_states(self.engine, bm, user_id, q, out, lambda m: _passes(m, filters),
+                           lambda ids: self.store.vectors.vectors(self.store.searched_collection(user_id), ids))
         return out[:limit]
 
     def _in_span(self, user_id: str, lo: datetime, hi: datetime, limit: int) -> list[str]:

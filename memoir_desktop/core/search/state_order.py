@@ -24,7 +24,8 @@ SCAN = 2000
 BROUGHT_IN = 5  # versions brought in per state
 
 
-def order_states(engine, bm, user_id: str, q: Query, out: list[dict], passes) -> list[dict]:
+def order_states(engine, bm, user_id: str, q: Query, out: list[dict], passes, vectors_of=None) -> list[dict]:
+    """`vectors_of(ids)` -> {id: vector}: for the versions by meaning (English), when given."""
     mode = "now" if q.asks_now else asks_about_before(q.text)
     if not mode or not out:
         return out
@@ -37,8 +38,12 @@ def order_states(engine, bm, user_id: str, q: Query, out: list[dict], passes) ->
             member[d["id"]] = aspect.name
     if not member:
         # No kind the list knows: the versions as the question's own words and the memories'
-        # structure show them (versions.py), or none, and the ranking stands.
-        return _by_frame(engine, bm, user_id, q, out, passes, mode, tokens_of)
+        # structure show them (Korean), or as their meaning groups them (English; versions.py),
+        # or none, and the ranking stands.
+        framed = _by_frame(engine, bm, user_id, q, out, passes, mode, tokens_of)
+        if framed is not out or vectors_of is None:
+            return framed
+        return _by_meaning(q, out, vectors_of, mode, bm)
     shown = {d["id"] for d in out}
     for aspect in {a for a in wanted if a.name in member.values()}:
         found = bm.docs_with(aspect.alone)
@@ -60,7 +65,7 @@ def _by_frame(engine, bm, user_id: str, q: Query, out: list[dict], passes, mode:
               tokens_of: dict[str, set[str]]) -> list[dict]:
     found, links = versions.group(q.text, out, tokens_of, bm.doc_freq)
     if not found:
-        return out
+        return out  # the same list: the caller tries by meaning
     name = "asked"
     member = dict.fromkeys(found, name)
     # A version the ranking did not reach (it may share no word with the question: "시티팝에 빠졌다"
@@ -71,6 +76,15 @@ def _by_frame(engine, bm, user_id: str, q: Query, out: list[dict], passes, mode:
             if passes(m) and versions.linked(m.text, bm.tokens_of([m.id])[m.id], links):
                 out.append(memory_dict(m, score=0.0, explain={"state": {"aspect": name}}))
                 member[m.id] = name
+    pick = {"now": _newest, "first": _oldest, "before": lambda vs: _before(vs, set(q.tokens), bm)}[mode]
+    return states.answer_first(out, member, pick)
+
+
+def _by_meaning(q: Query, out: list[dict], vectors_of, mode: str, bm) -> list[dict]:
+    group = versions.by_meaning(q.text, q.vector(), out, vectors_of([d["id"] for d in out[:versions.MEANING_DEPTH]]))
+    if not group:
+        return out
+    member = dict.fromkeys(group, "meaning")
     pick = {"now": _newest, "first": _oldest, "before": lambda vs: _before(vs, set(q.tokens), bm)}[mode]
     return states.answer_first(out, member, pick)
 
