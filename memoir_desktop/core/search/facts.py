@@ -21,6 +21,7 @@ from memoir_desktop.core.search.fusion import fuse, rank_score
 from memoir_desktop.core.search.query import Query
 from memoir_desktop.core.search.rerank import POOL, Weights, language, rerank, weights_for
 from memoir_desktop.core.search.state_order import order_states
+from memoir_desktop.core.search.versions import about_the_diarist
 from memoir_desktop.core.storage.models import Memory
 from memoir_desktop.core.storage.store import MemoryStore, memory_dict
 from memoir_desktop.core.temporal.present import asks_about_before
@@ -82,7 +83,8 @@ class FactSearch:
         out: list[dict] = []
         # A question about a state that changed sees as many candidates as the second stage does,
         # also where no second stage runs (English): its versions are looked for among them.
-        pool = max(limit, POOL) if second_stage or q.asks_now or asks_about_before(q.text) else limit
+        states_asked = (q.asks_now or asks_about_before(q.text)) and about_the_diarist(q.text)
+        pool = max(limit, POOL) if second_stage or states_asked else limit
         batch = max(limit * 2, 10)
         # No fewer batches than this can fill the pool, so their rows come in one query (two
         # round trips of 20 rows cost ~0.8 ms more than one of 40); later batches as before.

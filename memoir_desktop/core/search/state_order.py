@@ -26,8 +26,10 @@ BROUGHT_IN = 5  # versions brought in per state
 
 def order_states(engine, bm, user_id: str, q: Query, out: list[dict], passes, vectors_of=None) -> list[dict]:
     """`vectors_of(ids)` -> {id: vector}: for the versions by meaning (English), when given."""
-    mode = "now" if q.asks_now else asks_about_before(q.text)
-    if not mode or not out:
+    # A question about a time that has passed ("2025년 봄에 어디 살았어?") wants the version in
+    # force then: the last one recorded by the end of that time (it may be recorded before it).
+    mode = "now" if q.asks_now else asks_about_before(q.text) or ("then" if q.asks_about_the_past else None)
+    if not mode or not out or not versions.about_the_diarist(q.text):
         return out
     wanted = states.asked(q.text, q.tokens)
     member: dict[str, str] = {}
@@ -57,7 +59,7 @@ def order_states(engine, bm, user_id: str, q: Query, out: list[dict], passes, ve
                 out.append(memory_dict(m, score=0.0, explain={"state": {"aspect": aspect.name}}))
                 member[m.id] = aspect.name
                 shown.add(m.id)
-    pick = {"now": _newest, "first": _oldest, "before": lambda vs: _before(vs, set(q.tokens), bm)}[mode]
+    pick = _picker(mode, q, bm)
     return states.answer_first(out, member, pick)
 
 
@@ -76,7 +78,7 @@ def _by_frame(engine, bm, user_id: str, q: Query, out: list[dict], passes, mode:
             if passes(m) and versions.linked(m.text, bm.tokens_of([m.id])[m.id], links):
                 out.append(memory_dict(m, score=0.0, explain={"state": {"aspect": name}}))
                 member[m.id] = name
-    pick = {"now": _newest, "first": _oldest, "before": lambda vs: _before(vs, set(q.tokens), bm)}[mode]
+    pick = _picker(mode, q, bm)
     return states.answer_first(out, member, pick)
 
 
@@ -85,7 +87,7 @@ def _by_meaning(q: Query, out: list[dict], vectors_of, mode: str, bm) -> list[di
     if not group:
         return out
     member = dict.fromkeys(group, "meaning")
-    pick = {"now": _newest, "first": _oldest, "before": lambda vs: _before(vs, set(q.tokens), bm)}[mode]
+    pick = _picker(mode, q, bm)
     return states.answer_first(out, member, pick)
 
 
@@ -97,6 +99,18 @@ def _versions(engine, user_id: str, ids: set[str], *, newest: bool) -> list[Memo
             .order_by(order).limit(BROUGHT_IN)).all())
 
 
+def _picker(mode: str, q: Query, bm):
+    if mode == "then":
+        return lambda vs: _then(vs, q)
+    return {"now": _newest, "first": _oldest, "before": lambda vs: _before(vs, set(q.tokens), bm)}[mode]
+
+
+def _then(versions: list[dict], q: Query) -> dict:
+    end = q.span[1].isoformat() if q.span else q.now.date().isoformat()
+    held = [v for v in versions if v["created_at"][:10] <= end]
+    return held[-1] if held else versions[0]
+
+
 def _newest(versions: list[dict]) -> dict:
     return versions[-1]
 
@@ -105,14 +119,20 @@ def _oldest(versions: list[dict]) -> dict:
     return versions[0]
 
 
-def _before(versions: list[dict], asked: set[str], bm) -> dict:
+def _before(found: list[dict], asked: set[str], bm) -> dict:
     """The version before the one the question names by a word of its own ("Denver", "아이폰"),
-    or before the newest."""
+    or before the newest; versions naming the same one (a person, a place: "도윤이랑 사귀기로
+    했다", "도윤이와 약혼했다") are one version, so "전 남친" is the one before 도윤, not 도윤 a
+    month earlier."""
     named = None
-    tokens = bm.tokens_of(v["id"] for v in versions)
+    tokens = bm.tokens_of(v["id"] for v in found)
     cues = set().union(*(a.cues for a in states.aspects()))
-    for at, v in enumerate(versions):
+    for at, v in enumerate(found):
         if (tokens[v["id"]] & asked) - cues:
             named = at
-    at = (len(versions) - 1 if named is None else named) - 1
-    return versions[max(at, 0)]
+    at = len(found) - 1 if named is None else named
+    names = versions.entities(found[at]["memory"])
+    while at > 0 and names & (earlier := versions.entities(found[at - 1]["memory"])):
+        names |= earlier
+        at -= 1
+    return found[max(at - 1, 0)]

@@ -87,6 +87,18 @@ def frame(text: str, tokens: Iterable[str]) -> Frame:
     return Frame(frozenset((states & tokens) | other), frozenset((names & tokens) | other), own)
 
 
+_CAPITALISED = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w'-]+)")
+
+
+def entities(text: str) -> set[str]:
+    """The names a text has (Kiwi's proper nouns; in English, capitalised words not opening a
+    sentence): what tells two versions of one thing apart, or makes two lines one version."""
+    if _HANGUL.search(text):
+        return {form for form, tag in morphemes(text) if tag == "NNP"} | \
+            {m.lower() for m in _CAPITALISED.findall(text) if m != "I"}
+    return {m.lower() for m in _CAPITALISED.findall(text) if m not in ("I", "I'm", "I've")}
+
+
 def asked(text: str) -> Frame:
     """The question's frame, less its words of time (they ask when, not what: "요즘", "these days")."""
     timeless = _TIME.sub(" ", text)
@@ -145,6 +157,12 @@ def linked(text: str, tokens: set[str], links: set[str]) -> bool:
     f = frame(text, tokens)
     return f.own and bool((f.states if _HANGUL.search(text) else f.names) & links)
 
+
+
+def about_the_diarist(text: str) -> bool:
+    """A Korean question leaves its subject out; an English one about the user says I, my, we…
+    ("Where does Caroline live?" asks about someone else's state, not the diarist's)."""
+    return bool(_HANGUL.search(text) or _FIRST_PERSON.search(text))
 
 
 def by_meaning(q_text: str, qvec, results: list[dict], vecs: dict) -> set[str]:
