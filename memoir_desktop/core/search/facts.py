@@ -21,10 +21,8 @@ from memoir_desktop.core.search.fusion import fuse, rank_score
 from memoir_desktop.core.search.query import Query
 from memoir_desktop.core.search.rerank import POOL, Weights, language, rerank, weights_for
 from memoir_desktop.core.search.state_order import order_states
-from memoir_desktop.core.search.versions import about_the_diarist
 from memoir_desktop.core.storage.models import Memory
 from memoir_desktop.core.storage.store import MemoryStore, memory_dict
-from memoir_desktop.core.temporal.present import asks_about_before
 
 log = logging.getLogger(__name__)
 
@@ -81,10 +79,7 @@ class FactSearch:
         if second_stage is True:
             second_stage = weights_for(self.store.embedder.name, language(q.text))
         out: list[dict] = []
-        # A question about a state that changed sees as many candidates as the second stage does,
-        # also where no second stage runs (English): its versions are looked for among them.
-        states_asked = (q.asks_now or asks_about_before(q.text)) and about_the_diarist(q.text)
-        pool = max(limit, POOL) if second_stage or states_asked else limit
+        pool = max(limit, POOL) if second_stage else limit
         batch = max(limit * 2, 10)
         # No fewer batches than this can fill the pool, so their rows come in one query (two
         # round trips of 20 rows cost ~0.8 ms more than one of 40); later batches as before.
@@ -104,11 +99,18 @@ class FactSearch:
         lexical = {d["id"]: d for d in out if "lexical" in d["explain"]}
         for d_id, matched in bm.explain_many(q.terms, lexical).items():
             lexical[d_id]["explain"]["lexical"]["matched"] = matched
+        named: list[str] = []
+
+        def collection() -> str:  # looked up once (a query of its own), and only when needed
+            if not named:
+                named.append(self.store.searched_collection(user_id))
+            return named[0]
+
         if second_stage and len(out) > 1:
-            vecs = self.store.vectors.vectors(self.store.searched_collection(user_id), [d["id"] for d in out])
+            vecs = self.store.vectors.vectors(collection(), [d["id"] for d in out])
             out = rerank(q, out, vecs, vec, second_stage)
         out = order_states(self.engine, bm, user_id, q, out, lambda m: _passes(m, filters),
-                           lambda ids: self.store.vectors.vectors(self.store.searched_collection(user_id), ids))
+                           lambda ids: self.store.vectors.vectors(collection(), ids))
         return out[:limit]
 
     def _in_span(self, user_id: str, lo: datetime, hi: datetime, limit: int) -> list[str]:

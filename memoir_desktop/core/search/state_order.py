@@ -22,6 +22,7 @@ from memoir_desktop.core.temporal.present import asks_about_before
 # the first stage found, which would cost more than the search itself.
 SCAN = 2000
 BROUGHT_IN = 5  # versions brought in per state
+FRAME_SCAN = 50  # versions.py's links in more memories than this: none brought in
 
 
 def order_states(engine, bm, user_id: str, q: Query, out: list[dict], passes, vectors_of=None) -> list[dict]:
@@ -49,7 +50,9 @@ def order_states(engine, bm, user_id: str, q: Query, out: list[dict], passes, ve
             return framed
         return _by_meaning(q, out, vectors_of, mode, bm)
     shown = {d["id"] for d in out}
-    for aspect in {a for a in wanted if a.name in member.values()}:
+    # A past time's version is looked for among what the search found (its span already pulled in
+    # what was recorded then); reading every version from the index cost 5 ms a question.
+    for aspect in {a for a in wanted if a.name in member.values() and mode != "then"}:
         found = bm.docs_with(aspect.alone)
         if aspect.objects:
             found |= bm.docs_with(aspect.objects) & bm.docs_with(aspect.verbs)
@@ -75,7 +78,9 @@ def _by_frame(engine, bm, user_id: str, q: Query, out: list[dict], passes, mode:
     # A version the ranking did not reach (it may share no word with the question: "시티팝에 빠졌다"
     # for "요즘 무슨 음악 들어?" shares only the verb with another version).
     extra = bm.docs_with(links) - {d["id"] for d in out}
-    if extra and len(extra) <= SCAN:
+    # The links are rare words: many memories with them (a journal of one template) are no versions
+    # of one thing, and reading them all would cost more than the search.
+    if extra and len(extra) <= FRAME_SCAN:
         for m in _versions(engine, user_id, extra, newest=mode != "first"):
             if passes(m) and versions.linked(m.text, bm.tokens_of([m.id])[m.id], links):
                 out.append(memory_dict(m, score=0.0, explain={"state": {"aspect": name}}))
