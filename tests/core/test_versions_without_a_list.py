@@ -113,3 +113,12 @@ def test_a_question_about_someone_else_is_left_as_ranked(english):
     # first-person gate this question's versions would be grouped like the one above.
     hits = english.search("What does Sam play now?", user_id="en", limit=5, now=NOW)["results"]
     assert hits and all(h["explain"].get("state") is None for h in hits)
+
+
+def test_a_question_that_names_no_time_is_left_as_ranked(english, journal):
+    # Without the list's words, only a question that says which time it wants ("now", "요즘",
+    # "처음") is read as one about a changing state: "What instrument do I play?" may as well be a
+    # paraphrase of one memory, and grouping such questions cost the project's paraphrase sets.
+    for mem, question, user in ((english, "What instrument do I play?", "en"), (journal, "무슨 악기 배워?", "me")):
+        hits = mem.search(question, user_id=user, limit=5, now=NOW)["results"]
+        assert hits and all(h["explain"].get("state") is None for h in hits), [h["memory"] for h in hits]

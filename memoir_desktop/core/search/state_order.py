@@ -45,6 +45,8 @@ def order_states(engine, bm, user_id: str, q: Query, out: list[dict], passes, ve
         # or none, and the ranking stands.
         if q.recurrence or (q.span and (q.span[1] - q.span[0]).days < 7):
             return out  # "What do I do on Thursday?": a day's doings or habits, not a state that changed
+        if not versions.marked(q.text):
+            return out
         framed = _by_frame(engine, bm, user_id, q, out, passes, mode, tokens_of)
         if framed is not out or vectors_of is None:
             return framed
