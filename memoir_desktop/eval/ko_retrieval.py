@@ -22,6 +22,7 @@ from collections import defaultdict
 from datetime import datetime
 from pathlib import Path
 
+from memoir_desktop.eval.embed_cache import cached_embeddings
 from memoir_desktop.eval.headless import throwaway_passphrase
 from memoir_desktop.eval.locomo_retrieval import _quiet_environment, _reproducible_ids
 
@@ -56,6 +57,37 @@ def paraphrase(mem, data: dict, split: str) -> dict:
     return {kind: _hits([r for (r,) in rs]) for kind, rs in rows.items()}
 
 
+def where_lost(mem, data: dict) -> dict:
+    """For each paraphrase question, the first stage that loses its memory: not among the dense
+    top 30, nor the lexical top 30 ("no candidate"), among them but not in the fused top 30
+    ("fusion"), in the fused pool but ranked below 10 by search ("ranking"), or found in the top 10.
+    Counts per kind (the ids were loaded by `paraphrase`, under the user "para")."""
+    from memoir_desktop.core.search.first_stage import rankings
+    from memoir_desktop.core.search.fusion import fuse
+
+    ids = _load(mem, "para-lost", data["memories"])
+    store, bm = mem.store, mem.store.bm25("para-lost")
+    dense = lambda vec, depth: store.vectors.search_with_stats(store.searched_collection("para-lost"), vec, depth)  # noqa: E731
+    out: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for q in data["questions"]:
+        now = datetime.fromisoformat(q["asked"]).replace(hour=12)
+        query = mem.retriever.query(q["question"], now)
+        want = {ids[r] for r in q["relevant"]}
+        ranked = rankings(query, bm, dense, store.embedder, depth=30, listing=False, floor=None)
+        in_dense = any(str(i) in want for i, _ in ranked.get("dense", []))
+        in_lex = any(str(i) in want for i, _ in ranked.get("lexical", []))
+        fused = [str(i) for i, _, _ in fuse(ranked)][:30]
+        top = [h["id"] for h in mem.search(q["question"], user_id="para-lost", limit=10, now=now)["results"]]
+        stage = ("found in top 10" if want & set(top) else "ranking (in the pool, below 10)"
+                 if want & set(fused) else "fusion (a list had it, the pool not)" if in_dense or in_lex
+                 else "no candidate (neither list's top 30)")
+        for kind in (q["kind"], "all"):
+            out[kind][stage] += 1
+            out[kind]["dense top 30"] += in_dense
+            out[kind]["lexical top 30"] += in_lex
+    return {k: dict(v) for k, v in out.items()}
+
+
 def _hits(ranks: list[int | None]) -> dict:
     n = len(ranks) or 1
     return {"n": len(ranks), **{f"hit@{k}": 100.0 * sum(1 for r in ranks if r and r <= k) / n for k in (1, 5, 10)},
@@ -87,17 +119,20 @@ def recency(mem, data: dict) -> dict:
     return out
 
 
-def run(data_dir: Path, split: str) -> dict:
+def run(data_dir: Path, split: str, diagnose: bool = False) -> dict:
     from memoir_desktop.core import Memoir
 
     _quiet_environment()
     para = json.loads((data_dir / "ko_paraphrase.json").read_text("utf-8"))
     chains = json.loads((data_dir / "recency_chains.json").read_text("utf-8"))
     throwaway_passphrase()  # the temporary journal is encrypted like any new one
-    with tempfile.TemporaryDirectory(prefix="memoir-ko-") as tmp, _reproducible_ids(), \
+    with tempfile.TemporaryDirectory(prefix="memoir-ko-") as tmp, _reproducible_ids(), cached_embeddings(), \
             Memoir.open(Path(tmp) / "home", reconcile=False) as mem:
-        return {"embedder": mem.models.embedder.name, "split": split, "paraphrase": paraphrase(mem, para, split),
-                "recency": recency(mem, chains)}
+        out = {"embedder": mem.models.embedder.name, "split": split, "paraphrase": paraphrase(mem, para, split),
+               "recency": recency(mem, chains)}
+        if diagnose:
+            out["where_lost"] = where_lost(mem, para)
+        return out
 
 
 def render(r: dict) -> str:
@@ -110,6 +145,13 @@ def render(r: dict) -> str:
               "| questions | n | newest first | newest above an older version |", "|---|---:|---:|---:|"]
     for lang, v in r["recency"].items():
         lines.append(f"| {lang} | {v['n']} | {v['newest@1']:.1f} | {v['newest_above_older']:.1f} |")
+    if r.get("where_lost"):
+        stages = ("no candidate (neither list's top 30)", "fusion (a list had it, the pool not)",
+                  "ranking (in the pool, below 10)", "found in top 10", "dense top 30", "lexical top 30")
+        lines += ["", "# Where paraphrase questions are lost (all questions)", "",
+                  "| kind | " + " | ".join(stages) + " |", "|---|" + "---:|" * len(stages)]
+        for kind, v in sorted(r["where_lost"].items(), key=lambda kv: kv[0] == "all"):
+            lines.append(f"| {kind} | " + " | ".join(str(v.get(s, 0)) for s in stages) + " |")
     return "\n".join(lines)
 
 
@@ -119,6 +161,7 @@ def main(argv=None) -> int:
     p.add_argument("--split", choices=("fit", "check", "all"), default="all")
     p.add_argument("--expansion-weight", type=float, default=None)
     p.add_argument("--json", default=None)
+    p.add_argument("--where-lost", action="store_true", help="also say at which stage each paraphrase is lost")
     a = p.parse_args(argv)
     if a.expansion_weight is not None:
         from memoir_desktop.core.search import query
@@ -129,7 +172,7 @@ def main(argv=None) -> int:
     if not (Path(a.data) / "ko_paraphrase.json").exists():
         print(f"ko_retrieval: no dev sets in {a.data}", file=sys.stderr)
         return 2
-    r = run(Path(a.data), a.split)
+    r = run(Path(a.data), a.split, a.where_lost)
     print(render(r))
     if a.json:
         Path(a.json).write_text(json.dumps(r, indent=1, ensure_ascii=False), "utf-8")

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from memoir_desktop.eval.embed_cache import cached_embeddings
 from memoir_desktop.eval.headless import throwaway_passphrase
 from memoir_desktop.eval.locomo_data import CATEGORY_NAMES, Conversation, load_locomo
 from memoir_desktop.eval.mem0_peer import PeerUnavailable
@@ -198,7 +199,7 @@ def run(data: str | Path, *, limit_questions: int | None = None, embed_model: st
     selected = _select_questions(convs, limit_questions)
     results: dict = {"data": Path(data).name, "variants": {}}
     throwaway_passphrase()  # the temporary journal is encrypted like any new one
-    with tempfile.TemporaryDirectory(prefix="memoir-locomo-") as tmp, _reproducible_ids():
+    with tempfile.TemporaryDirectory(prefix="memoir-locomo-") as tmp, _reproducible_ids(), cached_embeddings():
         overrides = {"embed_model": embed_model} if embed_model else {}
         with Memoir.open(Path(tmp) / "home", reconcile=False, **overrides) as mem:
             t0 = time.perf_counter()

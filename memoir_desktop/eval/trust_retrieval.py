@@ -33,6 +33,7 @@ from collections import defaultdict
 from datetime import datetime
 from pathlib import Path
 
+from memoir_desktop.eval.embed_cache import cached_embeddings
 from memoir_desktop.eval.headless import throwaway_passphrase
 from memoir_desktop.eval.ko_retrieval import _load
 from memoir_desktop.eval.locomo_retrieval import _quiet_environment, _reproducible_ids
@@ -238,7 +239,7 @@ def run(data_dir: Path, only: tuple[str, ...] = PARTS) -> dict:
     read = lambda name: json.loads((data_dir / name).read_text("utf-8"))  # noqa: E731
     throwaway_passphrase()  # the temporary journal is encrypted like any new one
     out: dict = {"seconds": {}}
-    with tempfile.TemporaryDirectory(prefix="memoir-trust-") as tmp, _reproducible_ids(), \
+    with tempfile.TemporaryDirectory(prefix="memoir-trust-") as tmp, _reproducible_ids(), cached_embeddings(), \
             Memoir.open(Path(tmp) / "home", reconcile=False) as mem:
         out["embedder"] = mem.models.embedder.name
         for part in only:

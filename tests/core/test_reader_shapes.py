@@ -17,7 +17,6 @@ READABLE = {
 }
 UNREADABLE = {
     "only a category": json.dumps({"facts": [{"category": "preferences"}]}),
-    "entities inside a numbered list": '1. The user is building hermes\n2. entities: ["hermes", "sistema de memória"]',
     "tags, not facts": 'Tags for this: {"tags": ["jazz", "music"]}',
     "a draft the reasoning rejected": '<think>Draft: {"facts": ["사용자는 상사를 싫어한다"]}. Wait, the user never said '
                                       'that. No facts.</think>',

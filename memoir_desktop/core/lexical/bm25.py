@@ -166,6 +166,12 @@ class BM25Index:
         ranked.sort(key=lambda kv: (-kv[1], kv[0]))
         return ranked[:limit]
 
+    def doc_freq(self, tokens: Iterable[str]) -> tuple[int, dict[str, int]]:
+        """(documents, {token: documents that have it}): how little a word says about which
+        document it is in (search/versions.py)."""
+        with self._lock:
+            return len(self._slot), {t: len(self._postings.get(t) or ()) for t in tokens}
+
     def knows(self, tokens: Iterable[str]) -> bool:
         """Whether any of these tokens occurs in some indexed document."""
         with self._lock:

@@ -100,9 +100,66 @@ def read_reply(raw: str | None, schema: dict, *, finish_reason: str | None = Non
         reading.truncated = reading.truncated or finish_reason == "length"
         return reading
     assert first_error is not None
+    if str(first_error) == NO_JSON:
+        answer, _ = _split_thinking(raw)
+        listed = _read_list(answer, schema)  # the answer only: a list inside reasoning is a draft
+        if listed is not None:
+            listed.truncated = finish_reason == "length"
+            return listed
     if finish_reason == "length" and str(first_error) == NO_JSON:
         raise Unreadable(CUT_OFF)
     raise first_error
+
+
+# --- no JSON at all: a Markdown list --------------------------------------------------------------
+
+# "- fact", "* fact", "• fact", "1. fact", "2) fact"
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(.+?)\s*$")
+_EMPHASIS = re.compile(r"^(\*\*|__|[\"'`])(.+)\1$")
+
+
+def _read_list(text: str, schema: dict) -> Reading | None:
+    """A model that answers in plain text with a Markdown list, its fields on lines of their own
+    ("entities: 재즈, 피아노"): a line labelled with one of the schema's array properties is that
+    property (its items split at commas); the bullets are the one required array's items unless a
+    labelled line gave it. A line labelled with another name ("entities:" to a request for facts)
+    names things, it states none: it is left out. None when the text has neither."""
+    props = schema.get("properties", {})
+    arrays = {k.lower(): k for k, v in props.items() if "array" in _types(v)}
+    required = [k for k in schema.get("required", []) if k in props and "array" in _types(props[k])]
+    labelled: dict[str, list[str]] = {}
+    bullets: list[str] = []
+    skipped = False
+    for line in text.splitlines():
+        label = _LABEL.match(line)
+        if label and (rest := line[label.end():].strip()):
+            parsed: Any = _parse(rest) if rest[:1] == "[" else _NOTHING  # 'entities: ["a", "b"]'
+            found: Any = parsed[0] if parsed is not _NOTHING else None
+            names = ([str(x) for x in found if isinstance(x, str | int | float)] if isinstance(found, list)
+                     else re.split(r"[,;、]", rest))
+            key = arrays.get(label.group(1).lower())
+            if key is not None:
+                labelled.setdefault(key, []).extend(p for p in (_bare(x) for x in names) if p)
+            else:
+                skipped = True
+            continue
+        bullet = _BULLET.match(line)
+        if bullet and (item := _bare(bullet.group(1))):
+            bullets.append(item)
+    value: dict = dict(labelled)
+    if bullets and len(required) == 1 and required[0] not in labelled:
+        value[required[0]] = bullets
+    if not value or any(k not in value for k in schema.get("required", [])):
+        return None
+    notes = ["markdown-list", *(["labelled-list-skipped"] if skipped else [])]
+    return Reading(_coerce(value, props, notes), False, notes)
+
+
+def _bare(item: str) -> str:
+    item = clean_text(item).strip()
+    while (m := _EMPHASIS.match(item)) is not None:
+        item = m.group(2).strip()
+    return item
 
 
 # --- where the JSON may be: views of the reply, most likely first ---------------------------------

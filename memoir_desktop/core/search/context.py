@@ -83,8 +83,13 @@ def memory_lines(memories: list[dict]) -> list[str]:
         elif aspect not in done:
             done.add(aspect)
             steps = sorted(groups[aspect], key=lambda x: x["created_at"])
-            out.append("- [changed over time, oldest → newest; the last is how it is now] "
-                       + " → ".join(f"{x['created_at'][:10]} {x['memory']}" for x in steps))
+            # Each earlier version with the day the next one replaced it: the model reads "was X
+            # until then, now Y" and can answer a question about either time.
+            was = [f"was: {x['memory']} ({x['created_at'][:10]} until {nxt['created_at'][:10]})"
+                   for x, nxt in zip(steps, steps[1:])]
+            now = steps[-1]
+            out.append("- [changed over time, oldest → newest] " + " → ".join(was)
+                       + f" → now: {now['memory']} (since {now['created_at'][:10]})")
     return out
 
 

@@ -99,10 +99,18 @@ class FactSearch:
         lexical = {d["id"]: d for d in out if "lexical" in d["explain"]}
         for d_id, matched in bm.explain_many(q.terms, lexical).items():
             lexical[d_id]["explain"]["lexical"]["matched"] = matched
+        named: list[str] = []
+
+        def collection() -> str:  # looked up once (a query of its own), and only when needed
+            if not named:
+                named.append(self.store.searched_collection(user_id))
+            return named[0]
+
         if second_stage and len(out) > 1:
-            vecs = self.store.vectors.vectors(self.store.searched_collection(user_id), [d["id"] for d in out])
+            vecs = self.store.vectors.vectors(collection(), [d["id"] for d in out])
             out = rerank(q, out, vecs, vec, second_stage)
-        out = order_states(self.engine, bm, user_id, q, out, lambda m: _passes(m, filters))
+        out = order_states(self.engine, bm, user_id, q, out, lambda m: _passes(m, filters),
+                           lambda ids: self.store.vectors.vectors(collection(), ids))
         return out[:limit]
 
     def _in_span(self, user_id: str, lo: datetime, hi: datetime, limit: int) -> list[str]:

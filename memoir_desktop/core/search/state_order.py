@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from sqlmodel import Session, col, select
 
-from memoir_desktop.core.search import states
+from memoir_desktop.core.search import states, versions
 from memoir_desktop.core.search.query import Query
 from memoir_desktop.core.storage.models import Memory
 from memoir_desktop.core.storage.store import memory_dict
@@ -22,23 +22,39 @@ from memoir_desktop.core.temporal.present import asks_about_before
 # the first stage found, which would cost more than the search itself.
 SCAN = 2000
 BROUGHT_IN = 5  # versions brought in per state
+FRAME_SCAN = 50  # versions.py's links in more memories than this: none brought in
 
 
-def order_states(engine, bm, user_id: str, q: Query, out: list[dict], passes) -> list[dict]:
-    mode = "now" if q.asks_now else asks_about_before(q.text)
-    wanted = states.asked(q.text, q.tokens) if mode and out else []
-    if not mode or not wanted:
+def order_states(engine, bm, user_id: str, q: Query, out: list[dict], passes, vectors_of=None) -> list[dict]:
+    """`vectors_of(ids)` -> {id: vector}: for the versions by meaning (English), when given."""
+    # A question about a time that has passed ("2025년 봄에 어디 살았어?") wants the version in
+    # force then: the last one recorded by the end of that time (it may be recorded before it).
+    mode = "now" if q.asks_now else asks_about_before(q.text) or ("then" if q.asks_about_the_past else None)
+    if not mode or not out or not versions.about_the_diarist(q.text):
         return out
+    wanted = states.asked(q.text, q.tokens)
     member: dict[str, str] = {}
     tokens_of = bm.tokens_of(d["id"] for d in out)
     for d in out:
-        aspect = states.aspect_of(d["memory"], tokens_of[d["id"]], wanted)
+        aspect = states.aspect_of(d["memory"], tokens_of[d["id"]], wanted) if wanted else None
         if aspect is not None:
             member[d["id"]] = aspect.name
     if not member:
-        return out  # none of what was found states it: the question is about something else
+        # No kind the list knows: the versions as the question's own words and the memories'
+        # structure show them (Korean), or as their meaning groups them (English; versions.py),
+        # or none, and the ranking stands.
+        if q.recurrence or (q.span and (q.span[1] - q.span[0]).days < 7):
+            return out  # "What do I do on Thursday?": a day's doings or habits, not a state that changed
+        if not versions.marked(q.text):
+            return out
+        framed = _by_frame(engine, bm, user_id, q, out, passes, mode, tokens_of)
+        if framed is not out or vectors_of is None:
+            return framed
+        return _by_meaning(q, out, vectors_of, mode, bm)
     shown = {d["id"] for d in out}
-    for aspect in {a for a in wanted if a.name in member.values()}:
+    # A past time's version is looked for among what the search found (its span already pulled in
+    # what was recorded then); reading every version from the index cost 5 ms a question.
+    for aspect in {a for a in wanted if a.name in member.values() and mode != "then"}:
         found = bm.docs_with(aspect.alone)
         if aspect.objects:
             found |= bm.docs_with(aspect.objects) & bm.docs_with(aspect.verbs)
@@ -50,7 +66,37 @@ def order_states(engine, bm, user_id: str, q: Query, out: list[dict], passes) ->
                 out.append(memory_dict(m, score=0.0, explain={"state": {"aspect": aspect.name}}))
                 member[m.id] = aspect.name
                 shown.add(m.id)
-    pick = {"now": _newest, "first": _oldest, "before": lambda vs: _before(vs, set(q.tokens), bm)}[mode]
+    pick = _picker(mode, q, bm)
+    return states.answer_first(out, member, pick)
+
+
+def _by_frame(engine, bm, user_id: str, q: Query, out: list[dict], passes, mode: str,
+              tokens_of: dict[str, set[str]]) -> list[dict]:
+    found, links = versions.group(q.text, out, tokens_of, bm.doc_freq)
+    if not found:
+        return out  # the same list: the caller tries by meaning
+    name = "asked"
+    member = dict.fromkeys(found, name)
+    # A version the ranking did not reach (it may share no word with the question: "시티팝에 빠졌다"
+    # for "요즘 무슨 음악 들어?" shares only the verb with another version).
+    extra = bm.docs_with(links) - {d["id"] for d in out}
+    # The links are rare words: many memories with them (a journal of one template) are no versions
+    # of one thing, and reading them all would cost more than the search.
+    if extra and len(extra) <= FRAME_SCAN:
+        for m in _versions(engine, user_id, extra, newest=mode != "first"):
+            if passes(m) and versions.linked(m.text, bm.tokens_of([m.id])[m.id], links):
+                out.append(memory_dict(m, score=0.0, explain={"state": {"aspect": name}}))
+                member[m.id] = name
+    pick = _picker(mode, q, bm)
+    return states.answer_first(out, member, pick)
+
+
+def _by_meaning(q: Query, out: list[dict], vectors_of, mode: str, bm) -> list[dict]:
+    group = versions.by_meaning(q.text, q.vector(), out, vectors_of([d["id"] for d in out[:versions.MEANING_DEPTH]]))
+    if not group:
+        return out
+    member = dict.fromkeys(group, "meaning")
+    pick = _picker(mode, q, bm)
     return states.answer_first(out, member, pick)
 
 
@@ -62,6 +108,18 @@ def _versions(engine, user_id: str, ids: set[str], *, newest: bool) -> list[Memo
             .order_by(order).limit(BROUGHT_IN)).all())
 
 
+def _picker(mode: str, q: Query, bm):
+    if mode == "then":
+        return lambda vs: _then(vs, q)
+    return {"now": _newest, "first": _oldest, "before": lambda vs: _before(vs, set(q.tokens), bm)}[mode]
+
+
+def _then(versions: list[dict], q: Query) -> dict:
+    end = q.span[1].isoformat() if q.span else q.now.date().isoformat()
+    held = [v for v in versions if v["created_at"][:10] <= end]
+    return held[-1] if held else versions[0]
+
+
 def _newest(versions: list[dict]) -> dict:
     return versions[-1]
 
@@ -70,14 +128,20 @@ def _oldest(versions: list[dict]) -> dict:
     return versions[0]
 
 
-def _before(versions: list[dict], asked: set[str], bm) -> dict:
+def _before(found: list[dict], asked: set[str], bm) -> dict:
     """The version before the one the question names by a word of its own ("Denver", "아이폰"),
-    or before the newest."""
+    or before the newest; versions naming the same one (a person, a place: "도윤이랑 사귀기로
+    했다", "도윤이와 약혼했다") are one version, so "전 남친" is the one before 도윤, not 도윤 a
+    month earlier."""
     named = None
-    tokens = bm.tokens_of(v["id"] for v in versions)
+    tokens = bm.tokens_of(v["id"] for v in found)
     cues = set().union(*(a.cues for a in states.aspects()))
-    for at, v in enumerate(versions):
+    for at, v in enumerate(found):
         if (tokens[v["id"]] & asked) - cues:
             named = at
-    at = (len(versions) - 1 if named is None else named) - 1
-    return versions[max(at, 0)]
+    at = len(found) - 1 if named is None else named
+    names = versions.entities(found[at]["memory"])
+    while at > 0 and names & (earlier := versions.entities(found[at - 1]["memory"])):
+        names |= earlier
+        at -= 1
+    return found[max(at - 1, 0)]

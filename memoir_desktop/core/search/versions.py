@@ -1,0 +1,201 @@
+"""Versions of one thing, read from the question and the memories' own structure — no list of kinds.
+
+states.py knows the kinds of change a life has by their words (home, work, partner, a pet…); a
+life has more kinds than any list ("요즘 무슨 음악 들어?", "What instrument am I learning now?").
+For a question about a state that names no kind the list knows, the versions are found from what
+the question itself says:
+
+- the question's frame: what it states (its predicates: Kiwi's verb and adjective stems and the
+  noun of a 하다-verb, 이사 of 이사하다; English: its content words) and what it names (the nouns
+  it puts in a role, "음악을", "악기"), less its words of time ("요즘", "now", "처음", "before");
+- seeds: the memories near the top of the ranking that state one of those predicates or name one
+  of those things in a role of their own ("재즈를 듣는다" for "무슨 음악 들어?");
+- versions: the seeds and the memories that state what a seed states (one step: "힙합만 듣는다",
+  "시티팝에 빠져서 매일 듣는다" share 듣다), from the ranking or from the words' index;
+- not versions: what someone else does (a Korean honorific, "아버지는 … 사신다") and a question
+  whose best-ranked memories state none of it (a paraphrase asks about something else: then the
+  ranking stands).
+
+The versions are then ordered as states.answer_first orders a named state's (state_order.py).
+Measured with `python -m memoir_desktop.eval.trust_retrieval` / `ko_retrieval` (the project's
+sets) and `blind_retrieval` (a set written without seeing this code).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from memoir_desktop.core.lexical import tokenize
+from memoir_desktop.core.lexical.tokens import morphemes
+from memoir_desktop.core.temporal import present
+
+SEED_DEPTH = 10  # the seeds are among this many best-ranked memories
+ANCHOR = 3  # ... and one of them among this many: otherwise the question is about something else
+# A word in more than this share of the user's memories (and more than FEW of them) says nothing of
+# which thing a memory is about (받다, 다니다): it neither seeds nor links versions. In a small
+# journal every word is in a good share of it: there, FEW.
+RARE = 0.03
+FEW = 8
+# English, by meaning (by_meaning): among this many best-ranked, the centre of the question's CENTRE
+# best matches, and the GROUP closest to both. Chosen on the dump of the project's own sets
+# (changing_facts, recency_chains; both languages) before the English gate; 3-5 / 3-4 measured alike.
+MEANING_DEPTH, CENTRE, GROUP = 10, 5, 4
+_HANGUL = re.compile(r"[가-힣]")
+
+
+@dataclass(frozen=True)
+class Frame:
+    states: frozenset[str]  # predicates, as the index has them
+    names: frozenset[str]  # things put in a role (subject, object, place…)
+    own: bool  # the user's own doing, not someone else's
+
+
+@lru_cache(maxsize=4096)
+def _parse(text: str) -> tuple[frozenset[str], frozenset[str], bool]:
+    morphs = morphemes(text)
+    if not morphs:
+        return frozenset(), frozenset(), True
+    states, names, own = set(), set(), True
+    for i, (form, tag) in enumerate(morphs):
+        kind = tag.split("-")[0]
+        if kind in ("VV", "VA"):
+            states.add(form)
+        elif kind in ("XSV", "XSA") and i and morphs[i - 1][1].split("-")[0] in ("NNG", "NNP", "XR"):
+            states.add(morphs[i - 1][0])  # 이사+하다: the noun states it
+        elif kind == "EP" and form.lstrip("으") in ("시", "셨", "세"):
+            own = False  # honorific: an elder's doing ("아버지는 아직도 … 사신다")
+        if kind in ("NNG", "NNP") and i + 1 < len(morphs) and morphs[i + 1][1].startswith("J") \
+                and morphs[i + 1][1] != "JKG":
+            names.add(form)  # a noun with a case particle has a role; one before a noun only modifies it
+    return frozenset(states), frozenset(names), own
+
+
+def frame(text: str, tokens: Iterable[str]) -> Frame:
+    """What a text states and names, as index tokens (`tokens`: the text's own)."""
+    tokens = set(tokens)
+    if not _HANGUL.search(text):
+        return Frame(frozenset(tokens), frozenset(tokens), True)  # no parser for English: its content words
+    states, names, own = _parse(text)
+    # Kiwi's forms and the index's tokens agree for stems and nouns; what the index drops (하, 있…)
+    # carries no topic. English words in a Korean line are content words.
+    other = {t for t in tokens if not _HANGUL.search(t)}
+    return Frame(frozenset((states & tokens) | other), frozenset((names & tokens) | other), own)
+
+
+_CAPITALISED = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w'-]+)")
+
+
+def entities(text: str) -> set[str]:
+    """The names a text has (Kiwi's proper nouns; in English, capitalised words not opening a
+    sentence): what tells two versions of one thing apart, or makes two lines one version."""
+    if _HANGUL.search(text):
+        return {form for form, tag in morphemes(text) if tag == "NNP"} | \
+            {m.lower() for m in _CAPITALISED.findall(text) if m != "I"}
+    return {m.lower() for m in _CAPITALISED.findall(text) if m not in ("I", "I'm", "I've")}
+
+
+def asked(text: str) -> Frame:
+    """The question's frame, less its words of time (they ask when, not what: "요즘", "these days")."""
+    timeless = _TIME.sub(" ", text)
+    tokens = tokenize(timeless)
+    f = frame(timeless, tokens)
+    if _HANGUL.search(text):
+        # A Korean question rarely puts its thing in a role ("무슨 음악 들어?"): every noun it has counts.
+        return Frame(f.states, f.names | frozenset(w for w in tokens if w not in f.states), True)
+    return f
+
+
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|my|me|mine|we|our|us)\b", re.I)
+# The present module's own markers of now, first and before.
+_TIME = re.compile("|".join(p.pattern for p in (present._KO_NOW, present._EN_NOW, present._KO_FIRST, present._EN_FIRST,
+                                                 present._KO_BEFORE, present._EN_BEFORE)), re.I)
+
+
+def group(q_text: str, results: list[dict], tokens_of: dict[str, set[str]], doc_freq) -> tuple[set[str], set[str]]:
+    """(the ids among `results` (ranked) that are versions of what the question asks about, the
+    words that link another memory to them); nothing when the question's best-ranked memories
+    state nothing of it. `doc_freq(words)` -> (memories, {word: memories that have it})
+    (BM25Index.doc_freq)."""
+    if not _HANGUL.search(q_text):
+        # English has no parse here: its content words, grouped, moved LoCoMo dev's present-tense
+        # questions about events (all@1 37.3 -> 32.6); the list (states.py) stays its only reading.
+        return set(), set()
+    want = rare(asked(q_text), doc_freq)
+    if not (want.states or want.names):
+        return set(), set()
+    frames = {r["id"]: rare(frame(r["memory"], tokens_of.get(r["id"], ())), doc_freq) for r in results[:SEED_DEPTH]}
+    # What the question names decides when memories name it ("연봉" of "받는 연봉이 얼마야?"): a verb
+    # alone (받다) is said of too many things; what it states, when nothing near the top names it.
+    seeds: list[str] = []
+    for key in (want.names, want.states):
+        seeds = [r["id"] for r in results[:SEED_DEPTH]
+                 if key and frames[r["id"]].own and (frames[r["id"]].states | frames[r["id"]].names) & key]
+        if seeds:
+            break
+    if not any(r["id"] in seeds for r in results[:ANCHOR]):
+        return set(), set()
+    links = set().union(*(frames[s].states for s in seeds))
+    found = set(seeds) | {r["id"] for r in results[:SEED_DEPTH] if frames[r["id"]].own and frames[r["id"]].states & links}
+    return (found, links) if len(found) > 1 else (set(), set())  # one memory is no change
+
+
+def rare(f: Frame, doc_freq) -> Frame:
+    n, df = doc_freq(f.states | f.names)
+    most = max(FEW, RARE * n)
+    keep = lambda ws: frozenset(w for w in ws if df.get(w, 0) <= most)  # noqa: E731
+    return Frame(keep(f.states), keep(f.names), f.own)
+
+
+def linked(text: str, tokens: set[str], links: set[str]) -> bool:
+    """A memory brought in from the index: the user's own, stating (or, in English, having) a
+    word that links the versions."""
+    f = frame(text, tokens)
+    return f.own and bool((f.states if _HANGUL.search(text) else f.names) & links)
+
+
+
+def marked(text: str) -> bool:
+    """The question says which time it wants ("요즘", "지금", "처음", "now", "these days", "still",
+    "used to", "before"). Without the list's words to say a question is about a state, only such a
+    question is read as one: a plain present-tense question ("What do I do for fun?") is as often a
+    paraphrase of one memory, and grouping its best matches cost the project's paraphrase questions
+    (ko→ko hit@1 32.6 -> 31.9; en→en hit@5 80 -> 50, en→ko hit@1 55.0 -> 50.0)."""
+    return bool(_TIME.search(text))
+
+
+def about_the_diarist(text: str) -> bool:
+    """A Korean question leaves its subject out; an English one about the user says I, my, we…
+    ("Where does Caroline live?" asks about someone else's state, not the diarist's)."""
+    return bool(_HANGUL.search(text) or _FIRST_PERSON.search(text))
+
+
+def by_meaning(q_text: str, qvec, results: list[dict], vecs: dict) -> set[str]:
+    """English: the memories that answer the question together (no parse of English here). Among
+    the best-ranked, those close in meaning both to the question and to the centre of its best
+    matches: the versions of one thing are near each other as well as near the question, where a
+    memory that only shares the question's words is near the question alone. Only for a question
+    about the diarist ("Where do I work now?"): one about someone else ("What is Caroline's job?",
+    LoCoMo) is no question about a state of the user's, and grouping there cost LoCoMo dev's all@1
+    7 points."""
+    if _HANGUL.search(q_text) or not _FIRST_PERSON.search(q_text) or qvec is None:
+        return set()
+    cands = [r for r in results[:MEANING_DEPTH] if r["id"] in vecs]
+    if len(cands) < 3:
+        return set()
+    mat = np.stack([np.asarray(vecs[r["id"]], dtype=np.float64) for r in cands])
+    mat /= np.maximum(np.linalg.norm(mat, axis=1, keepdims=True), 1e-12)
+    qv = np.asarray(qvec, dtype=np.float64)
+    near_question = mat @ (qv / (np.linalg.norm(qv) or 1.0))
+    centre = mat[np.argsort(-near_question)[:CENTRE]].mean(axis=0)
+    near_centre = mat @ (centre / (np.linalg.norm(centre) or 1.0))
+    both = _z(near_question) + _z(near_centre)
+    return {cands[i]["id"] for i in np.argsort(-both)[:GROUP]}
+
+
+def _z(a: np.ndarray) -> np.ndarray:
+    return (a - a.mean()) / (a.std() + 1e-9)
