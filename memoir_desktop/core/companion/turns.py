@@ -12,6 +12,8 @@ write the reply in a short transaction under the write lock, so they run on the 
 
 from __future__ import annotations
 
+import logging
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,13 +23,18 @@ from sqlmodel import Session, col, select
 
 from memoir_desktop.core import temporal
 from memoir_desktop.core.changes import Changes
+from memoir_desktop.core.companion import grounding
 from memoir_desktop.core.inputs import InvalidInput, clean_reply, clean_text, parse_time
 from memoir_desktop.core.journal.entries import Journal
 from memoir_desktop.core.llm import Gate, LLMError, LLMUnavailable, PrivateRefused, prompts
 from memoir_desktop.core.pipeline.memorize import latest_summary, recent_context
 from memoir_desktop.core.search import Retriever, assemble, route
+from memoir_desktop.core.search.floor import floor_for
 from memoir_desktop.core.storage.models import Memory, pk
 from memoir_desktop.core.storage.store import memory_dict
+
+log = logging.getLogger(__name__)
+_HANGUL = re.compile(r"[가-힣]")
 
 PROFILE_SIZE = 8  # memories always in the answer's context (the hot path), the user's own first
 
@@ -197,13 +204,48 @@ class Companion:
             ctx.followups = llm.admit("answer", memories=[f["memory_id"] for f in plans]).keep_memories(
                 [{**f, "id": f["memory_id"]} for f in plans])
             out["followups"] = [f["memory_id"] for f in ctx.followups]
+        lang, asking = grounding.language(text), grounding.asks_about_me(text)
+        if asking and llm.configured and not self._keep_what_bears(ctx, text, user_id):
+            # Nothing the diarist wrote answers this: say so rather than ask the model to guess.
+            out["memories"], out["grounded"] = [], "nothing to go on"
+            return grounding.NOTHING_YET[lang]
         out["memories"] = ctx.all_items
         out["context_tokens"] = ctx.tokens
         out["route"] = ctx.route.reason if ctx.route else ""
         out["left_out"] = cleared.left_out + ctx.left_out
         system = prompts.ANSWER_SYSTEM.format(today=when.date().isoformat(),
-                                              weekday=temporal.WEEKDAY_NAMES[when.weekday()], context=ctx.render())
+                                              weekday=temporal.WEEKDAY_NAMES[when.weekday()],
+                                              language=prompts.LANGUAGE_NAMES[lang], context=ctx.render())
         msgs = [{"role": "system", "content": system}]
         msgs += [{"role": e.role, "content": e.content} for e in recent]
-        msgs.append({"role": "user", "content": text})
-        return llm.complete(cleared, msgs, temperature=0.5)
+        msgs.append({"role": "user", "content": text})  # the question last: small models answer what they read last
+        reply = llm.complete(cleared, msgs, temperature=0.5)
+        invented = grounding.unsupported(reply, [text, system, *(e.content for e in recent)], question=asking)
+        if invented:
+            # It stated what it was never told (a name, a number, for a question an answer): an honest reply.
+            log.info("a reply stated %d thing(s) not in what the companion was given; replaced", len(invented))
+            out["grounded"] = "replaced"
+            return (grounding.NOTHING_YET if asking else grounding.HONEST_REPLY)[lang]
+        return reply
+
+    def _keep_what_bears(self, ctx, text: str, user_id: str) -> bool:
+        """For a question about the diarist: only the memories and past entries that bear on it stay in
+        the context (grounding.bearing); True when anything does."""
+        doc_freq = self.retriever.store.bm25(user_id).doc_freq
+        floor = floor_for(self.retriever.store.embedder.name)
+
+        def close(item: dict) -> bool:
+            """Found by meaning alone. In the question's own language a paraphrase must be as near as what
+            the search field would list. In another language no word can be shared and every pair scores
+            alike (e5-small: 0.75-0.84, search/floor.py; a true match stood only 0.014 above the next in a
+            journal of 32), so the search's best stands and the reply is checked against it."""
+            score = ((item.get("explain") or {}).get("dense") or {}).get("score")
+            asked_korean, memory_korean = bool(_HANGUL.search(text)), bool(_HANGUL.search(item.get("memory") or ""))
+            if floor is None or score is None or asked_korean != memory_korean:
+                return True
+            return float(score) >= floor.for_pair(asked_korean, memory_korean).minimum
+
+        ctx.memories = grounding.bearing(text, ctx.memories, doc_freq, close)
+        ctx.profile = grounding.bearing(text, ctx.profile, doc_freq, lambda _m: False)
+        ctx.episodes = grounding.bearing(text, ctx.episodes, doc_freq, lambda _m: False)
+        return bool(ctx.memories or ctx.profile or ctx.episodes or ctx.relations)

@@ -163,14 +163,16 @@ Write the updated summary."""
 PROCEDURAL_SYSTEM = """Summarise this conversation as a procedural memory: the steps taken, decisions made
 and their results, in order, so the work could be resumed later. Keep it factual and compact."""
 
-ANSWER_SYSTEM = """You are memoir, a warm, thoughtful journaling companion who remembers the user's life.
-Today is {today} ({weekday}).
-Answer in the user's language. Use the memories below when they are relevant; each has the date it was
-recorded and, where known, the time it is about, or how it repeats (a habit or routine, not a one-off
-event). Prefer the most recent memory when memories conflict. For questions about time, reason from these dates and today's date. If the memories do not contain the
-answer, say you don't remember rather than inventing. Keep replies short (2-5 sentences) unless asked.
+ANSWER_SYSTEM = """You are memoir, the user's warm journaling companion. Today is {today} ({weekday}).
+Reply in {language}, in 2 to 4 short sentences.
+For facts about the user, use only what is written below (each memory has the date it was recorded, and
+where known the time it is about or how it repeats); prefer the newest when they disagree. Never invent a
+name, a place, a number or a date. If nothing below answers the user's question, say you don't know that
+yet.
 
 {context}"""
+
+LANGUAGE_NAMES = {"ko": "Korean (한국어)", "en": "English"}
 
 
 def format_messages(messages: list[dict]) -> str:

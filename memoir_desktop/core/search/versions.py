@@ -99,9 +99,14 @@ def entities(text: str) -> set[str]:
     return {m.lower() for m in _CAPITALISED.findall(text) if m not in ("I", "I'm", "I've")}
 
 
+def without_time(text: str) -> str:
+    """`text` less its words of time ("요즘", "처음", "these days", "used to"): they ask when, not what."""
+    return _TIME.sub(" ", text)
+
+
 def asked(text: str) -> Frame:
     """The question's frame, less its words of time (they ask when, not what: "요즘", "these days")."""
-    timeless = _TIME.sub(" ", text)
+    timeless = without_time(text)
     tokens = tokenize(timeless)
     f = frame(timeless, tokens)
     if _HANGUL.search(text):

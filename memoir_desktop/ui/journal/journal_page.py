@@ -528,7 +528,7 @@ class JournalPage(QWidget):
             day = parse(created).date() if created else None
             if day is not None and day == self.day and self.stack.currentWidget() is self.chat:
                 self.show_entry(day, entry_id)
-            elif announce and day is not None:
+            if announce and day is not None:  # said whichever page shows now (a page switch must not drop it)
                 self.bar.show_message(self.tr("Entry restored to {date}.").format(date=long_date(day)),
                                       self.tr("Go there"), lambda: self.show_entry(day, entry_id))
 
