@@ -87,6 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
     for name, helptext in (("pause", "refuse every call of an app until it is allowed again"),
                            ("allow", "let a paused app call again")):
         asub.add_parser(name, help=helptext).add_argument("name")
+    ak = asub.add_parser("key", help="let an app in over HTTP: its own access key (shown once; a new one replaces "
+                                     "the app's previous key)")
+    ak.add_argument("name")
     ag = asub.add_parser("set", help="turn what an app may do on or off")
     ag.add_argument("name")
     ag.add_argument("grant", choices=["read_entries", "write_directly"])
@@ -591,6 +594,11 @@ def _apps(mem, args) -> int:
     if args.action in ("pause", "allow"):
         a = mem.apps.pause_app(args.name, args.action == "pause", user_id=u)
         _print(args, a, f"{a['name']}: {'paused' if a['paused'] else 'allowed'}")
+    elif args.action == "key":
+        key = mem.apps.new_app_token(args.name, user_id=u)
+        print(f"memoir-cli: the access key of {args.name} over HTTP, shown only now (its previous key, if any, "
+              "stops working):", file=sys.stderr)
+        _print(args, {"name": args.name, "key": key}, key)
     elif args.action == "set":
         a = mem.apps.set_app_grant(args.name, args.grant, args.value == "on", user_id=u)
         _print(args, a, f"{a['name']}: {args.grant.replace('_', ' ')} {args.value}")
