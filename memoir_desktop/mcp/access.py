@@ -69,8 +69,8 @@ class JournalAccess:
 
     def open(self):
         from memoir_desktop.core import Memoir
-        from memoir_desktop.core.keys.crypto import KeyError_
         from memoir_desktop.core.journal.entries import JournalBusy
+        from memoir_desktop.core.keys.crypto import KeyError_
 
         try:
             self.mem = Memoir.open(self.home)

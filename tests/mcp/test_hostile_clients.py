@@ -9,7 +9,6 @@ import sys
 import threading
 import time
 
-import anyio
 import httpx2
 import pytest
 
