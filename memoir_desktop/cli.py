@@ -655,6 +655,9 @@ def _interactive():
 
 
 def main(argv: list[str] | None = None) -> int:
+    from memoir_desktop.core.keys.private_files import owner_only_umask
+
+    owner_only_umask()  # before anything is written: every file 0600, every folder 0700
     args = build_parser().parse_args(argv)
     from memoir_desktop.core.logs import setup_logging
 

@@ -178,11 +178,11 @@ def test_a_new_access_key_is_shown_once_works_and_a_second_one_replaces_it(page,
     from PySide6.QtWidgets import QLabel, QMessageBox, QPushButton
 
     network = page.network
-    assert not app_access.has_token(mem.engine)
+    assert not connected_apps.has_app_keys(mem.engine)
     network.new_key_button.click()
     qtbot.waitUntil(lambda: network.key_dialog is not None and network.key_dialog.isVisible(), timeout=10_000)
     first = network.key_dialog.field.text()
-    assert app_access.token_matches(mem.engine, first)
+    assert connected_apps.app_of_key(mem.engine, first) is not None
     copy = next(b for b in network.key_dialog.findChildren(QPushButton) if b.text() == "복사")
     copy.click()
     assert QGuiApplication.clipboard().text() == first and network.key_dialog.copied.isVisible()
@@ -196,14 +196,14 @@ def test_a_new_access_key_is_shown_once_works_and_a_second_one_replaces_it(page,
     assert box is not None and box.isVisible()
     box.button(QMessageBox.Cancel).click()
     qtbot.waitUntil(lambda: backend.idle, timeout=10_000)
-    assert app_access.token_matches(mem.engine, first)
+    assert connected_apps.app_of_key(mem.engine, first) is not None
     network.new_key_button.click()
     make = next(b for b in network.confirm_box.buttons() if b.text() == "새 키 만들기")
     make.click()
     qtbot.waitUntil(lambda: network.key_dialog is not None and network.key_dialog.isVisible()
                     and network.key_dialog.key != first, timeout=10_000)
     second = network.key_dialog.field.text()
-    assert app_access.token_matches(mem.engine, second) and not app_access.token_matches(mem.engine, first)
+    assert connected_apps.app_of_key(mem.engine, second) is not None and connected_apps.app_of_key(mem.engine, first) is None
     network.key_dialog.accept()
 
 

@@ -37,27 +37,6 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def new_token(engine) -> str:
-    """A new access key for the app named connected_apps.HTTP_APP (each app has its own: new_app_key)."""
-    from memoir_desktop.core.apps import connected_apps
-
-    return connected_apps.new_app_key(engine, connected_apps.HTTP_APP)
-
-
-def has_token(engine) -> bool:
-    """Whether any app has an access key for the HTTP transport."""
-    from memoir_desktop.core.apps import connected_apps
-
-    return connected_apps.has_app_keys(engine)
-
-
-def token_matches(engine, presented: str | None) -> bool:
-    """Whether `presented` is an app's current access key."""
-    from memoir_desktop.core.apps import connected_apps
-
-    return connected_apps.app_of_key(engine, presented) is not None
-
-
 # The one key all HTTP apps shared before each had its own: read once, to become one app's key.
 
 def legacy_exists(engine) -> bool:
