@@ -17,7 +17,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp_types import Implementation
 
 from memoir_desktop.core import Memoir
-from memoir_desktop.core.apps import app_access, connected_apps
+from memoir_desktop.core.apps import connected_apps
 
 PASS = "mcp http test passphrase"
 SECRET = "the blue door at the end of Jangmi street"
