@@ -481,6 +481,8 @@ def _import(mem, args) -> int:
         text = (f"imported {_count(res['entries'], 'Day One entry', 'Day One entries')} ({res['already_there']} already there, "
                 f"{res['skipped']} without text); their memories are made by `memoir-cli process`")
         text += "".join(f"\n  {w}" for w in res["warnings"])
+        if res.get("cut_short"):
+            print(f"memoir-cli: {res['cut_short']['message']}", file=sys.stderr)
     else:
         skipped = res.pop("graph_skipped_users", [])
         text = "imported " + ", ".join(f"{v} {k}" for k, v in res.items() if k not in ("kind", "changes"))
