@@ -2,8 +2,8 @@
 
 Exit status: 0 success, 2 bad usage or input, 3 the entry was saved but the LLM was
 unavailable (its job waits; never for a private entry, which makes no memories), 4 the journal is encrypted and the passphrase is missing or wrong
-(MEMOIR_PASSPHRASE supplies it; nothing was changed), 1 any other error. Errors are one line,
-never a traceback.
+(MEMOIR_PASSPHRASE supplies it; nothing was changed), 5 a sync round finished but skipped a file or could
+not verify something (said in a sentence), 1 any other error. Errors are one line, never a traceback.
 
 An encrypted export's passphrase comes from MEMOIR_EXPORT_PASSPHRASE, else it is asked for.
 """
@@ -15,7 +15,7 @@ import json
 import logging
 import sys
 
-EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_LLM, EXIT_LOCKED = 0, 1, 2, 3, 4
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_LLM, EXIT_LOCKED, EXIT_UNVERIFIED = 0, 1, 2, 3, 4, 5
 ENV_EXPORT_PASSPHRASE = "MEMOIR_EXPORT_PASSPHRASE"
 
 
@@ -116,6 +116,10 @@ def build_parser() -> argparse.ArgumentParser:
                                      "(into an empty home: join the journal kept there; MEMOIR_PASSPHRASE)")
     sy.add_argument("url", nargs="?", help="file:///folder, webdav(s)://host/path or s3://bucket/prefix "
                                            "(remembered; later rounds need none)")
+    co = sub.add_parser("computers", help="the computers that share this journal through sync; remove a lost one")
+    cosub = co.add_subparsers(dest="action", parser_class=_Parser)
+    cr = cosub.add_parser("remove", help="shut a computer out: it reads nothing written after (MEMOIR_PASSPHRASE)")
+    cr.add_argument("id", help="the computer's id, or its first characters")
     im = sub.add_parser("import", help="import a memoir export or a Day One export (.zip or .json)")
     im.add_argument("file")
     en = sub.add_parser("entries", help="list journal entries (not the trash), or search them")
@@ -169,6 +173,8 @@ def run(args) -> int:
         return _encrypt(args)
     if args.cmd == "sync":
         return _sync(args)
+    if args.cmd == "computers":
+        return _computers(args)
     if args.cmd == "mcp":
         if args.http:
             from memoir_desktop.mcp.http import serve_http
@@ -538,6 +544,8 @@ def _encrypt(args) -> int:
 
 def _sync(args) -> int:
     """One sync round; into a home with no journal yet, joining the one kept in the sync place."""
+    import os
+
     from memoir_desktop.core import Memoir, config, sync
     from memoir_desktop.core.archive import conversion
     from memoir_desktop.core.keys import crypto
@@ -556,13 +564,17 @@ def _sync(args) -> int:
         else:
             mem = Memoir.open(home)
             try:
-                report = mem.sync.run(args.url, progress=progress)
+                # Typed here after the passphrase was changed on another computer (never stored).
+                report = mem.sync.run(args.url, progress=progress, passphrase=os.environ.get("MEMOIR_NEW_PASSPHRASE"))
             except BaseException:
                 mem.close()
                 raise
-    except sync.WrongPassphrase as exc:
+    except (sync.WrongPassphrase, sync.NewPassphrase) as exc:
         print(f"memoir-cli: {exc}", file=sys.stderr)
         return EXIT_LOCKED
+    except sync.Removed as exc:
+        print(f"memoir-cli: {exc}", file=sys.stderr)
+        return EXIT_ERROR
     except sync.AccessRefused as exc:
         print(f"memoir-cli: {exc}", file=sys.stderr)
         return EXIT_LOCKED
@@ -577,7 +589,7 @@ def _sync(args) -> int:
             st = mem.sync.status()
             _print(args, {"joined": True, "url": st.url, "entries": len(mem.journal.entries())},
                    f"joined the journal kept at {st.url}: {_count(len(mem.journal.entries()), 'entry', 'entries')} here now")
-            return EXIT_OK
+            return _said(mem.sync.last_report)
         data = {"url": report.url, "pushed": report.pushed, "pulled": report.pulled,
                 "conflicts": [{"id": n.id, "entry_id": n.entry_id, "message": n.message} for n in report.conflicts],
                 "skipped": [{"name": k.name, "kind": k.kind, "reason": k.reason} for k in report.skipped],
@@ -585,10 +597,50 @@ def _sync(args) -> int:
         lines = [f"synced with {report.url}: {report.summary()}"]
         lines += [f"  entry {n.entry_id}: {n.message}" for n in report.conflicts]
         lines += [f"  skipped {k.name}: {k.reason}" for k in report.skipped]
+        data["problems"] = [{"device": p.device, "kind": p.kind, "message": p.message} for p in report.problems]
+        data["repaired"] = report.repaired
         _print(args, data, "\n".join(lines))
-        return EXIT_OK
+        return _said(report)
     finally:
         mem.close()
+
+
+def _said(report) -> int:
+    """A round that skipped a file or could not verify something: said on stderr, and exit 5."""
+    if report is None or report.clean:
+        return EXIT_OK
+    print(f"memoir-cli: {report.trouble()}", file=sys.stderr)
+    for p in report.problems:
+        print(f"  {p.message}", file=sys.stderr)
+    for k in report.skipped:
+        print(f"  skipped {k.name}: {k.reason}", file=sys.stderr)
+    return EXIT_UNVERIFIED
+
+
+def _computers(args) -> int:
+    """The computers sharing the journal; `remove ID` shuts one out (a new key epoch, published now)."""
+    from memoir_desktop.core import Memoir, sync
+    from memoir_desktop.core.keys import crypto
+
+    with Memoir.open(args.home) as mem:
+        if args.action == "remove":
+            try:
+                report = mem.sync.remove_computer(args.id, _secret(crypto.ENV_PASSPHRASE, "the journal's passphrase: "))
+            except sync.CannotSync as exc:
+                print(f"memoir-cli: {exc}", file=sys.stderr)
+                return EXIT_USAGE
+            except sync.SyncError as exc:
+                print(f"memoir-cli: {exc} The removal is kept and made at the next sync.", file=sys.stderr)
+                return EXIT_ERROR
+            _print(args, {"removed": args.id}, f"removed {args.id}: it reads nothing written from now on; it keeps "
+                                               "what it had already downloaded")
+            return _said(report)
+        found = mem.sync.computers()
+        _print(args, found, "\n".join(
+            f"{c['id']}  {c['name']}" + ("  (this computer)" if c["this"] else "") + ("  removed" if c["removed"] else "")
+            + (f"  last sent {c['last'][:16].replace('T', ' ')}" if c.get("last") and not c["this"] else "")
+            for c in found) or "(this journal is not synced yet)")
+        return EXIT_OK
 
 
 def _apps(mem, args) -> int:

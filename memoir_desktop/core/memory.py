@@ -132,6 +132,7 @@ class Memoir:
                          switch_state=switcher.state, home=home)
         self.sync = Sync(self.engine, home, settings=cfg, keys=self.keys, journal=self.journal, store=self.store,
                          episodes=self.episodes, graph_store=self.graph.store)
+        self.keys.after_passphrase_changed = self.sync.passphrase_changed
 
         self.resumed_jobs = self.job_queue.resume_interrupted()
         self.index_report: dict | None = None
