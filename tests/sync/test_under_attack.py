@@ -225,3 +225,34 @@ def test_a_foreign_key_box_is_isolated_and_named_while_the_others_sync_on(tmp_pa
     assert "00112233aabbccdd" in done.stdout + done.stderr and "ffeeddccbbaa9988" in done.stdout + done.stderr
     assert "another journal" in done.stdout + done.stderr
     assert "two: still syncing" in desk.texts()
+
+
+def test_a_removed_computer_cannot_slip_files_in_under_an_older_key(tmp_path, place, laptop):
+    desk = join(tmp_path, place, "desk")
+    assert laptop.sync().returncode == 0
+    stolen, desk_id = _device_of(laptop), _device_of(desk)
+    assert desk.cli("computers", "remove", stolen).returncode == 0
+    desk.write("two: after the theft")
+    assert desk.sync().returncode == 0
+    # The thief still has the data key, so the oldest sync key: it seals forged changes with it, in its
+    # own folder (as an older memoir would) and in the desk's, under the next numbers.
+    old_key = sealing.sync_key(laptop.data_key())
+    own = folder(place) / "devices" / stolen
+    first = sorted(own.glob("seg-*"))[0]
+    genuine = sealing.unseal(old_key, f"devices/{stolen}/{first.name}", first.read_bytes())
+    record = json.loads(json.dumps(genuine["records"][0]))
+    record["id"] = "f" * 32
+    record["fields"]["content"] = "forged by the thief"
+    for dev in (stolen, desk_id):
+        seqs = [int(p.name[4:]) for p in (folder(place) / "devices" / dev).glob("s*-*")]
+        n = max(seqs + [0]) + 1
+        name = f"devices/{dev}/seg-{n:010d}"
+        (folder(place) / name).write_bytes(sealing.seal(old_key, name, {"v": 1, "device": dev, "seq": n,
+                                                                        "records": [record]}))
+    phone = Computer(tmp_path / "phone", place)
+    joined = phone.sync(place)
+    assert joined.returncode == 5 and "not written by it" in joined.stderr  # said, and the rest is there
+    assert phone.texts() == ["one: the first day of the journal", "two: after the theft"]
+    desk_round = desk.sync()
+    assert "forged by the thief" not in desk.texts()
+    assert desk_round.returncode == 0 or "skipped" in desk_round.stderr

@@ -146,15 +146,23 @@ class Round:
         found = sorted((n, dev) for dev, files in listing.devices.items() for n in files.epochs)
         with self.engine.connect() as con:
             removed = guard.load(con, "removed", {})
+            read_before = set(guard.load(con, "epochs_read", []))
         learnt = False
         for n, dev in found:
-            if n in self.keys:
-                continue
             name = log_format.epoch_name(dev, n)
+            if name in read_before:
+                continue
             try:
                 ep = epochs.read(self.target.read(name))
                 if ep.number != n or ep.by != dev:
                     raise epochs.BadEpoch("its contents do not match its name")
+                if n in self.keys:  # its key came another way (joining): its list of removed computers is read
+                    if not epochs.check_with(ep, self.keys[n]):
+                        raise epochs.BadEpoch("a key epoch whose fields were changed")
+                    removed.update({d: {"upto": upto, "at": ep.at} for d, upto in ep.removed.items()})
+                    read_before.add(name)
+                    learnt = True
+                    continue
                 opened = epochs.open_epoch(ep, device=self.device, private=self.private, passphrase=self.passphrase)
             except FileNotFoundError:
                 continue
@@ -177,9 +185,12 @@ class Round:
             removed.update({d: {"upto": upto, "at": ep.at} for d, upto in ep.removed.items()})
             if how == "passphrase" and ep.data_slot:
                 self._adopt_passphrase(ep.data_slot)
+            read_before.add(name)
             learnt = True
         if learnt:
             self._save_keys(removed=removed)
+            with self.engine.begin() as con:
+                guard.save(con, "epochs_read", sorted(read_before))
             self.epoch = max(self.keys)
             self.key = self.keys[self.epoch]
 
@@ -235,6 +246,7 @@ class Round:
             kept = guard.load(con, "epoch_files", {})
             kept[name] = epochs.b64(blob)  # sent again if the place loses it (_verify_own)
             guard.save(con, "epoch_files", kept)
+            guard.save(con, "epochs_read", sorted(set(guard.load(con, "epochs_read", [])) | {name}))
             con.execute(text("DELETE FROM sync_state WHERE key IN ('rotate', 'box')"))
             known = set(json.loads(state.get(con, "boxes_ok") or "[]")) - set(drop)
             state.put(con, "boxes_ok", json.dumps(sorted(known)))
@@ -329,8 +341,10 @@ class Round:
         present = {log_format.segment_name(self.device, n): size for n, size in mine.segments.items()}
         present |= {log_format.snapshot_name(self.device, n): size for n, size in mine.snapshots.items()}
         with self.engine.connect() as con:
-            sent = guard.load(con, "uploaded", {})
+            sent = guard.load(con, "uploaded", None)
             kept_epochs = guard.load(con, "epoch_files", {})
+        if sent is None:
+            sent = self._seed_sent(present)
         bad, budget = [], self.VERIFY_BYTES
         for name, (size, digest, _at) in sorted(sent.items()):
             if present.get(name) != size:
@@ -351,6 +365,24 @@ class Round:
             log.info("sync: %d file(s) of this computer missing or changed in the place; sending again", len(bad))
             self.report.repaired += len(bad)
             self.repair = True
+
+    def _seed_sent(self, present: dict[str, int]) -> dict:
+        """A journal synced before heads existed: what the place holds of ours now is taken as sent (read
+        once, to know each file's hash), so its head can name them and the next rounds check them."""
+        sent: dict[str, list] = {}
+        for name in sorted(present):
+            try:
+                body = self.target.read(name)
+            except FileNotFoundError:
+                continue
+            sent[name] = [len(body), guard.sha(body), now().isoformat()]
+        with self.engine.begin() as con:
+            guard.save(con, "uploaded", sent)
+            chain = ""
+            for name, (_size, digest, _at) in sent.items():
+                chain = guard.extend_chain(chain, name, digest)
+            state.put(con, "chain", chain)
+        return sent
 
     def _write_head(self, listing: log_format.Listing) -> None:
         """This computer's head, sealed: its files and their hashes, its hash chain. Written when it
@@ -597,6 +629,7 @@ class Round:
         work: list[tuple[str, int, bool]] = []
         cut: dict[str, int] = {}  # device -> the first of its changes not to merge (a gap, a damaged file)
         expected: dict[str, dict[str, list]] = {}  # device -> its head's files and their hashes
+        head_epoch: dict[str, int] = {}  # device -> the key epoch its head is sealed under
         for dev in order:
             files = others[dev]
             upto = removed.get(dev, {}).get("upto") if dev in removed else None
@@ -609,6 +642,7 @@ class Round:
                     self.report.problems.append(problem)
                     continue  # nothing from a computer whose files went back in time
                 expected[dev] = head.files
+                head_epoch[dev] = head.epoch
             segs = sorted(n for n in files.segments if upto is None or n <= upto)
             snaps = [n for n in files.snapshots if upto is None or n <= upto]
             mine = have.get(dev, set())
@@ -637,7 +671,8 @@ class Round:
                 self.report.problems.append(guard.gap(dev, name, missing, claimed or None, since))
                 cut[dev] = missing
             if head is not None:
-                seen[dev] = {"seq": head.seq, "chain": head.chain, "at": head.at, "name": head.name}
+                seen[dev] = {"seq": head.seq, "chain": head.chain, "at": head.at, "name": head.name,
+                             "epoch": head.epoch}
         with self.engine.begin() as con:
             guard.save(con, "heads_seen", seen)
         total = len(work)
@@ -664,6 +699,15 @@ class Round:
                 continue
             if not snap and dev in cut and seq >= cut[dev]:
                 continue  # read to report it whole, not merged: a change before it is missing
+            if dev in expected and name.rsplit("/", 1)[-1] not in expected[dev] \
+                    and (sealing.epoch_of(blob) or 0) < head_epoch[dev]:
+                # Not named by its computer's head (a round cut before it wrote one is named next time) and
+                # sealed under an older key than that head: written by someone who holds only an older key
+                # (a removed computer), not by that computer now.
+                self.report.skipped.append(Skipped(name, "damaged", "sealed under an older key than its computer "
+                                                                    "uses now: not written by it"))
+                cut[dev] = min(cut.get(dev, seq), 0 if snap else seq)
+                continue
             if snap and dev in cut and cut[dev] == 0:
                 continue
             self._apply_file(dev, seq, data, snap)
@@ -674,7 +718,8 @@ class Round:
             return None
         name = log_format.head_name(dev)
         try:
-            head = guard.Head.read(sealing.unseal(self.keys, name, self.target.read(name)), dev)
+            blob = self.target.read(name)
+            head = guard.Head.read(sealing.unseal(self.keys, name, blob), dev, epoch=sealing.epoch_of(blob) or 0)
         except FileNotFoundError:
             return None
         except sealing.Unreadable as exc:

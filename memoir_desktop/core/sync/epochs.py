@@ -170,6 +170,11 @@ def read(blob: bytes) -> Epoch:
         raise BadEpoch("a damaged key epoch") from exc
 
 
+def check_with(ep: Epoch, key: bytes) -> bool:
+    """Whether an epoch whose key is known already is the one made with it (its HMAC holds)."""
+    return hmac.compare_digest(_mac(key, ep.raw), str(ep.raw.get("mac", "")))
+
+
 def open_epoch(ep: Epoch, *, device: str, private: bytes | None, passphrase: str | None) -> tuple[bytes, str] | None:
     """The epoch's key, and how it was opened ("member" or "passphrase"), once its HMAC holds; None
     when neither this computer's key pair nor the passphrase given opens it. Raises BadEpoch when

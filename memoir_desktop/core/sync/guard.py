@@ -66,15 +66,16 @@ class Head:
     files: dict[str, list]  # file name (seg-…, snap-…) -> [sha256, when it was sent]
     chain: str
     at: str
+    epoch: int = 0  # the key epoch it was sealed under
 
     @classmethod
-    def read(cls, data: dict, device: str) -> Head | None:
+    def read(cls, data: dict, device: str, epoch: int = 0) -> Head | None:
         try:
             if data.get("device") != device:
                 return None
             return cls(device, str(data.get("name") or device[:8]), int(data["seq"]), int(data.get("snapshot") or 0),
                        {str(k): list(v) for k, v in dict(data.get("files") or {}).items()}, str(data["chain"]),
-                       str(data["at"]))
+                       str(data["at"]), epoch)
         except (KeyError, TypeError, ValueError):
             return None
 
@@ -89,7 +90,9 @@ def regression(head: Head, seen: dict | None) -> Problem | None:
     if not seen:
         return None
     old_seq, old_chain = int(seen.get("seq", 0)), str(seen.get("chain", ""))
-    if head.seq < old_seq or (head.seq == old_seq and head.chain != old_chain):
+    # A head sealed under an older key epoch than one seen from that computer was not written by it now
+    # (a removed computer still holds the older keys).
+    if head.seq < old_seq or (head.seq == old_seq and head.chain != old_chain) or head.epoch < int(seen.get("epoch", 0)):
         return Problem(head.device, "rolled_back", (
             f"The sync place is missing what {head.name} wrote since {when(head.at)}: it holds an older copy "
             f"of that computer's changes (up to change {head.seq}; this computer had already seen change "
