@@ -639,6 +639,7 @@ class Round:
                 problem = guard.regression(head, seen.get(dev))
                 if problem is not None:
                     problem.message = problem.message.replace(head.name, name)
+                    problem.name = name
                     self.report.problems.append(problem)
                     continue  # nothing from a computer whose files went back in time
                 expected[dev] = head.files

@@ -97,7 +97,7 @@ def regression(head: Head, seen: dict | None) -> Problem | None:
             f"The sync place is missing what {head.name} wrote since {when(head.at)}: it holds an older copy "
             f"of that computer's changes (up to change {head.seq}; this computer had already seen change "
             f"{old_seq}, from {when(seen.get('at'))}). Nothing from {head.name} was merged, and your journal "
-            f"here is unchanged. Let {head.name} sync: it sends again what the place lost."))
+            f"here is unchanged. Let {head.name} sync: it sends again what the place lost."), head.name, head.at)
     return None
 
 
@@ -106,4 +106,4 @@ def gap(device: str, name: str, first_missing: int, last: int | None, since: str
     return Problem(device, "missing", (
         f"The sync place is missing what {name} wrote since {when(since)} (its change {first_missing}{upto}): "
         f"lost on the way, or the place was put back to an older copy. Nothing after it was merged from "
-        f"{name}, and your journal here is unchanged. The next sync on {name} sends it again."))
+        f"{name}, and your journal here is unchanged. The next sync on {name} sends it again."), name, since)

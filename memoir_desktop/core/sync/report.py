@@ -26,8 +26,10 @@ class Problem:
     sentence the diarist reads (which computer, since when, what was and was not done)."""
 
     device: str
-    kind: str  # missing | rolled_back | another_journal | damaged_box | changed_key
+    kind: str  # missing | rolled_back | another_journal | damaged_box
     message: str
+    name: str = ""  # the computer's name as it gave it (a screen's own sentence uses it)
+    since: str | None = None  # ISO time from which its changes are missing
 
 
 @dataclass
