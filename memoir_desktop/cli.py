@@ -404,7 +404,11 @@ def _dispatch(mem, args) -> int:  # a flat command table reads best
             return EXIT_OK
         current = _secret("MEMOIR_PASSPHRASE", "current passphrase: ") if mem.keys.has_passphrase else None
         mem.keys.set_passphrase(_secret("MEMOIR_NEW_PASSPHRASE", "new passphrase: "), current=current)
-        _print(args, {"ok": True}, "passphrase set (the data key was rewrapped; nothing was re-encrypted)")
+        text = "passphrase set (the data key was rewrapped; nothing was re-encrypted)"
+        if mem.sync.status().device:
+            text += ("; the next sync starts a new sync key: your other computers ask for the new passphrase once, "
+                     "and one that is lost reads nothing written after")
+        _print(args, {"ok": True}, text)
         return EXIT_OK
     if args.cmd == "export":
         if args.format == "json":

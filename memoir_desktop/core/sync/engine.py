@@ -85,6 +85,7 @@ class Round:
         self.snapshot_due = False
         self.repair = False  # the place lost or changed a file of ours: a snapshot sends it all again
         self.isolated: set[str] = set()  # computers whose files are left aside (a foreign or damaged box)
+        self.head_stale = True  # our head in the place is missing or not the one we wrote (_verify_own)
         self._told: set[str] = set()
         self._ids: state.Objects | None = None
 
@@ -361,6 +362,15 @@ class Round:
             if n not in mine.epochs:
                 self.target.write(name, epochs.unb64(blob))
                 self.report.repaired += 1
+        self.head_stale = not mine.head
+        if mine.head:  # put back to an older one, or changed: written again at the end of the round
+            name = log_format.head_name(self.device)
+            try:
+                there = sealing.unseal(self.keys, name, self.target.read(name))
+                with self.engine.connect() as con:
+                    self.head_stale = there.get("chain") != (state.get(con, "chain") or "")
+            except (FileNotFoundError, sealing.Unreadable):
+                self.head_stale = True
         if bad:
             log.info("sync: %d file(s) of this computer missing or changed in the place; sending again", len(bad))
             self.report.repaired += len(bad)
@@ -400,8 +410,7 @@ class Round:
                  if "/seg-" in name or "/snap-" in name}
         seq = max((int(f.rsplit("-", 1)[-1]) for f in files), default=0)
         mark = records.digest([self.epoch, seq, snap, files, chain])
-        mine = listing.devices.get(self.device)
-        if written == mark and mine is not None and mine.head and not self.report.repaired:
+        if written == mark and not self.head_stale and not self.report.repaired:
             return
         name = log_format.head_name(self.device)
         payload = guard.head_payload(self.device, seq, snap, files, chain, now().isoformat())
