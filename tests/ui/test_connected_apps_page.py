@@ -214,3 +214,21 @@ def test_the_command_for_network_apps_names_no_folder(page):
     assert command.endswith("mcp --http 127.0.0.1:8765")
     assert Path(app_access.server_command()[0]).name == command.split()[0]
     assert "/" not in command.split()[0] and "\\" not in command.split()[0]
+
+
+def test_an_app_named_here_gets_its_own_key_and_the_others_keep_theirs(page, mem, backend, qtbot):
+    network = page.network
+    network.new_key_button.click()  # the unnamed HTTP app's key
+    qtbot.waitUntil(lambda: network.key_dialog is not None and network.key_dialog.isVisible(), timeout=10_000)
+    first = network.key_dialog.field.text()
+    network.key_dialog.accept()
+    network.app_name.setText("Cursor")
+    network.new_key_button.click()  # no question: Cursor had no key, and nobody else's is touched
+    qtbot.waitUntil(lambda: network.key_dialog is not None and network.key_dialog.isVisible()
+                    and network.key_dialog.key != first, timeout=10_000)
+    cursor = network.key_dialog.field.text()
+    network.key_dialog.accept()
+    ids = {connected_apps.app_of_key(mem.engine, k) for k in (first, cursor)}
+    assert None not in ids and len(ids) == 2  # two apps, each with its own key
+    assert {a["name"] for a in mem.apps.connected_apps()} >= {"Cursor", connected_apps.HTTP_APP}
+    assert network.app_name.text() == ""
