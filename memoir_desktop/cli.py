@@ -569,7 +569,9 @@ def _sync(args) -> int:
             mem = Memoir.open(home)
             try:
                 # Typed here after the passphrase was changed on another computer (never stored).
-                report = mem.sync.run(args.url, progress=progress, passphrase=os.environ.get("MEMOIR_NEW_PASSPHRASE"))
+                typed = os.environ.get("MEMOIR_NEW_PASSPHRASE")
+                report = (mem.sync.use_new_passphrase(typed, args.url, progress=progress) if typed
+                          else mem.sync.run(args.url, progress=progress))
             except BaseException:
                 mem.close()
                 raise
@@ -653,7 +655,7 @@ def _apps(mem, args) -> int:
         a = mem.apps.pause_app(args.name, args.action == "pause", user_id=u)
         _print(args, a, f"{a['name']}: {'paused' if a['paused'] else 'allowed'}")
     elif args.action == "key":
-        key = mem.apps.new_app_token(args.name, user_id=u)
+        key = mem.apps.new_app_key(args.name, user_id=u)
         print(f"memoir-cli: the access key of {args.name} over HTTP, shown only now (its previous key, if any, "
               "stops working):", file=sys.stderr)
         _print(args, {"name": args.name, "key": key}, key)

@@ -270,9 +270,14 @@ class ConnectedApps:
         """Memories apps suggested (add_memory over MCP), waiting for the user, oldest first."""
         return app_suggestions.pending(self.engine, user_id=user_id)
 
-    def new_app_token(self, name: str = HTTP_APP, *, user_id: str = "me") -> str:
-        """A new access key for the app `name` over HTTP, shown this once (only its hash is kept); that
-        app's previous key stops working, other apps' keys go on."""
+    def new_app_token(self) -> str:
+        """A new access key for the app named HTTP_APP (the one `memoir-cli mcp --http` makes when no app
+        has a key), shown this once; its previous key stops working. Other apps: new_app_key."""
+        return new_app_key(self.engine, HTTP_APP)
+
+    def new_app_key(self, name: str, *, user_id: str = "me") -> str:
+        """Let the app `name` in over HTTP with its own access key, shown this once (only its hash is kept):
+        its grants, pause and log follow the key. Its previous key stops working; other apps' keys go on."""
         return new_app_key(self.engine, name, user_id=user_id)
 
     def has_app_token(self) -> bool:

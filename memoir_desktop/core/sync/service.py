@@ -27,11 +27,16 @@ class Sync:
         self.store, self.episodes, self.graph_store = store, episodes, graph_store
         self.last_report: SyncReport | None = None  # the last round's, here (a join's first round too)
 
-    def run(self, url: str | None = None, progress: Progress | None = None, *,
-            passphrase: str | None = None) -> SyncReport:
-        """One round with `url` (remembered in the settings for the next rounds), or the remembered one.
-        `passphrase`: the new passphrase, typed here after it was changed on another computer (a round
-        raises errors.NewPassphrase until it is)."""
+    def run(self, url: str | None = None, progress: Progress | None = None) -> SyncReport:
+        """One round with `url` (remembered in the settings for the next rounds), or the remembered one."""
+        self.last_report = rounds.run(self, url, progress)
+        return self.last_report
+
+    def use_new_passphrase(self, passphrase: str, url: str | None = None,
+                           progress: Progress | None = None) -> SyncReport:
+        """The passphrase was changed on another computer (a round raised errors.NewPassphrase): a round that
+        opens the new key epoch with it, after which this computer's key file opens with it too. A wrong
+        one raises errors.NewPassphrase again, and nothing is changed."""
         self.last_report = rounds.run(self, url, progress, passphrase)
         return self.last_report
 

@@ -143,7 +143,7 @@ class NetworkAccess(QGroupBox):
         self.new_key_button.setEnabled(False)
         name = self.app_name.text().strip()
         self.app_name.clear()
-        self.backend.write(lambda m: m.apps.new_app_token(name) if name else m.apps.new_app_token(), self._show_key,
+        self.backend.write(lambda m: m.apps.new_app_key(name) if name else m.apps.new_app_token(), self._show_key,
                            self._failed)
 
     def _show_key(self, key: str) -> None:

@@ -151,7 +151,8 @@ class AutoSync(QObject):
 
         def work():
             # A queued signal: safe from the pool.
-            report = mem.sync.run(target, progress=self.progress.emit, passphrase=passphrase)
+            report = (mem.sync.use_new_passphrase(passphrase, target, progress=self.progress.emit) if passphrase
+                      else mem.sync.run(target, progress=self.progress.emit))
             return report, mem.sync.status()
 
         self.backend.writer.submit_background(work, self._done, self._failed)
