@@ -1,6 +1,7 @@
 """memoir-cli mcp beyond the stdio tools: the profile resource, the HTTP transport behind its access
 key on the loopback address only, and a server and an "app" sharing one journal in two processes."""
 
+import logging
 import os
 import re
 import socket
@@ -164,7 +165,15 @@ def test_a_client_told_serving_is_never_refused(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(uvicorn.Server, "run", run)
     with Memoir.open(tmp_path, passphrase=PASS):
         pass
-    assert serve_http(tmp_path, f"127.0.0.1:{port}") == 0
+    # serve_http points the root logger at this test's captured stderr (basicConfig, force): put back what
+    # the run had, or the next test's log lines go to a closed stream ("Logging error", a traceback).
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    try:
+        assert serve_http(tmp_path, f"127.0.0.1:{port}") == 0
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(level)
     assert connected == [port]
 
 
