@@ -256,3 +256,46 @@ def test_a_removed_computer_cannot_slip_files_in_under_an_older_key(tmp_path, pl
     desk_round = desk.sync()
     assert "forged by the thief" not in desk.texts()
     assert desk_round.returncode == 0 or "skipped" in desk_round.stderr
+
+
+def test_the_computers_that_stay_go_on_without_a_word_after_a_removal(tmp_path, place, laptop):
+    desk = join(tmp_path, place, "desk")
+    phone = join(tmp_path, place, "phone")  # joined before the removal: it stays, and is wrapped for
+    for c in (laptop, desk, phone):
+        assert c.sync().returncode == 0  # every computer has read every key box
+    assert desk.cli("computers", "remove", _device_of(laptop)).returncode == 0
+    desk.write("two: written after the removal")
+    assert desk.sync().returncode == 0
+    went_on = phone.sync()  # no passphrase typed: the new key came wrapped for the phone
+    assert went_on.returncode == 0, went_on.stderr
+    assert "two: written after the removal" in phone.texts()
+    phone.write("three: from the phone")
+    assert phone.sync().returncode == 0 and desk.sync().returncode == 0
+    assert "three: from the phone" in desk.texts()
+    listed = {c["id"]: c for c in json.loads(phone.cli("--json", "computers").stdout)}
+    assert listed[_device_of(laptop)]["removed"]
+    assert laptop.sync().returncode != 0 and "three" not in " ".join(laptop.texts())
+
+
+def test_a_journal_synced_before_heads_and_key_epochs_syncs_on(tmp_path, place, laptop):
+    """The previous format: no heads, key boxes without a computer key, nothing remembered of them."""
+    desk = join(tmp_path, place, "desk")
+    desk.write("desk: before the update")
+    assert desk.sync().returncode == 0
+    for p in folder(place).rglob("head"):
+        p.unlink()
+    for p in folder(place).rglob("key"):
+        box = json.loads(p.read_text())
+        box.pop("device_pub", None)
+        p.write_text(json.dumps(box))
+    for c in (laptop, desk):
+        with Memoir.open(c.home, passphrase=PASS) as mem, mem.engine.begin() as con:
+            con.exec_driver_sql("DELETE FROM sync_state WHERE key IN ('uploaded', 'chain', 'head', 'device_key', "
+                                "'pins', 'heads_seen', 'box')")
+    laptop.write("two: after the update")
+    for c in (laptop, desk, laptop):
+        done = c.sync()
+        assert done.returncode == 0, done.stderr
+    assert desk.texts() == laptop.texts() == ["desk: before the update", "one: the first day of the journal",
+                                              "two: after the update"]
+    assert len(list(folder(place).rglob("head"))) == 2  # each computer's files named by a head now
