@@ -299,3 +299,21 @@ def test_a_journal_synced_before_heads_and_key_epochs_syncs_on(tmp_path, place, 
     assert desk.texts() == laptop.texts() == ["desk: before the update", "one: the first day of the journal",
                                               "two: after the update"]
     assert len(list(folder(place).rglob("head"))) == 2  # each computer's files named by a head now
+
+
+def test_a_file_damaged_in_the_place_is_sent_again_by_its_writer(tmp_path, place, laptop):
+    desk = join(tmp_path, place, "desk")
+    laptop.write("two: a day whose file gets damaged")
+    assert laptop.sync().returncode == 0
+    mine = folder(place) / "devices" / _device_of(laptop)
+    last = sorted(mine.glob("seg-*"))[-1]
+    blob = bytearray(last.read_bytes())
+    blob[len(blob) // 2] ^= 0x01  # same size: only reading it back shows it
+    last.write_bytes(bytes(blob))
+    damaged = desk.sync()
+    assert damaged.returncode == 5 and last.name in damaged.stderr
+    assert "two: a day whose file gets damaged" not in desk.texts()
+    mended = laptop.cli("--json", "sync")
+    assert mended.returncode == 0 and json.loads(mended.stdout)["repaired"] >= 1
+    assert desk.sync().returncode == 0
+    assert "two: a day whose file gets damaged" in desk.texts()
