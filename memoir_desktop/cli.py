@@ -81,7 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
     mc = sub.add_parser("mcp", help="serve memories to other AI tools over MCP (stdio, or HTTP on this computer)")
     mc.add_argument("--http", metavar="127.0.0.1:PORT",
                     help="serve over streamable HTTP on the loopback address, behind an access key")
-    mc.add_argument("--new-key", action="store_true", help="with --http: make a new access key (shown once)")
+    mc.add_argument("--new-key", action="store_true", help="with --http: a new access key for the app named "
+                                                          "'HTTP app' (shown once); other apps: apps key NAME")
     ap = sub.add_parser("apps", help="the AI tools that connected over MCP, and what each may do")
     asub = ap.add_subparsers(dest="action", parser_class=_Parser)
     for name, helptext in (("pause", "refuse every call of an app until it is allowed again"),
