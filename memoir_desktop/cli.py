@@ -2,8 +2,8 @@
 
 Exit status: 0 success, 2 bad usage or input, 3 the entry was saved but the LLM was
 unavailable (its job waits; never for a private entry, which makes no memories), 4 the journal is encrypted and the passphrase is missing or wrong
-(MEMOIR_PASSPHRASE supplies it; nothing was changed), 1 any other error. Errors are one line,
-never a traceback.
+(MEMOIR_PASSPHRASE supplies it; nothing was changed), 5 a sync round finished but skipped a file or could
+not verify something (said in a sentence), 1 any other error. Errors are one line, never a traceback.
 
 An encrypted export's passphrase comes from MEMOIR_EXPORT_PASSPHRASE, else it is asked for.
 """
@@ -16,7 +16,7 @@ import json
 import logging
 import sys
 
-EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_LLM, EXIT_LOCKED = 0, 1, 2, 3, 4
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_LLM, EXIT_LOCKED, EXIT_UNVERIFIED = 0, 1, 2, 3, 4, 5
 ENV_EXPORT_PASSPHRASE = "MEMOIR_EXPORT_PASSPHRASE"
 
 
@@ -82,12 +82,16 @@ def build_parser() -> argparse.ArgumentParser:
     mc = sub.add_parser("mcp", help="serve memories to other AI tools over MCP (stdio, or HTTP on this computer)")
     mc.add_argument("--http", metavar="127.0.0.1:PORT",
                     help="serve over streamable HTTP on the loopback address, behind an access key")
-    mc.add_argument("--new-key", action="store_true", help="with --http: make a new access key (shown once)")
+    mc.add_argument("--new-key", action="store_true", help="with --http: a new access key for the app named "
+                                                          "'HTTP app' (shown once); other apps: apps key NAME")
     ap = sub.add_parser("apps", help="the AI tools that connected over MCP, and what each may do")
     asub = ap.add_subparsers(dest="action", parser_class=_Parser)
     for name, helptext in (("pause", "refuse every call of an app until it is allowed again"),
                            ("allow", "let a paused app call again")):
         asub.add_parser(name, help=helptext).add_argument("name")
+    ak = asub.add_parser("key", help="let an app in over HTTP: its own access key (shown once; a new one replaces "
+                                     "the app's previous key)")
+    ak.add_argument("name")
     ag = asub.add_parser("set", help="turn what an app may do on or off")
     ag.add_argument("name")
     ag.add_argument("grant", choices=["read_entries", "write_directly"])
@@ -121,6 +125,10 @@ def build_parser() -> argparse.ArgumentParser:
                                      "(into an empty home: join the journal kept there; MEMOIR_PASSPHRASE)")
     sy.add_argument("url", nargs="?", help="file:///folder, webdav(s)://host/path or s3://bucket/prefix "
                                            "(remembered; later rounds need none)")
+    co = sub.add_parser("computers", help="the computers that share this journal through sync; remove a lost one")
+    cosub = co.add_subparsers(dest="action", parser_class=_Parser)
+    cr = cosub.add_parser("remove", help="shut a computer out: it reads nothing written after (MEMOIR_PASSPHRASE)")
+    cr.add_argument("id", help="the computer's id, or its first characters")
     im = sub.add_parser("import", help="import a memoir export or a Day One export (.zip or .json)")
     im.add_argument("file")
     en = sub.add_parser("entries", help="list journal entries (not the trash), or search them")
@@ -195,6 +203,8 @@ def run(args) -> int:
         return _sync(args)
     if args.cmd == "llm":
         return _llm(args)
+    if args.cmd == "computers":
+        return _computers(args)
     if args.cmd == "mcp":
         if args.http:
             from memoir_desktop.mcp.http import serve_http
@@ -424,7 +434,11 @@ def _dispatch(mem, args) -> int:  # a flat command table reads best
             return EXIT_OK
         current = _secret("MEMOIR_PASSPHRASE", "current passphrase: ") if mem.keys.has_passphrase else None
         mem.keys.set_passphrase(_secret("MEMOIR_NEW_PASSPHRASE", "new passphrase: "), current=current)
-        _print(args, {"ok": True}, "passphrase set (the data key was rewrapped; nothing was re-encrypted)")
+        text = "passphrase set (the data key was rewrapped; nothing was re-encrypted)"
+        if mem.sync.status().device:
+            text += ("; the next sync starts a new sync key: your other computers ask for the new passphrase once, "
+                     "and one that is lost reads nothing written after")
+        _print(args, {"ok": True}, text)
         return EXIT_OK
     if args.cmd == "export":
         if args.format == "json":
@@ -508,6 +522,8 @@ def _import(mem, args) -> int:
         text = (f"imported {_count(res['entries'], 'Day One entry', 'Day One entries')} ({res['already_there']} already there, "
                 f"{res['skipped']} without text); their memories are made by `memoir-cli process`")
         text += "".join(f"\n  {w}" for w in res["warnings"])
+        if res.get("cut_short"):
+            print(f"memoir-cli: {res['cut_short']['message']}", file=sys.stderr)
     else:
         skipped = res.pop("graph_skipped_users", [])
         text = "imported " + ", ".join(f"{v} {k}" for k, v in res.items() if k not in ("kind", "changes"))
@@ -603,6 +619,8 @@ def _connection_words(report) -> str:
 
 def _sync(args) -> int:
     """One sync round; into a home with no journal yet, joining the one kept in the sync place."""
+    import os
+
     from memoir_desktop.core import Memoir, config, sync
     from memoir_desktop.core.archive import conversion
     from memoir_desktop.core.keys import crypto
@@ -621,13 +639,19 @@ def _sync(args) -> int:
         else:
             mem = Memoir.open(home)
             try:
-                report = mem.sync.run(args.url, progress=progress)
+                # Typed here after the passphrase was changed on another computer (never stored).
+                typed = os.environ.get("MEMOIR_NEW_PASSPHRASE")
+                report = (mem.sync.use_new_passphrase(typed, args.url, progress=progress) if typed
+                          else mem.sync.run(args.url, progress=progress))
             except BaseException:
                 mem.close()
                 raise
-    except sync.WrongPassphrase as exc:
+    except (sync.WrongPassphrase, sync.NewPassphrase) as exc:
         print(f"memoir-cli: {exc}", file=sys.stderr)
         return EXIT_LOCKED
+    except sync.Removed as exc:
+        print(f"memoir-cli: {exc}", file=sys.stderr)
+        return EXIT_ERROR
     except sync.AccessRefused as exc:
         print(f"memoir-cli: {exc}", file=sys.stderr)
         return EXIT_LOCKED
@@ -642,7 +666,7 @@ def _sync(args) -> int:
             st = mem.sync.status()
             _print(args, {"joined": True, "url": st.url, "entries": len(mem.journal.entries())},
                    f"joined the journal kept at {st.url}: {_count(len(mem.journal.entries()), 'entry', 'entries')} here now")
-            return EXIT_OK
+            return _said(mem.sync.last_report)
         data = {"url": report.url, "pushed": report.pushed, "pulled": report.pulled,
                 "conflicts": [{"id": n.id, "entry_id": n.entry_id, "message": n.message} for n in report.conflicts],
                 "skipped": [{"name": k.name, "kind": k.kind, "reason": k.reason} for k in report.skipped],
@@ -650,10 +674,50 @@ def _sync(args) -> int:
         lines = [f"synced with {report.url}: {report.summary()}"]
         lines += [f"  entry {n.entry_id}: {n.message}" for n in report.conflicts]
         lines += [f"  skipped {k.name}: {k.reason}" for k in report.skipped]
+        data["problems"] = [{"device": p.device, "kind": p.kind, "message": p.message} for p in report.problems]
+        data["repaired"] = report.repaired
         _print(args, data, "\n".join(lines))
-        return EXIT_OK
+        return _said(report)
     finally:
         mem.close()
+
+
+def _said(report) -> int:
+    """A round that skipped a file or could not verify something: said on stderr, and exit 5."""
+    if report is None or report.clean:
+        return EXIT_OK
+    print(f"memoir-cli: {report.trouble()}", file=sys.stderr)
+    for p in report.problems:
+        print(f"  {p.message}", file=sys.stderr)
+    for k in report.skipped:
+        print(f"  skipped {k.name}: {k.reason}", file=sys.stderr)
+    return EXIT_UNVERIFIED
+
+
+def _computers(args) -> int:
+    """The computers sharing the journal; `remove ID` shuts one out (a new key epoch, published now)."""
+    from memoir_desktop.core import Memoir, sync
+    from memoir_desktop.core.keys import crypto
+
+    with Memoir.open(args.home) as mem:
+        if args.action == "remove":
+            try:
+                report = mem.sync.remove_computer(args.id, _secret(crypto.ENV_PASSPHRASE, "the journal's passphrase: "))
+            except sync.CannotSync as exc:
+                print(f"memoir-cli: {exc}", file=sys.stderr)
+                return EXIT_USAGE
+            except sync.SyncError as exc:
+                print(f"memoir-cli: {exc} The removal is kept and made at the next sync.", file=sys.stderr)
+                return EXIT_ERROR
+            _print(args, {"removed": args.id}, f"removed {args.id}: it reads nothing written from now on; it keeps "
+                                               "what it had already downloaded")
+            return _said(report)
+        found = mem.sync.computers()
+        _print(args, found, "\n".join(
+            f"{c['id']}  {c['name']}" + ("  (this computer)" if c["this"] else "") + ("  removed" if c["removed"] else "")
+            + (f"  last sent {c['last'][:16].replace('T', ' ')}" if c.get("last") and not c["this"] else "")
+            for c in found) or "(this journal is not synced yet)")
+        return EXIT_OK
 
 
 def _apps(mem, args) -> int:
@@ -661,6 +725,11 @@ def _apps(mem, args) -> int:
     if args.action in ("pause", "allow"):
         a = mem.apps.pause_app(args.name, args.action == "pause", user_id=u)
         _print(args, a, f"{a['name']}: {'paused' if a['paused'] else 'allowed'}")
+    elif args.action == "key":
+        key = mem.apps.new_app_key(args.name, user_id=u)
+        print(f"memoir-cli: the access key of {args.name} over HTTP, shown only now (its previous key, if any, "
+              "stops working):", file=sys.stderr)
+        _print(args, {"name": args.name, "key": key}, key)
     elif args.action == "set":
         a = mem.apps.set_app_grant(args.name, args.grant, args.value == "on", user_id=u)
         _print(args, a, f"{a['name']}: {args.grant.replace('_', ' ')} {args.value}")
@@ -717,6 +786,9 @@ def _interactive():
 
 
 def main(argv: list[str] | None = None) -> int:
+    from memoir_desktop.core.keys.private_files import owner_only_umask
+
+    owner_only_umask()  # before anything is written: every file 0600, every folder 0700
     args = build_parser().parse_args(argv)
     from memoir_desktop.core.logs import setup_logging
 

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import platformdirs
 
+from memoir_desktop.core.keys.private_files import private_folder
+
 APP_NAME = "memoir-desktop"
 SETTINGS_VERSION = 2
 
@@ -104,8 +106,7 @@ def resolve_home(home: str | os.PathLike | None = None) -> Path:
     if home is None:
         home = os.environ.get("MEMOIR_HOME") or platformdirs.user_data_dir(APP_NAME, appauthor=False)
     path = Path(home).expanduser()
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return private_folder(path)
 
 
 def log_dir() -> Path:

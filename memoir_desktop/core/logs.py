@@ -17,6 +17,7 @@ import logging.handlers
 from pathlib import Path
 
 from memoir_desktop.core.config import log_dir
+from memoir_desktop.core.keys.private_files import private_folder
 
 HTTP_LOGGERS = ("httpx", "httpx2", "httpcore", "openai", "urllib3", "h2", "hpack")
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -43,7 +44,7 @@ def setup_logging(level: int = logging.INFO, *, name: str = "memoir.log", backup
         return str(path)
     handlers: list[logging.Handler] = [logging.StreamHandler()] if console else []
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_folder(path.parent)
         handlers.append(logging.handlers.RotatingFileHandler(path, maxBytes=1_000_000, backupCount=backups,
                                                              encoding="utf-8"))
     except OSError:

@@ -35,7 +35,7 @@ from memoir_desktop.core.companion.turns import Companion, llm_message
 from memoir_desktop.core.db import DatabaseCorrupt, open_database, origin_of, reading
 from memoir_desktop.core.jobs.queue import JobQueue, JobRunner
 from memoir_desktop.core.jobs.service import Jobs
-from memoir_desktop.core.journal.entries import Journal
+from memoir_desktop.core.journal.entries import Journal, JournalBusy
 from memoir_desktop.core.journal.search_field import SearchField
 from memoir_desktop.core.keys.vault import JournalKey
 from memoir_desktop.core.lexical import LexicalIndexes
@@ -77,8 +77,15 @@ class Memoir:
         self.last_backup = backup.backup_if_due(home, settings.backups_keep, self.keys.data_key)
         self.metrics = MetricsRecorder(self.engine)
         # An encrypted journal keeps its vectors in the encrypted database, never in plain files.
-        self.vectors: AnyVectorIndex = (VectorIndex(home / "qdrant") if self.keys.data_key is None
-                                        else SealedVectorIndex(self.engine))
+        try:
+            self.vectors: AnyVectorIndex = (VectorIndex(home / "qdrant") if self.keys.data_key is None
+                                            else SealedVectorIndex(self.engine))
+        except JournalBusy:
+            self.engine.dispose()
+            raise
+        except IndexBusy as exc:  # said as the journal's, so no caller has to reach into storage for it
+            self.engine.dispose()
+            raise JournalBusy(str(exc)) from exc
         self.lexical = LexicalIndexes()  # one BM25 cache for memories and entries
         embedder = Embedder(settings.embed_model, metric_sink=self.metrics.record)
         self.store = MemoryStore(self.engine, self.vectors, embedder, self.lexical)
@@ -129,6 +136,7 @@ class Memoir:
                          switch_state=switcher.state, home=home)
         self.sync = Sync(self.engine, home, settings=cfg, keys=self.keys, journal=self.journal, store=self.store,
                          episodes=self.episodes, graph_store=self.graph.store)
+        self.keys.after_passphrase_changed = self.sync.passphrase_changed
 
         self.resumed_jobs = self.job_queue.resume_interrupted()
         self.index_report: dict | None = None

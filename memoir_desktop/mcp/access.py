@@ -46,6 +46,21 @@ def client_name(ctx: Context | None) -> str:
     return getattr(info, "name", "") or ""
 
 
+# Where the HTTP transport's middleware (http.py) leaves the app its access key belongs to.
+APP_OF_KEY = "memoir.app_id"
+
+
+def key_app(ctx: Context | None) -> int | None:
+    """Over HTTP, the id of the app whose access key the request carried (http.KeyRequired put it in
+    the request's scope); None over stdio, where there is no key."""
+    try:
+        request = ctx.request_context.request if ctx is not None else None
+    except (AttributeError, ValueError):
+        return None
+    scope = getattr(request, "scope", None)
+    return scope.get(APP_OF_KEY) if isinstance(scope, dict) else None
+
+
 class JournalAccess:
     """Opens the journal once; a journal that will not open answers every call with one sentence."""
 
@@ -54,15 +69,15 @@ class JournalAccess:
 
     def open(self):
         from memoir_desktop.core import Memoir
+        from memoir_desktop.core.journal.entries import JournalBusy
         from memoir_desktop.core.keys.crypto import KeyError_
-        from memoir_desktop.core.memory import IndexBusy
 
         try:
             self.mem = Memoir.open(self.home)
         except KeyError_:
             self.problem = ("The journal is locked: open memoir and unlock it, or start this server "
                             "with the journal's passphrase.")
-        except IndexBusy as exc:
+        except JournalBusy as exc:
             self.problem = str(exc)
         return self
 
@@ -90,7 +105,12 @@ class JournalAccess:
         from memoir_desktop.core.apps import connected_apps as apps
 
         engine = self.memoir().engine  # a locked journal has no log to write to: its sentence only
-        served = Served(apps.seen(engine, client_name(ctx)))
+        by_key = key_app(ctx)
+        # Over HTTP the key says which app this is, never the name the client gives itself.
+        app = apps.seen_by_id(engine, by_key) if by_key is not None else apps.seen(engine, client_name(ctx))
+        if app is None:  # the key's app was removed since the request was let in
+            raise Refused(PAUSED)
+        served = Served(app)
         name = served.app["name"]
         try:
             if not served.app["allowed"]:

@@ -14,13 +14,19 @@ import ipaddress
 import logging
 import sys
 
-from memoir_desktop.core.apps import app_access
-from memoir_desktop.mcp.access import JournalAccess
+from mcp.server.transport_security import TransportSecuritySettings
+
+from memoir_desktop.core.apps import connected_apps
+from memoir_desktop.mcp.access import APP_OF_KEY, JournalAccess
 from memoir_desktop.mcp.server import build_server
 
 log = logging.getLogger(__name__)
 
 LOOPBACK_NAMES = {"localhost"}
+# SIGTERM: the calls under way get this long to finish, then the server stops (uvicorn's default waits
+# for them for ever, and a call that ran long kept a server from stopping for half an hour). uvicorn
+# then raises the signal again, so the process ends even while a worker thread still runs.
+GRACE_SECONDS = 3
 
 
 class AddressRefused(ValueError):
@@ -44,10 +50,11 @@ def loopback_address(text: str) -> tuple[str, int]:
 
 
 class KeyRequired:
-    """ASGI middleware: an HTTP request without the current key gets 401 and never reaches the server."""
+    """ASGI middleware: an HTTP request without an app's current key gets 401 and never reaches the
+    server; one with a key goes on carrying which app the key is (access.APP_OF_KEY)."""
 
-    def __init__(self, app, matches):
-        self.app, self.matches = app, matches
+    def __init__(self, app, app_of):
+        self.app, self.app_of = app, app_of
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":  # lifespan: starts the SDK's session manager
@@ -55,8 +62,9 @@ class KeyRequired:
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
         scheme, _, presented = headers.get("authorization", "").partition(" ")
-        if scheme.lower() == "bearer" and self.matches(presented.strip()):
-            await self.app(scope, receive, send)
+        app_id = self.app_of(presented.strip()) if scheme.lower() == "bearer" else None
+        if app_id is not None:
+            await self.app({**scope, APP_OF_KEY: app_id}, receive, send)
             return
         body = b'{"error": "memoir needs the access key made in its Connected apps settings."}'
         await send({"type": "http.response.start", "status": 401,
@@ -64,10 +72,21 @@ class KeyRequired:
         await send({"type": "http.response.body", "body": body})
 
 
-def http_app(access: JournalAccess, host: str):
+def own_origins(host: str, port: int) -> TransportSecuritySettings:
+    """The Host and Origin a request to this server may carry: this computer's loopback names at this
+    server's own port, no other. A web page served by another program on this computer (another port)
+    is another origin: the browser says so in Origin, and it gets 403; a DNS-rebinding page's Host is
+    not a loopback name, and gets 421."""
+    names = {host, "127.0.0.1", "localhost", "[::1]"} - {"::1"}
+    return TransportSecuritySettings(enable_dns_rebinding_protection=True,
+                                     allowed_hosts=sorted(f"{n}:{port}" for n in names),
+                                     allowed_origins=sorted(f"http://{n}:{port}" for n in names))
+
+
+def http_app(access: JournalAccess, host: str, port: int):
     engine = access.memoir().engine
-    inner = build_server(access).streamable_http_app(host=host)
-    return KeyRequired(inner, lambda presented: app_access.token_matches(engine, presented))
+    inner = build_server(access).streamable_http_app(host=host, transport_security=own_origins(host, port))
+    return KeyRequired(inner, lambda presented: connected_apps.app_of_key(engine, presented))
 
 
 def serve_http(home, address: str, *, new_key: bool = False) -> int:
@@ -84,11 +103,14 @@ def serve_http(home, address: str, *, new_key: bool = False) -> int:
         print(f"memoir-cli: {access.problem}", file=sys.stderr)
         return 3
     try:
-        if new_key or not app_access.has_token(access.mem.engine):
-            key = app_access.new_token(access.mem.engine)
-            print("memoir-cli: the access key for this server (shown only now; it replaces any key made "
-                  f"before):\n  {key}", file=sys.stderr)
-        config = uvicorn.Config(http_app(access, host), host=host, port=port, log_level="warning")
+        engine = access.mem.engine
+        if new_key or not connected_apps.has_app_keys(engine):
+            key = connected_apps.new_app_key(engine, connected_apps.HTTP_APP)
+            print(f"memoir-cli: the access key of the app \"{connected_apps.HTTP_APP}\" (shown only now; it "
+                  "replaces that app's key made before; each app can have its own: memoir-cli apps key NAME):"
+                  f"\n  {key}", file=sys.stderr)
+        config = uvicorn.Config(http_app(access, host, port), host=host, port=port, log_level="warning",
+                                timeout_graceful_shutdown=GRACE_SECONDS)
         try:
             sock = config.bind_socket()
             # Listening before it says so: bind_socket does not listen, and until uvicorn's loop did, a

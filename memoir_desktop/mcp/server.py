@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import sys
+import threading
 from typing import Any
 
 # Context must be a name of this module at run time: the SDK finds the parameter to fill with it
@@ -21,6 +22,42 @@ log = logging.getLogger(__name__)
 
 RECENT_MAX = 100  # entries recent_entries returns at most
 ENTRY_CHARS = 4_000  # of each entry's text
+# What an app may send. A question is a few sentences; search costs grow with its length (about 1 ms a
+# character here), and a 3.5 MB query once kept a server busy for half an hour. Ids, categories and
+# dates are short by nature. add_memory's text has its own limit (app_suggestions.MAX_CHARS).
+QUERY_MAX = 2_000
+ID_MAX = 100
+CATEGORY_MAX = 40
+DATE_MAX = 40
+SEARCH_SECONDS = 20  # a search that takes longer is given up and said so
+
+
+def _bounded(value: str | None, what: str, limit: int) -> str | None:
+    if value is not None and len(value) > limit:
+        raise ToolError(f"The {what} has {len(value):,} characters; memoir takes at most {limit:,}. "
+                        "Send a shorter one.")
+    return value
+
+
+def _within(seconds: float, fn):
+    """fn's result, or a ToolError once `seconds` have passed (the work goes on in a daemon thread that
+    nothing waits for: the answer comes, and the server can stop)."""
+    out: dict = {}
+
+    def run():
+        try:
+            out["value"] = fn()
+        except BaseException as exc:  # handed to the caller
+            out["error"] = exc
+
+    worker = threading.Thread(target=run, name="memoir-mcp-search", daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        raise ToolError(f"The search took longer than {seconds} seconds and was given up: ask with fewer words.")
+    if "error" in out:
+        raise out["error"]
+    return out["value"]
 
 
 def _shown(m: dict) -> dict:
@@ -94,17 +131,20 @@ def build_server(access: JournalAccess) -> MCPServer:
                           "time words such as 'last spring' work). Returns the best matches first.")
     def search_memories(query: str, ctx: Context, limit: int = 10) -> list[dict]:
         with access.call(ctx, "search_memories") as call:
+            _bounded(query, "query", QUERY_MAX)
             if not query.strip() or not 1 <= limit <= 100:
                 raise ToolError("Give a query and a limit between 1 and 100.")
             # Asked for more than wanted: what may not leave is dropped after the search, and the
             # app should still get `limit` answers when there are that many it may see.
-            hits = access.memoir().search(query, limit=min(2 * limit, 200))["results"]
+            mem = access.memoir()
+            hits = _within(SEARCH_SECONDS, lambda: mem.search(query, limit=min(2 * limit, 200)))["results"]
             return call.sent([_shown(m) for m in access.visible(hits)][:limit])
 
     @app.tool(description="List the diarist's memories, newest first, optionally of one category: "
                           f"{', '.join(CATEGORIES)}.")
     def list_memories(ctx: Context, category: str | None = None, limit: int = 50) -> list[dict]:
         with access.call(ctx, "list_memories") as call:
+            _bounded(category, "category", CATEGORY_MAX)
             if not 1 <= limit <= 500:
                 raise ToolError("Give a limit between 1 and 500.")
             items = access.memoir().get_all()["results"]
@@ -118,6 +158,7 @@ def build_server(access: JournalAccess) -> MCPServer:
         from memoir_desktop.core.inputs import NotFound
 
         with access.call(ctx, "get_memory") as call:
+            _bounded(id, "id", ID_MAX)
             mem = access.memoir()
             try:
                 found = access.visible([mem.get(id)])
@@ -161,7 +202,7 @@ def build_server(access: JournalAccess) -> MCPServer:
         "... years ago. `date` is YYYY-MM-DD (today when left out). Only for an app allowed to read entries."))
     def on_this_day(ctx: Context, date: str | None = None) -> dict[str, Any]:
         with access.call(ctx, "on_this_day", needs="read_entries") as call:
-            day = _day(date)
+            day = _day(_bounded(date, "date", DATE_MAX))
             groups, sent = [], 0
             for g in access.memoir().reflection.on_this_day(day):
                 entries = access.visible_entries(g["entries"])

@@ -83,3 +83,35 @@ def test_cli_exports_are_owner_only(tmp_path, monkeypatch, capsys):
                        (["export", str(tmp_path / "out.txt"), "--format", "txt"], tmp_path / "out.txt")):
         assert cli.main(args) == 0, capsys.readouterr().err
         assert mode(path) == 0o600, args
+
+
+def _memoir_cli(env, *args):
+    import subprocess
+
+    # A real process with the usual umask, as a diarist's terminal starts it.
+    return subprocess.run([sys.executable, "-m", "memoir_desktop.cli", *args], env=env, capture_output=True,
+                          text=True, timeout=300, preexec_fn=lambda: os.umask(0o022))
+
+
+def test_every_file_memoir_writes_is_owner_only_and_its_folders_private(tmp_path):
+    """Under umask 022: the data folder, the log folder and the sync place hold nothing another account
+    can read: folders 0700, files 0600 (settings, logs, the database and its -wal/-shm, backups, sync files)."""
+    home, logs_at, place = tmp_path / "home", tmp_path / "logs", tmp_path / "Dropbox" / "memoir"
+    env = {**os.environ, "MEMOIR_HOME": str(home), "MEMOIR_PASSPHRASE": PASS, "MEMOIR_LOG_DIR": str(logs_at)}
+    for args in (["journal", "a day no one else may read", "--no-process"], ["sync", place.as_uri()],
+                 ["export", str(tmp_path / "out" / "all.json"), "--encrypt"], ["status"]):
+        (tmp_path / "out").mkdir(exist_ok=True)
+        done = _memoir_cli({**env, "MEMOIR_EXPORT_PASSPHRASE": PASS}, *args)
+        assert done.returncode == 0, (args, done.stderr)
+    with Memoir.open(home, passphrase=PASS) as m:
+        m.archive.backup_now()  # (in this process: the umask fixture is 022 too)
+    seen = {}
+    for root in (home, logs_at, place):
+        assert mode(root) == 0o700, root
+        for p in root.rglob("*"):
+            seen[str(p.relative_to(tmp_path))] = mode(p)
+    assert any(name.endswith("settings.json") for name in seen) and any("memoir.log" in n for n in seen)
+    assert any("/devices/" in n for n in seen) and any("backups" in n for n in seen)
+    loose = {name: oct(m) for name, m in seen.items()
+             if m != (0o700 if (tmp_path / name).is_dir() else 0o600)}
+    assert loose == {}

@@ -1,6 +1,7 @@
 """memoir-cli mcp beyond the stdio tools: the profile resource, the HTTP transport behind its access
 key on the loopback address only, and a server and an "app" sharing one journal in two processes."""
 
+import logging
 import os
 import re
 import socket
@@ -17,7 +18,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp_types import Implementation
 
 from memoir_desktop.core import Memoir
-from memoir_desktop.core.apps import app_access, connected_apps
+from memoir_desktop.core.apps import connected_apps
 
 PASS = "mcp http test passphrase"
 SECRET = "the blue door at the end of Jangmi street"
@@ -164,7 +165,15 @@ def test_a_client_told_serving_is_never_refused(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(uvicorn.Server, "run", run)
     with Memoir.open(tmp_path, passphrase=PASS):
         pass
-    assert serve_http(tmp_path, f"127.0.0.1:{port}") == 0
+    # serve_http points the root logger at this test's captured stderr (basicConfig, force): put back what
+    # the run had, or the next test's log lines go to a closed stream ("Logging error", a traceback).
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    try:
+        assert serve_http(tmp_path, f"127.0.0.1:{port}") == 0
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(level)
     assert connected == [port]
 
 
@@ -173,7 +182,7 @@ def test_http_answers_only_with_the_current_key(home):
     try:
         assert server.key, server.said  # the first start makes a key and shows it once
         with Memoir.open(home, passphrase=PASS) as mem:
-            assert app_access.token_matches(mem.engine, server.key)
+            assert connected_apps.app_of_key(mem.engine, server.key) is not None
 
         async def body(s):
             tools = {t.name for t in (await s.list_tools()).tools}

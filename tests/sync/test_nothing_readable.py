@@ -12,7 +12,7 @@ ENTRIES = [
     "Grocery list turned into a recipe experiment with saffron",
 ]
 MEMORIES = ["엄마는 바다 수영을 좋아한다", "Daniel climbs at the gym on Thursdays", "Experimenting with saffron recipes"]
-NAME = re.compile(r"^devices/[0-9a-f]{16}/(key|seg-\d{10}|snap-\d{10})$")
+NAME = re.compile(r"^devices/[0-9a-f]{16}/(key|head|seg-\d{10}|snap-\d{10}|epoch-\d{10})$")
 
 
 def needles() -> list[str]:
@@ -41,10 +41,11 @@ def test_no_text_leaves_the_computer(devices_on):
     found = [(n, enc) for n in needles() for enc in ("utf-8", "utf-16-le", "utf-16-be")
              if n.encode(enc) in blob]
     assert found == []
-    # The lock boxes are the only files not sealed, and they hold the wrapped key alone.
+    # The lock boxes are the only files not sealed (with the key epochs, none here), and they hold the
+    # wrapped key alone, and the computer's public key to which a new key epoch is wrapped.
     for name, body in files.items():
         if name.endswith("/key"):
             assert set(__import__("json").loads(body)) <= {"format", "version", "journal_id", "cipher", "verifier",
-                                                          "passphrase", "recovery", "box"}
+                                                          "passphrase", "recovery", "box", "device_pub"}
         else:
             assert body.startswith(b"MEMOIR-SYNC-1\n")

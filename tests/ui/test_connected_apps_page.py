@@ -178,11 +178,11 @@ def test_a_new_access_key_is_shown_once_works_and_a_second_one_replaces_it(page,
     from PySide6.QtWidgets import QLabel, QMessageBox, QPushButton
 
     network = page.network
-    assert not app_access.has_token(mem.engine)
+    assert not connected_apps.has_app_keys(mem.engine)
     network.new_key_button.click()
     qtbot.waitUntil(lambda: network.key_dialog is not None and network.key_dialog.isVisible(), timeout=10_000)
     first = network.key_dialog.field.text()
-    assert app_access.token_matches(mem.engine, first)
+    assert connected_apps.app_of_key(mem.engine, first) is not None
     copy = next(b for b in network.key_dialog.findChildren(QPushButton) if b.text() == "복사")
     copy.click()
     assert QGuiApplication.clipboard().text() == first and network.key_dialog.copied.isVisible()
@@ -196,14 +196,14 @@ def test_a_new_access_key_is_shown_once_works_and_a_second_one_replaces_it(page,
     assert box is not None and box.isVisible()
     box.button(QMessageBox.Cancel).click()
     qtbot.waitUntil(lambda: backend.idle, timeout=10_000)
-    assert app_access.token_matches(mem.engine, first)
+    assert connected_apps.app_of_key(mem.engine, first) is not None
     network.new_key_button.click()
     make = next(b for b in network.confirm_box.buttons() if b.text() == "새 키 만들기")
     make.click()
     qtbot.waitUntil(lambda: network.key_dialog is not None and network.key_dialog.isVisible()
                     and network.key_dialog.key != first, timeout=10_000)
     second = network.key_dialog.field.text()
-    assert app_access.token_matches(mem.engine, second) and not app_access.token_matches(mem.engine, first)
+    assert connected_apps.app_of_key(mem.engine, second) is not None and connected_apps.app_of_key(mem.engine, first) is None
     network.key_dialog.accept()
 
 
@@ -214,3 +214,21 @@ def test_the_command_for_network_apps_names_no_folder(page):
     assert command.endswith("mcp --http 127.0.0.1:8765")
     assert Path(app_access.server_command()[0]).name == command.split()[0]
     assert "/" not in command.split()[0] and "\\" not in command.split()[0]
+
+
+def test_an_app_named_here_gets_its_own_key_and_the_others_keep_theirs(page, mem, backend, qtbot):
+    network = page.network
+    network.new_key_button.click()  # the unnamed HTTP app's key
+    qtbot.waitUntil(lambda: network.key_dialog is not None and network.key_dialog.isVisible(), timeout=10_000)
+    first = network.key_dialog.field.text()
+    network.key_dialog.accept()
+    network.app_name.setText("Cursor")
+    network.new_key_button.click()  # no question: Cursor had no key, and nobody else's is touched
+    qtbot.waitUntil(lambda: network.key_dialog is not None and network.key_dialog.isVisible()
+                    and network.key_dialog.key != first, timeout=10_000)
+    cursor = network.key_dialog.field.text()
+    network.key_dialog.accept()
+    ids = {connected_apps.app_of_key(mem.engine, k) for k in (first, cursor)}
+    assert None not in ids and len(ids) == 2  # two apps, each with its own key
+    assert {a["name"] for a in mem.apps.connected_apps()} >= {"Cursor", connected_apps.HTTP_APP}
+    assert network.app_name.text() == ""

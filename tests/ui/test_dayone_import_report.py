@@ -14,3 +14,28 @@ def test_the_import_dialog_says_stars_and_locations_are_not_kept(window, qtbot, 
     assert "별표한 기록 2편" in text and "별표는 옮겨 오지 않았어요" in text
     assert "위치가 있던 기록 1편" in text and "위치는 옮겨 오지 않았어요" in text
     dialog.close()
+
+
+def test_the_import_dialog_says_an_earlier_import_was_cut_short(window, mem, qtbot, tmp_path, monkeypatch):
+    """An import killed midway (issue 40, 7): the next one, from the app, says how far the first came."""
+    from memoir_desktop.core.journal.entries import Journal
+
+    path = dayone_zip(tmp_path / "dayone.zip")
+    real = Journal.import_entries
+
+    def killed(self, rows, *, user_id, batch):
+        real(self, rows[:1], user_id=user_id, batch=batch)
+        raise KeyboardInterrupt  # the process dies after the first entry's transaction
+
+    monkeypatch.setattr(Journal, "import_entries", killed)
+    try:
+        mem.archive.import_dayone(path)
+    except KeyboardInterrupt:
+        pass
+    monkeypatch.setattr(Journal, "import_entries", real)
+    dialog = window.import_file()
+    dialog.path_edit.setText(str(path))
+    dialog.start()
+    qtbot.waitUntil(lambda: dialog.outcome is not None, timeout=15_000)
+    assert "중단되었습니다" in dialog.result.text() and "dayone.zip" in dialog.result.text()
+    dialog.close()

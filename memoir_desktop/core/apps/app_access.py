@@ -1,10 +1,11 @@
-"""How other AI tools reach the journal's MCP server: the bearer token of the HTTP transport, and the
-configuration each desktop client expects in order to start `memoir-cli mcp` itself.
+"""How other AI tools reach the journal's MCP server: the access keys of the HTTP transport (each app
+its own: connected_apps.new_app_key), and the configuration each desktop client expects in order to
+start `memoir-cli mcp` itself.
 
-The token is shown once, when it is made, and only its SHA-256 is kept (in the journal's database,
-which is encrypted with it): whoever reads the data folder cannot recover it, and a new one replaces
-the old at once. It guards the loopback HTTP transport only; a client started over stdio is the
-user's own process and needs none.
+A key is shown once, when it is made, and only its SHA-256 is kept (in the journal's database, which
+is encrypted): whoever reads the data folder cannot recover it, and an app's new key replaces its old
+one at once. Keys guard the loopback HTTP transport only; a client started over stdio is the user's
+own process and needs none.
 
 Threading rule: any thread or process; each function is its own short transaction.
 """
@@ -14,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import secrets
 import shutil
 import sys
 from pathlib import Path
@@ -37,32 +37,26 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def new_token(engine) -> str:
-    """A fresh token for the HTTP transport, returned this once; the one before stops working."""
-    token = secrets.token_urlsafe(32)
-    with Session(engine) as s:
-        row = s.get(Meta, _TOKEN_KEY)
-        if row is None:
-            s.add(Meta(key=_TOKEN_KEY, value=_digest(token)))
-        else:
-            row.value = _digest(token)
-            s.add(row)
-        s.commit()
-    return token
+# The one key all HTTP apps shared before each had its own: read once, to become one app's key.
 
-
-def has_token(engine) -> bool:
+def legacy_exists(engine) -> bool:
     with Session(engine) as s:
         return s.get(Meta, _TOKEN_KEY) is not None
 
 
-def token_matches(engine, presented: str | None) -> bool:
-    """Whether `presented` is the current token (compared in constant time)."""
-    if not presented:
-        return False
+def legacy_matches(engine, presented: str) -> bool:
     with Session(engine) as s:
         row = s.get(Meta, _TOKEN_KEY)
     return row is not None and hmac.compare_digest(row.value, _digest(presented))
+
+
+def drop_token(engine) -> None:
+    """The shared key of before is now one app's own key (connected_apps.app_of_key): it goes from here."""
+    with Session(engine) as s:
+        row = s.get(Meta, _TOKEN_KEY)
+        if row is not None:
+            s.delete(row)
+            s.commit()
 
 
 def server_command() -> list[str]:

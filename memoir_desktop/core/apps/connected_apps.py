@@ -1,10 +1,17 @@
 """The other AI tools that asked the journal something over MCP, what the user lets each do, and
 the log of every call they made.
 
-An app is known by the name it gives when it connects (MCP's clientInfo.name): the protocol has
-nothing firmer, and the user recognises "Claude Desktop" or "Cursor" in a list. It is recorded the
-first time it calls, with the defaults a stranger gets: it may read memories and propose new ones,
-nothing more, until the user changes that in Settings → Connected apps.
+Over HTTP an app is known by its own access key, made when the user lets it in (`memoir-cli apps key
+NAME`, Settings → Connected apps): its grants, its pause and its lines in the log are the key's app,
+whatever name the client gives itself, so a paused app cannot come back under another name, and a
+program that has no key gets nothing. Only the key's SHA-256 is kept (app_key, below).
+
+Over stdio the server is a program the user's own MCP client started, with the user's rights: there is
+nothing firmer than the name it gives (MCP's clientInfo.name), and the user recognises "Claude Desktop"
+or "Cursor" in a list. It is recorded the first time it calls, with the defaults a stranger gets: it may
+read memories and propose new ones, nothing more, until the user changes that. (A hostile program of
+the same account could read the journal's files and keyring itself: stdio is no boundary against it;
+README's threat model says so.)
 
 The log keeps the time, the app, the tool and how many items went out: never a query, an answer
 or any other text, so the log itself discloses nothing of the journal.
@@ -15,7 +22,10 @@ its own short transaction.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
+import secrets
 
 from pydantic import NaiveDatetime
 from sqlalchemy import Index
@@ -90,6 +100,93 @@ def seen(engine, name: str, *, user_id: str = "me") -> dict:
             s.refresh(row)
             return app_dict(row)
     raise RuntimeError(f"could not record the app {name!r}")
+
+
+def seen_by_id(engine, app_id: int) -> dict | None:
+    """The app an access key belongs to, as it stands now (its last_seen moves); None when it is gone."""
+    with Session(engine) as s:
+        row = s.get(ConnectedApp, app_id)
+        if row is None:
+            return None
+        row.last_seen = now()
+        s.add(row)
+        s.commit()
+        s.refresh(row)
+        return app_dict(row)
+
+
+# -- each HTTP app's own access key -----------------------------------------------------------------
+# A table of its own, made on first use (as sync's are): one row per key, only its SHA-256 kept.
+_KEY_SCHEMA = ("CREATE TABLE IF NOT EXISTS app_key (digest TEXT PRIMARY KEY, app_id INTEGER NOT NULL, "
+               "created_at TEXT NOT NULL)")
+HTTP_APP = "HTTP app"  # the app of the key `memoir-cli mcp --http` makes when no app has one
+
+
+def _key_digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _key_table(s: Session) -> None:
+    s.connection().exec_driver_sql(_KEY_SCHEMA)
+
+
+def _keys(s: Session) -> list[tuple[str, int]]:
+    """Every key's digest and app, read without making the table (the UI's reads cannot write)."""
+    con = s.connection()
+    if con.exec_driver_sql("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'app_key'").first() is None:
+        return []
+    return [(d, int(a)) for d, a in con.exec_driver_sql("SELECT digest, app_id FROM app_key")]
+
+
+def new_app_key(engine, name: str, *, user_id: str = "me") -> str:
+    """A new access key for the app `name` (recorded now if it is new, with a stranger's defaults),
+    returned this once; the app's previous key stops working."""
+    name = app_name(name)
+    token = secrets.token_urlsafe(32)
+    with Session(engine) as s:
+        _key_table(s)
+        row = _find(s, user_id, name)
+        if row is None:
+            row = ConnectedApp(user_id=user_id, name=name)
+            s.add(row)
+            s.flush()
+        s.connection().exec_driver_sql("DELETE FROM app_key WHERE app_id = ?", (row.id,))
+        s.connection().exec_driver_sql("INSERT INTO app_key (digest, app_id, created_at) VALUES (?, ?, ?)",
+                                       (_key_digest(token), row.id, now().isoformat()))
+        s.commit()
+    return token
+
+
+def app_of_key(engine, presented: str | None) -> int | None:
+    """The id of the app whose key `presented` is, or None. A key made before each app had its own
+    (one shared key) becomes the key of the app named HTTP_APP the first time it is shown."""
+    if not presented:
+        return None
+    digest = _key_digest(presented)
+    with Session(engine) as s:
+        rows = _keys(s)
+    for stored, app_id in rows:  # constant time per key: no timing tells how much of a key was right
+        if hmac.compare_digest(stored, digest):
+            return int(app_id)
+    if app_access.legacy_matches(engine, presented):
+        with Session(engine) as s:
+            row = _find(s, "me", HTTP_APP) or ConnectedApp(user_id="me", name=HTTP_APP)
+            s.add(row)
+            s.flush()
+            _key_table(s)
+            s.connection().exec_driver_sql("INSERT OR REPLACE INTO app_key (digest, app_id, created_at) "
+                                           "VALUES (?, ?, ?)", (digest, row.id, now().isoformat()))
+            s.commit()
+            app_id = row.id
+        app_access.drop_token(engine)
+        return app_id
+    return None
+
+
+def has_app_keys(engine) -> bool:
+    with Session(engine) as s:
+        found = bool(_keys(s))
+    return found or app_access.legacy_exists(engine)
 
 
 def apps(engine, *, user_id: str = "me") -> list[dict]:
@@ -174,8 +271,14 @@ class ConnectedApps:
         return app_suggestions.pending(self.engine, user_id=user_id)
 
     def new_app_token(self) -> str:
-        """The HTTP transport's bearer token, shown this once (only its hash is kept); the old one stops."""
-        return app_access.new_token(self.engine)
+        """A new access key for the app named HTTP_APP (the one `memoir-cli mcp --http` makes when no app
+        has a key), shown this once; its previous key stops working. Other apps: new_app_key."""
+        return new_app_key(self.engine, HTTP_APP)
+
+    def new_app_key(self, name: str, *, user_id: str = "me") -> str:
+        """Let the app `name` in over HTTP with its own access key, shown this once (only its hash is kept):
+        its grants, pause and log follow the key. Its previous key stops working; other apps' keys go on."""
+        return new_app_key(self.engine, name, user_id=user_id)
 
     def has_app_token(self) -> bool:
-        return app_access.has_token(self.engine)
+        return has_app_keys(self.engine)

@@ -16,7 +16,7 @@ from datetime import datetime
 from pathlib import Path
 
 from memoir_desktop.core.keys import crypto
-from memoir_desktop.core.keys.private_files import create_private
+from memoir_desktop.core.keys.private_files import create_private, private_folder
 from memoir_desktop.core.storage.mirror import mirror_folder
 
 log = logging.getLogger(__name__)
@@ -63,7 +63,7 @@ def _errors(data_key: bytes | None) -> tuple[type[Exception], ...]:
 def make_backup(home: Path, keep: int = 7, *, when: datetime | None = None, data_key: bytes | None = None) -> Path:
     when = when or datetime.now()
     d = backup_dir(home)
-    d.mkdir(parents=True, exist_ok=True)
+    private_folder(d)
     target = d / f"{PREFIX}{when:%Y%m%d-%H%M%S}.db"
     # Owner-only from the start: a backup holds every entry (an encrypted one still names nothing, but
     # a plain journal's backup is its text in clear).

@@ -7,6 +7,9 @@ Threading rule: imports write (the writer); exports and backups read.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from sqlmodel import Session, col, select
 
 from memoir_desktop.core.archive import backup, transfer
@@ -17,7 +20,9 @@ from memoir_desktop.core.inputs import InvalidInput
 from memoir_desktop.core.jobs.queue import JobQueue
 from memoir_desktop.core.journal.entries import Journal
 from memoir_desktop.core.keys import crypto
-from memoir_desktop.core.storage.models import Entry, now
+from memoir_desktop.core.storage.models import Entry, Meta, now
+
+IMPORT_UNDER_WAY = "import_under_way"  # Meta: an import that began and has not ended
 
 
 class Archive:
@@ -63,19 +68,57 @@ class Archive:
         except DayOneError as exc:
             raise InvalidInput(str(exc)) from exc
         batch = f"import-{now():%Y%m%d-%H%M%S}"
+        cut_short = self._cut_short_import()
         with Session(self.engine) as s:
             known = set(s.exec(select(Entry.source_ref).where(col(Entry.user_id) == user_id,
                                                               col(Entry.source_ref).is_not(None))))
         fresh = [e for e in read.entries if f"dayone:{e.source_id}" not in known]
+        # The entries go in 200 a transaction (the user's own actions go between), so a kill leaves part
+        # of them: this says so until an import runs to its end, and the next run brings in the rest.
+        self._set_meta(IMPORT_UNDER_WAY, json.dumps({"file": Path(path).name, "batch": batch,
+                                                     "total": len(read.entries), "before": len(read.entries) - len(fresh),
+                                                     "started": now().isoformat()}))
         ids = self.journal.import_entries(
             [{"content": e.text, "created_at": e.created_at, "tags": list(e.tags), "time_zone": e.time_zone,
               "source_ref": f"dayone:{e.source_id}"} for e in fresh], user_id=user_id, batch=batch)
+        self._set_meta(IMPORT_UNDER_WAY, None)
         return {"entries": len(fresh), "already_there": len(read.entries) - len(fresh), "skipped": read.skipped,
+                "cut_short": cut_short,
                 "media": read.media, "warnings": read.warnings, "batch": batch,
                 # Not kept (entries have no field for them): counted so every report can say so.
                 "starred": sum(e.starred for e in read.entries),
                 "located": sum(e.place is not None for e in read.entries),
                 "changes": Changes.of(entries=ids).to_dict()}
+
+    def _set_meta(self, key: str, value: str | None) -> None:
+        with Session(self.engine) as s:
+            row = s.get(Meta, key)
+            if value is None:
+                if row is not None:
+                    s.delete(row)
+            elif row is None:
+                s.add(Meta(key=key, value=value))
+            else:
+                row.value = value
+                s.add(row)
+            s.commit()
+
+    def _cut_short_import(self) -> dict | None:
+        """The import that began and never ended (killed, a crash), with how far it came, or None."""
+        with Session(self.engine) as s:
+            row = s.get(Meta, IMPORT_UNDER_WAY)
+        if row is None:
+            return None
+        try:
+            was = json.loads(row.value)
+            came = int(was.get("before", 0)) + self.batch_progress(str(was["batch"]))["total"]
+            return {"file": str(was["file"]), "started": str(was["started"]), "done": came, "total": int(was["total"]),
+                    "message": f"The import of {was['file']} begun {str(was['started'])[:16].replace('T', ' ')} was "
+                               f"cut short after {came:,} of {int(was['total']):,} entries; this run brought in "
+                               "what it had not."}
+        except (ValueError, KeyError, TypeError):
+            return {"file": "", "started": "", "done": 0, "total": 0,
+                    "message": "An import begun earlier was cut short; this run brought in what it had not."}
 
     def batch_progress(self, batch: str) -> dict:
         """How far the memory building of an import has come: {total, done, failed, pending, cancelled}."""

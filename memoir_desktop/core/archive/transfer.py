@@ -21,6 +21,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from memoir_desktop.core.changes import Changes
+from memoir_desktop.core.inputs import MAX_ENTRY_CHARS
 from memoir_desktop.core.keys import crypto
 from memoir_desktop.core.keys.private_files import write_private
 from memoir_desktop.core.storage.graph_store import GraphEdge, GraphNode
@@ -99,6 +100,8 @@ def read_export(path, passphrase: str | None = None) -> dict:
         data = json.loads(raw.decode("utf-8"))
     except (PassphraseRequired, crypto.WrongPassphrase):
         raise
+    except crypto.SealedFileDamaged as exc:
+        raise ValueError(f"{Path(path).name} is damaged: {exc} Nothing was imported.") from exc
     except (OSError, ValueError) as exc:
         raise ValueError(f"cannot read {Path(path).name}: {exc}") from exc
     if not isinstance(data, dict) or data.get("format") != FORMAT:
@@ -137,6 +140,10 @@ def check_export(data: dict) -> None:
             missing = [f for f in needs if row.get(f) is None]
             if missing:
                 raise ValueError(f"{where} has no {' and no '.join(missing)}; nothing was imported")
+            if key == "entries" and len(str(row["content"])) > MAX_ENTRY_CHARS:
+                # The limit every entry keeps, however it arrives (core/inputs.py).
+                raise ValueError(f"{where} has {len(str(row['content'])):,} characters; memoir keeps at most "
+                                 f"{MAX_ENTRY_CHARS:,} in one entry; nothing was imported")
             for f in _TIMES:
                 if row.get(f) is not None and not _is_time(row[f]):
                     raise ValueError(f"{where} has an unreadable {f} ({str(row[f])[:40]!r}); nothing was imported")

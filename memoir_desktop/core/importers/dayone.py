@@ -43,6 +43,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from memoir_desktop.core.inputs import MAX_ENTRY_CHARS
+
 __all__ = ["MAX_JSON_BYTES", "DayOneError", "DayOneImport", "ImportedEntry", "read_dayone_export"]
 
 MAX_JSON_BYTES = 200 * 1024 * 1024  # one journal's JSON; a lifetime of text is far smaller
@@ -268,6 +270,13 @@ def _read_entry(
         return "unreadable"
     if not text:
         return "empty"
+    if len(text) > MAX_ENTRY_CHARS:  # the limit every entry keeps, however it arrives (core/inputs.py)
+        words = " ".join(text.split()[:6])
+        raise DayOneError(
+            f"The entry of {instant:%Y-%m-%d} (\"{words[:40]}…\") in '{journal}' has {len(text):,} characters; "
+            f"memoir keeps at most {MAX_ENTRY_CHARS:,} in one entry. Split it in Day One and export again. "
+            "Nothing was imported."
+        )
     zone, zone_name = zones.resolve(raw.get("timeZone"))
     uuid = raw.get("uuid")
     if not isinstance(uuid, str) or not uuid.strip():

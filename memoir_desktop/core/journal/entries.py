@@ -33,6 +33,14 @@ from memoir_desktop.core.search.fusion import fuse
 from memoir_desktop.core.search.query import Query
 from memoir_desktop.core.storage.models import Entry, EntryHistory, Job, Summary, now, pk
 from memoir_desktop.core.storage.store import Change, stage_pending
+from memoir_desktop.core.storage.vectors import IndexBusy
+
+
+class JournalBusy(IndexBusy):
+    """The journal cannot be opened here now: another program holds a plain journal's search files
+    (Qdrant's local mode allows one). What Memoir.open raises for it, so a caller (the MCP server)
+    names the journal's part, not storage; an IndexBusy still, for callers that catch that."""
+
 
 log = logging.getLogger(__name__)
 

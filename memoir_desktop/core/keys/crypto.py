@@ -366,15 +366,28 @@ def sqlcipher_key(data_key: bytes) -> str:
 # -- sealing files with a passphrase (encrypted exports) --------------------------------------
 
 SEALED_MAGIC = b"MEMOIR-SEALED-1\n"
+# The header's "check": an HMAC of this under the passphrase's key. AES-GCM alone cannot tell a wrong
+# passphrase from a damaged body (both fail the tag); the check can, so a damaged file is not called a
+# wrong passphrase (and nobody types theirs again and again at a file no passphrase will open).
+_SEALED_CHECK = b"memoir-desktop sealed file passphrase check v1"
+MAX_SEALED_HEADER = 4096
+
+
+class SealedFileDamaged(ValueError):
+    """A sealed file that its passphrase opens, but whose contents fail their check (or that is cut
+    short): damaged on a disk or on the way. Nothing was read from it."""
 
 
 def seal(plaintext: bytes, passphrase: str) -> bytes:
-    """A passphrase-protected blob: magic, JSON header (Argon2id salt and cost), AES-GCM body."""
+    """A passphrase-protected blob: magic, JSON header (Argon2id salt and cost, the passphrase check),
+    AES-GCM body."""
     check_passphrase(passphrase)
     salt, nonce = os.urandom(16), os.urandom(12)
     params = dict(ARGON2)
-    header = json.dumps({"kdf": {"name": "argon2id", **params}, "salt": _b64(salt), "nonce": _b64(nonce)}).encode()
-    body = AESGCM(_argon2(passphrase, salt, params)).encrypt(nonce, plaintext, header)
+    kek = _argon2(passphrase, salt, params)
+    header = json.dumps({"kdf": {"name": "argon2id", **params}, "salt": _b64(salt), "nonce": _b64(nonce),
+                         "check": _b64(hmac.new(kek, _SEALED_CHECK, hashlib.sha256).digest())}).encode()
+    body = AESGCM(kek).encrypt(nonce, plaintext, header)
     return SEALED_MAGIC + len(header).to_bytes(4, "big") + header + body
 
 
@@ -388,9 +401,29 @@ def unseal(blob: bytes, passphrase: str) -> bytes:
     rest = blob[len(SEALED_MAGIC):]
     n = int.from_bytes(rest[:4], "big")
     header_bytes, body = rest[4:4 + n], rest[4 + n:]
-    header = json.loads(header_bytes)
-    kek = _argon2(passphrase, _unb64(header["salt"]), header["kdf"])
     try:
-        return AESGCM(kek).decrypt(_unb64(header["nonce"]), body, header_bytes)
+        if not 0 < n <= MAX_SEALED_HEADER or len(header_bytes) < n:
+            raise ValueError("cut short")
+        header = json.loads(header_bytes)
+        salt, nonce, kdf = _unb64(header["salt"]), _unb64(header["nonce"]), header["kdf"]
+        if not isinstance(kdf, dict) or len(body) < 16:
+            raise ValueError("cut short")
+        # A hostile file could ask Argon2 for terabytes: the costs memoir writes, and some room above.
+        if not (1 <= int(kdf["time_cost"]) <= 16 and 8 <= int(kdf["memory_kib"]) <= 1024 * 1024
+                and 1 <= int(kdf["parallelism"]) <= 16):
+            raise ValueError("unreasonable key derivation")
+    except (ValueError, KeyError, TypeError) as exc:
+        raise SealedFileDamaged("it is cut short or its header cannot be read.") from exc
+    kek = _argon2(passphrase, salt, kdf)
+    check = header.get("check")
+    if check is not None and not hmac.compare_digest(
+            str(check), _b64(hmac.new(kek, _SEALED_CHECK, hashlib.sha256).digest())):
+        raise WrongPassphrase("That passphrase does not open this file. Nothing was imported.")
+    try:
+        return AESGCM(kek).decrypt(nonce, body, header_bytes)
     except InvalidTag as exc:
-        raise WrongPassphrase("That passphrase does not open this file. Nothing was imported.") from exc
+        if check is not None:  # the passphrase is right: the body is what changed
+            raise SealedFileDamaged("the passphrase is right, but its contents fail their integrity check "
+                                    "(changed on a disk or on the way).") from exc
+        raise WrongPassphrase("That passphrase does not open this file, or the file is damaged (a file made "
+                              "by an older memoir cannot tell which). Nothing was imported.") from exc

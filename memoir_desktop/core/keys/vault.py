@@ -27,6 +27,9 @@ class JournalKey:
     via: str | None = None
     # Set by Memoir: with no passphrase the app lock goes too (it would only open with the recovery key).
     after_passphrase_removed: Callable[[], None] | None = field(default=None, repr=False, compare=False)
+    # Set by Memoir: a changed passphrase starts a new sync key epoch (core/sync/epochs.py), so a lost
+    # computer that knew the old one reads nothing written after.
+    after_passphrase_changed: Callable[[str], None] | None = field(default=None, repr=False, compare=False)
 
     # -- what the user does with the key (Settings → Privacy, memoir-cli passphrase) ------------------
 
@@ -53,6 +56,8 @@ class JournalKey:
             kf.unlock_secret(current)
         assert self.data_key is not None
         kf.set_passphrase(self.data_key, new)
+        if self.after_passphrase_changed is not None:
+            self.after_passphrase_changed(new)
 
     def remove_passphrase(self, *, current: str) -> None:
         """Open with the system keyring alone (PassphraseNeeded when it does not hold the key)."""

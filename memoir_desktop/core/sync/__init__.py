@@ -6,14 +6,17 @@ from memoir_desktop.core.sync.engine import check, dismiss, join, notices, run, 
 from memoir_desktop.core.sync.errors import (
     AccessRefused,
     CannotSync,
+    NewPassphrase,
     NotThisJournal,
     Offline,
+    Removed,
     SyncError,
     TargetFull,
     WrongPassphrase,
 )
-from memoir_desktop.core.sync.report import Notice, Skipped, SyncReport, SyncStatus
+from memoir_desktop.core.sync.report import Notice, Problem, Skipped, SyncReport, SyncStatus
 
-__all__ = ["AccessRefused", "CannotSync", "NotThisJournal", "Notice", "Offline", "Skipped", "SyncError",
+__all__ = ["AccessRefused", "CannotSync", "NewPassphrase", "NotThisJournal", "Notice", "Offline", "Problem",
+           "Removed", "Skipped", "SyncError",
            "SyncReport", "SyncStatus", "TargetFull", "WrongPassphrase", "check", "dismiss", "join", "notices",
            "run", "status"]

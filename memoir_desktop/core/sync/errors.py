@@ -47,6 +47,18 @@ class NotThisJournal(SyncError):
     code = "another_journal"
 
 
+class Removed(SyncError):
+    """This computer was removed from the journal on another one: it keeps what it has, and syncs no more."""
+
+    code = "removed"
+
+
+class NewPassphrase(SyncError):
+    """The journal's passphrase was changed on another computer: this one goes on once it is typed here."""
+
+    code = "new_passphrase"
+
+
 class CannotSync(SyncError):
     """This journal cannot be synced as it is (not encrypted, no passphrase, no place chosen)."""
 

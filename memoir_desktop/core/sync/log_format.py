@@ -5,6 +5,14 @@
     devices/<device>/snap-<seq>       a snapshot: the whole journal as that device had it once its
                                       segment <seq> was written, with the segments of every other
                                       device it had applied (its frontier) (sealed)
+    devices/<device>/head             the device's head: its last segment's number, its latest
+                                      snapshot, each of its files with its SHA-256 and a hash chain
+                                      of all it ever sent (sealed, so no one without the key can
+                                      write one): how a missing file or an older copy is seen
+    devices/<device>/epoch-<n>        a key epoch the device started (epochs.py): JSON, no text
+
+Format 2 (this one) adds the head and the epochs; files of key epoch 0 are sealed as format 1 had
+them, so a journal synced before reads on, and an older memoir reads what is still under epoch 0.
 
 Device ids are random; numbers are the device's own counters: no name says anything about the
 journal. Each device writes only under its own folder, so two devices never write the same file
@@ -23,10 +31,10 @@ from dataclasses import dataclass, field
 
 from memoir_desktop.core.sync.target import TMP_PREFIX, RemoteFile
 
-VERSION = 1
+VERSION = 1  # of a segment's or snapshot's payload (unchanged in format 2)
 ROOT = "devices"
 _DEVICE = re.compile(r"^[0-9a-f]{16}$")
-_FILE = re.compile(r"^(seg|snap)-(\d{10})$")
+_FILE = re.compile(r"^(seg|snap|epoch)-(\d{10})$")
 
 
 def device_folder(device: str) -> str:
@@ -45,6 +53,14 @@ def snapshot_name(device: str, seq: int) -> str:
     return f"{ROOT}/{device}/snap-{seq:010d}"
 
 
+def head_name(device: str) -> str:
+    return f"{ROOT}/{device}/head"
+
+
+def epoch_name(device: str, n: int) -> str:
+    return f"{ROOT}/{device}/epoch-{n:010d}"
+
+
 def is_device_id(text: str) -> bool:
     return bool(_DEVICE.match(text))
 
@@ -55,6 +71,8 @@ class DeviceFiles:
     key: bool = False
     segments: dict[int, int] = field(default_factory=dict)  # seq -> size
     snapshots: dict[int, int] = field(default_factory=dict)
+    epochs: dict[int, int] = field(default_factory=dict)
+    head: bool = False
     tmp: list[str] = field(default_factory=list)  # uploads under way or cut short
 
 
@@ -75,10 +93,12 @@ def read_listing(files: list[RemoteFile]) -> Listing:
         name = parts[2]
         if name == "key":
             dev.key = True
+        elif name == "head":
+            dev.head = True
         elif name.startswith(TMP_PREFIX):
             dev.tmp.append(f.name)
         elif m := _FILE.match(name):
-            (dev.segments if m.group(1) == "seg" else dev.snapshots)[int(m.group(2))] = f.size
+            {"seg": dev.segments, "snap": dev.snapshots, "epoch": dev.epochs}[m.group(1)][int(m.group(2))] = f.size
         else:
             out.foreign.append(f.name)
     return out

@@ -20,6 +20,19 @@ class Skipped:
 
 
 @dataclass
+class Problem:
+    """What a round could not verify or use, and could not fix by itself: a computer's files missing or
+    put back to an older copy, a key box that is not this journal's or is damaged. `message` is the
+    sentence the diarist reads (which computer, since when, what was and was not done)."""
+
+    device: str
+    kind: str  # missing | rolled_back | another_journal | damaged_box
+    message: str
+    name: str = ""  # the computer's name as it gave it (a screen's own sentence uses it)
+    since: str | None = None  # ISO time from which its changes are missing
+
+
+@dataclass
 class Notice:
     """Something the user is told once: an entry edited on two computers (both versions are kept)."""
 
@@ -42,6 +55,8 @@ class SyncReport:
     pulled: int = 0  # records from the other computers applied here
     conflicts: list[Notice] = field(default_factory=list)  # told now (and kept until seen)
     skipped: list[Skipped] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    repaired: int = 0  # files of this computer's the place had lost or changed, sent again
     bytes_up: int = 0
     bytes_down: int = 0
     devices: int = 0  # other computers seen in the target
@@ -49,6 +64,24 @@ class SyncReport:
     purged: int = 0  # entries deleted forever here because they were on another computer
     started: datetime | None = None
     finished: datetime | None = None
+
+    @property
+    def clean(self) -> bool:
+        """Nothing skipped, nothing that could not be verified: the journal here is all the place holds."""
+        return not self.skipped and not self.problems
+
+    def trouble(self) -> str:
+        """One sentence for a round that was not clean (memoir-cli exits non-zero with it; the screens
+        show it); "" for a clean one."""
+        if self.clean:
+            return ""
+        parts = []
+        if self.problems:
+            parts.append(f"{len(self.problems)} problem{'s' * (len(self.problems) != 1)} with the sync place")
+        if self.skipped:
+            parts.append(f"{len(self.skipped)} file{'s' * (len(self.skipped) != 1)} in it skipped")
+        return ("The sync finished, but not everything could be verified: " + " and ".join(parts)
+                + ". What could be was synced; nothing was lost here.")
 
     @property
     def bytes_moved(self) -> int:
@@ -62,6 +95,10 @@ class SyncReport:
                          "edited on two computers (both versions kept)")
         if self.skipped:
             parts.append(f"{len(self.skipped)} file{'s' * (len(self.skipped) != 1)} in the sync place skipped")
+        if self.problems:
+            parts.append(f"{len(self.problems)} problem{'s' * (len(self.problems) != 1)} found")
+        if self.repaired:
+            parts.append(f"{self.repaired} file{'s' * (self.repaired != 1)} the place had lost sent again")
         return "; ".join(parts) + f" ({_size(self.bytes_moved)} moved)"
 
 

@@ -5,12 +5,17 @@ the indexes that follow what a round brings in."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
+from sqlalchemy import text
+
 from memoir_desktop.core.journal.entries import Journal
+from memoir_desktop.core.keys import crypto
 from memoir_desktop.core.keys.vault import JournalKey
 from memoir_desktop.core.sync import engine as rounds
+from memoir_desktop.core.sync import epochs, errors, guard, state
 from memoir_desktop.core.sync.report import Progress, SyncReport, SyncStatus
 
 
@@ -20,10 +25,85 @@ class Sync:
         self.engine, self.home, self.settings = db_engine, home, settings
         self.keys, self.journal = keys, journal
         self.store, self.episodes, self.graph_store = store, episodes, graph_store
+        self.last_report: SyncReport | None = None  # the last round's, here (a join's first round too)
 
     def run(self, url: str | None = None, progress: Progress | None = None) -> SyncReport:
         """One round with `url` (remembered in the settings for the next rounds), or the remembered one."""
-        return rounds.run(self, url, progress)
+        self.last_report = rounds.run(self, url, progress)
+        return self.last_report
+
+    def use_new_passphrase(self, passphrase: str, url: str | None = None,
+                           progress: Progress | None = None) -> SyncReport:
+        """The passphrase was changed on another computer (a round raised errors.NewPassphrase): a round that
+        opens the new key epoch with it, after which this computer's key file opens with it too. A wrong
+        one raises errors.NewPassphrase again, and nothing is changed."""
+        self.last_report = rounds.run(self, url, progress, passphrase)
+        return self.last_report
+
+    # -- revocation: a new key epoch (epochs.py) ---------------------------------------------------
+
+    def _synced(self) -> bool:
+        with self.engine.connect() as con:
+            return state.exists(con) and state.get(con, "device") is not None
+
+    def _ask_rotation(self, reason: str, passphrase: str, remove: list[str] | None = None) -> None:
+        """A new key epoch, published by the next round: its key made now, wrapped by `passphrase`."""
+        key = os.urandom(32)
+        state.ensure_schema(self.engine)
+        with self.engine.begin() as con:
+            before = guard.load(con, "rotate", None) or {}
+            drop = sorted(set(before.get("remove", [])) | set(remove or []))
+            # A passphrase change asked for meanwhile wins: only this computer keeps the key then.
+            why = "passphrase" if "passphrase" in (reason, before.get("reason")) else reason
+            guard.save(con, "rotate", {"reason": why, "key": epochs.b64(key), "remove": drop,
+                                       "pslot": epochs.passphrase_slot(passphrase, key)})
+
+    def passphrase_changed(self, new: str) -> None:
+        """The passphrase was changed here: the next round starts a key epoch that only this computer
+        and the new passphrase open, and removes the key boxes kept under the old one. A lost computer
+        (which knows only the old passphrase, or none) reads nothing written after; the others go on once
+        the new passphrase is typed on them."""
+        if self._synced():
+            self._ask_rotation("passphrase", new)
+
+    def remove_computer(self, device: str, passphrase: str, progress: Progress | None = None) -> SyncReport:
+        """Shut `device` (an id of computers()) out of the journal: a new key epoch wrapped for every other
+        computer and the passphrase, published by a round run now; that computer's key box is removed and
+        its files after what was merged are not taken. It keeps what it had downloaded. Needs the
+        passphrase (crypto.WrongPassphrase otherwise): it wraps the new key for the next computer to join."""
+        if not self.keys.check_passphrase(passphrase):
+            raise crypto.WrongPassphrase("That passphrase does not open this journal. Nothing was changed.", "wrong")
+        known = {c["id"]: c for c in self.computers()}
+        found = [d for d in known if d == device or (len(device) >= 4 and d.startswith(device))]
+        if len(found) != 1 or known[found[0]]["this"]:
+            raise errors.CannotSync(f"No other computer of this journal is known by {device!r}: see the list of "
+                                    "computers (memoir-cli computers).", code="no_such_computer")
+        self._ask_rotation("removed", passphrase, [found[0]])
+        return self.run(progress=progress)
+
+    def computers(self) -> list[dict]:
+        """The computers this one knows share the journal (from what rounds saw), this one first: id, name,
+        when it last sent something, whether it is this one, whether it was removed."""
+        with self.engine.connect() as con:
+            if not state.exists(con):
+                return []
+            me = state.get(con, "device")
+            seen = guard.load(con, "heads_seen", {})
+            pins = guard.load(con, "pins", {})
+            removed = guard.load(con, "removed", {})
+            ok = set(guard.load(con, "boxes_ok", []))
+            pending = guard.load(con, "rotate", None) or {}
+            last = con.execute(text("SELECT value FROM sync_state WHERE key = 'last_sync'")).scalar()
+        out = []
+        if me:
+            out.append({"id": me, "name": guard.computer_name(), "this": True, "removed": False, "last": last})
+        for dev in sorted(set(seen) | set(pins) | ok | set(removed)):
+            if dev == me:
+                continue
+            info = seen.get(dev, {})
+            out.append({"id": dev, "name": info.get("name") or "a computer", "this": False,
+                        "removed": dev in removed or dev in pending.get("remove", []), "last": info.get("at")})
+        return out
 
     def status(self) -> SyncStatus:
         return rounds.status(self)

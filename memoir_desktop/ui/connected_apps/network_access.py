@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QMessageBox,
     QPushButton,
     QVBoxLayout,
@@ -102,6 +103,10 @@ class NetworkAccess(QGroupBox):
         port.setWordWrap(True)
         layout.addWidget(port)
         key_row = QHBoxLayout()
+        # Each app its own key (core/apps/connected_apps.py): its grants, pause and log follow the key.
+        self.app_name = QLineEdit()
+        self.app_name.setPlaceholderText(self.tr("The app's name, for example Cursor"))
+        key_row.addWidget(self.app_name)
         self.new_key_button = QPushButton(self.tr("Make a new access key…"))
         self.new_key_button.clicked.connect(self.make_key)
         key_row.addWidget(self.new_key_button)
@@ -116,7 +121,11 @@ class NetworkAccess(QGroupBox):
                                    "lost.") if has_key else self.tr("No access key yet."))
 
     def make_key(self) -> None:
-        """A key in use is replaced only after a yes: the app using it stops reaching the journal."""
+        """A key for the app named here (its own; one it had before stops working), or for the unnamed
+        "HTTP app", whose key in use is replaced only after a yes: the app using it stops reaching the journal."""
+        if self.app_name.text().strip():
+            self._make_key_now()
+            return
         if not self.has_key:
             self._make_key_now()
             return
@@ -132,7 +141,10 @@ class NetworkAccess(QGroupBox):
 
     def _make_key_now(self) -> None:
         self.new_key_button.setEnabled(False)
-        self.backend.change(lambda m: m.apps.new_app_token(), self._show_key, self._failed)
+        name = self.app_name.text().strip()
+        self.app_name.clear()
+        self.backend.change(lambda m: m.apps.new_app_key(name) if name else m.apps.new_app_token(), self._show_key,
+                            self._failed)
 
     def _show_key(self, key: str) -> None:
         self.new_key_button.setEnabled(True)

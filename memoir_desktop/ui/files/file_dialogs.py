@@ -452,6 +452,11 @@ class ImportDialog(QDialog):
             return self.tr("Imported {entries} entries and {memories} memories from the memoir backup.").format(
                 entries=outcome.get("entries", 0), memories=outcome.get("memories", 0))
         parts = [self.tr("Imported %n entry(ies) from Day One.", None, int(outcome.get("entries", 0)))]
+        cut = outcome.get("cut_short")
+        if cut:  # an import killed before (core/archive/service.py): said, and completed by this one
+            parts.insert(0, self.tr("The import of ‘{file}’ begun earlier was cut short after {done} of {total} "
+                                    "entries; this one brought in the rest.").format(
+                file=cut.get("file", ""), done=cut.get("done", 0), total=cut.get("total", 0)))
         if outcome.get("already_there"):
             parts.append(self.tr("%n were already in your journal.", None, int(outcome["already_there"])))
         if outcome.get("skipped"):

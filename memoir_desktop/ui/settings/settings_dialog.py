@@ -357,7 +357,11 @@ class SettingsDialog(QDialog):
             self.passphrase_button.setText(self.tr("Change the passphrase…"))
             self.lock_at_start.setEnabled(not self._asks_every_start)
             self.lock_idle.setEnabled(True)
-            self.privacy_message.setText(self.tr("Passphrase saved. The journal's data was not re-encrypted."))
+            said = self.tr("Passphrase saved. The journal's data was not re-encrypted.")
+            if self.sync_page.sync.url:  # a new sync key at the next round (core/sync/epochs.py)
+                said += " " + self.tr("Your other computers ask for the new passphrase once, at their next sync; "
+                                      "a lost one reads nothing written from now on.")
+            self.privacy_message.setText(said)
             self.sync_page.refresh_state()  # sync needed it
 
         def failed(exc: BaseException) -> None:

@@ -133,8 +133,9 @@ class AutoSync(QObject):
 
     # -- a round -------------------------------------------------------------------------------------
 
-    def sync_now(self, url: str | None = None) -> None:
-        """A round with `url` (Settings → Sync, not saved yet) or the address in the settings."""
+    def sync_now(self, url: str | None = None, passphrase: str | None = None) -> None:
+        """A round with `url` (Settings → Sync, not saved yet) or the address in the settings; `passphrase`:
+        the new one, typed after it was changed on another computer (used for this round, never kept)."""
         url = url or self.url
         if not url or not self.can_sync:
             return
@@ -149,7 +150,9 @@ class AutoSync(QObject):
         mem, target = self.backend.mem, self._login_url(url)
 
         def work():
-            report = mem.sync.run(target, progress=self.progress.emit)  # a queued signal: safe from the pool
+            # A queued signal: safe from the pool.
+            report = (mem.sync.use_new_passphrase(passphrase, target, progress=self.progress.emit) if passphrase
+                      else mem.sync.run(target, progress=self.progress.emit))
             return report, mem.sync.status()
 
         self.backend.writer.submit_background(work, self._done, self._failed)

@@ -16,13 +16,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from memoir_desktop.core.keys import secrets
 from memoir_desktop.core.sync import check, joining
 from memoir_desktop.ui.sync import words
 from memoir_desktop.ui.sync.address import WEBDAV, kind_of, with_login
 from memoir_desktop.ui.sync.auto_sync import AutoSync
+from memoir_desktop.ui.sync.computers import ComputersBox
 from memoir_desktop.ui.sync.place_form import PlaceForm
 from memoir_desktop.ui.tasks import call_if_alive
 
@@ -93,6 +94,20 @@ class SyncPage(QWidget):
         offer.addLayout(row)
         self.join_offer.hide()
         layout.addWidget(self.join_offer)
+        # After the passphrase was changed on another computer: typed here once, for the next round.
+        self.new_passphrase_box = QGroupBox()
+        again = QHBoxLayout(self.new_passphrase_box)
+        self.new_passphrase = QLineEdit()
+        self.new_passphrase.setEchoMode(QLineEdit.EchoMode.Password)
+        self.new_passphrase.setPlaceholderText(self.tr("The new passphrase"))
+        again.addWidget(self.new_passphrase, 1)
+        self.new_passphrase_button = QPushButton(self.tr("Go on syncing"))
+        self.new_passphrase_button.clicked.connect(self._sync_with_new_passphrase)
+        again.addWidget(self.new_passphrase_button)
+        self.new_passphrase_box.hide()
+        layout.addWidget(self.new_passphrase_box)
+        self.computers = ComputersBox(backend, self.sync)
+        layout.addWidget(self.computers)
         self.last = QLabel()
         self.last.setWordWrap(True)
         layout.addWidget(self.last)
@@ -241,9 +256,14 @@ class SyncPage(QWidget):
     def _progress(self, stage: str, done: int, total: int) -> None:
         self._said(words.progress(stage, done, total))
 
-    def _round_done(self, _report) -> None:
+    def _round_done(self, report) -> None:
         self.refresh_state()
         self._show_last()
+        self.new_passphrase_box.hide()
+        self.computers.refresh()
+        if report is not None and not report.clean:  # what could not be verified is said, not hidden
+            self._said(words.round_result(report), failed=True)
+            return
         self.failure.hide()
         self.result.hide()  # the line below says it: when, and what went each way
 
@@ -254,6 +274,14 @@ class SyncPage(QWidget):
     def _show_failure(self, exc: BaseException) -> None:
         self._said(words.failure(exc, kind_of(self.sync.round_url or self.place.url())), failed=True)
         self._offer_join(exc)
+        self.new_passphrase_box.setVisible(getattr(exc, "code", None) == "new_passphrase")
+
+    def _sync_with_new_passphrase(self) -> None:
+        typed = self.new_passphrase.text()
+        if not typed:
+            return
+        self.new_passphrase.clear()  # the secret leaves the widget once it is handed to the round
+        self.sync.sync_now(self.place.url() or None, passphrase=typed)
 
     # -- another journal there, and this one still empty ---------------------------------------------
 

@@ -60,6 +60,10 @@ class SyncStatusLabel(QLabel):
         elif sync.last_error is not None:
             self.setText(MARK + words.short_failure(sync.last_error))
             self.setToolTip(words.failure(sync.last_error, kind_of(sync.round_url or sync.url)))
+        elif sync.last_report is not None and not sync.last_report.clean:
+            # The round went through, but skipped a file or could not verify something: said, not hidden.
+            self.setText(MARK + words.trouble(sync.last_report))
+            self.setToolTip(words.round_result(sync.last_report))
         else:
             self.setText(MARK + words.synced_ago(sync.last_sync))
             self.setToolTip(self.tr("Your journal is kept in step with your other computers. Click to open "

@@ -50,6 +50,15 @@ def failure(exc: BaseException, kind: str) -> str:
     if code == "another_journal":
         return tr("That place already holds another journal: choose another folder or address for this one. "
                   "Nothing was changed there.")
+    if code == "new_passphrase":
+        return tr("The journal's passphrase was changed on another of your computers. Type the new passphrase "
+                  "here to go on syncing; until then this computer receives nothing written since. Nothing was "
+                  "changed.")
+    if code == "removed":
+        return tr("This computer was removed from your journal on another of your computers. It keeps what it "
+                  "had, but it syncs no more and receives nothing written since.")
+    if code == "no_such_computer":
+        return tr("That computer is not one of this journal's computers any more. Nothing was changed.")
     if code == "cannot_sync":
         return _cannot_sync(str(exc))
     return tr("The sync place answered with an error. Nothing was lost; memoir tries again in a few minutes.")
@@ -123,7 +132,9 @@ def short_failure(exc: BaseException) -> str:
     code = getattr(exc, "code", None) if isinstance(exc, SyncError) else None
     return {"offline": tr("Not synced: the place cannot be reached"),
             "access": tr("Not synced: access refused"),
-            "full": tr("Not synced: the place is full")}.get(code, tr("Not synced"))
+            "full": tr("Not synced: the place is full"),
+            "new_passphrase": tr("Not synced: type the new passphrase"),
+            "removed": tr("Not synced: this computer was removed")}.get(code, tr("Not synced"))
 
 
 def progress(stage: str, done: int, total: int) -> str:
@@ -164,4 +175,35 @@ def round_result(report: SyncReport) -> str:
     if report.skipped:
         said += " " + tr("%n file(s) in the sync place could not be read and were left alone.",
                          len(report.skipped))
+    for problem in report.problems:
+        said += " " + problem_sentence(problem)
     return said
+
+
+def problem_sentence(problem) -> str:
+    """What a round could not verify (core/sync/report.py Problem), said for the diarist: which computer,
+    since when, and that nothing here was lost."""
+    if problem.kind in ("missing", "rolled_back"):
+        return tr("The sync place is missing what {computer} wrote since {when}: lost on the way, or the place "
+                  "was put back to an older copy. Nothing from it was merged and your journal here is unchanged; "
+                  "once that computer syncs, it sends it again.").format(
+            computer=problem.name or problem.device[:6], when=_when(problem.since))
+    if problem.kind == "another_journal":
+        return tr("The folder {folder} in the sync place holds another journal's key: it is left aside and the "
+                  "others sync on. Remove it from the sync place if it is not one of your computers.").format(
+            folder=problem.device)
+    return tr("The key of the folder {folder} in the sync place cannot be read or has changed: it is left aside "
+              "and the others sync on.").format(folder=problem.device)
+
+
+def _when(iso: str | None) -> str:
+    try:
+        at = datetime.fromisoformat(iso) if iso else None
+    except ValueError:
+        at = None
+    return tr("an unknown time") if at is None else f"{short_date(at)} {short_time(at)}"
+
+
+def trouble(report: SyncReport) -> str:
+    """A few words for the status bar after a round that skipped a file or could not verify something."""
+    return tr("Synced, but something needs a look")
