@@ -24,7 +24,24 @@ class NotFound(KeyError):
         return f"no {self.kind} with id {self.args[0]!r}"
 
 
+def entry_text(text) -> str:
+    """An entry as the diarist wrote it: exactly, its indentation and its blank lines at either end too (a
+    poem, a letter's last line); only control characters go. Empty or blank: refused."""
+    if not isinstance(text, str):
+        raise InvalidInput("an entry must be text")
+    text = _CONTROL.sub("", text)
+    if not text.strip():
+        raise InvalidInput("the entry is empty: nothing to save")
+    if len(text) > MAX_ENTRY_CHARS:
+        raise InvalidInput(
+            f"the entry is {len(text):,} characters; the limit is {MAX_ENTRY_CHARS:,}. "
+            "Split it into several entries."
+        )
+    return text
+
+
 def clean_text(text) -> str:
+    """A line of text as a fact or a message to the model: control characters out, trimmed."""
     if not isinstance(text, str):
         raise InvalidInput("an entry must be text")
     text = _CONTROL.sub("", text).strip()

@@ -22,7 +22,7 @@ from sqlmodel import Session, col, func, select
 
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.db import checkpoint
-from memoir_desktop.core.inputs import InvalidInput, NotFound, clean_text, parse_time
+from memoir_desktop.core.inputs import InvalidInput, NotFound, entry_text, parse_time
 from memoir_desktop.core.jobs import queue
 from memoir_desktop.core.jobs.queue import JobQueue
 from memoir_desktop.core.lexical.highlight import matched_spans_many, snippet
@@ -116,7 +116,7 @@ class Journal:
         """Commit the entry (first, before anything else) and, unless told not to, its memorize job
         (`job_state` "waiting": a chat turn's job waits for the answer, see companion.py). A private
         entry has no memorize job: it is never sent to an LLM."""
-        text = clean_text(text)
+        text = entry_text(text)
         memorize = memorize and not private
         with self.write_lock, Session(self.engine) as s:
             e = Entry(user_id=user_id, role=role, content=text, created_at=parse_time(timestamp), source=source,
@@ -189,7 +189,7 @@ class Journal:
     def edit(self, entry_id: int, text: str) -> EntryChanged:
         """The user rewrote an entry: its previous text goes to the entry's history and the memories
         it produced are re-read by the write path (they are marked until then)."""
-        text = clean_text(text)
+        text = entry_text(text)
         change = Change()
         with self.write_lock, Session(self.engine) as s:
             e = self._live(s, entry_id)

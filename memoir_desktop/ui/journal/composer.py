@@ -146,9 +146,11 @@ class Composer(QWidget):
         self.edit.setFocus(Qt.ShortcutFocusReason)
 
     def _take(self) -> str:
-        text = self.edit.toPlainText().strip()
-        if text:
-            self.edit.clear()
+        """The entry as written (its indentation and blank lines kept), or "" when there is nothing."""
+        text = self.edit.toPlainText()
+        if not text.strip():
+            return ""
+        self.edit.clear()
         return text
 
     def _private_toggled(self, private: bool) -> None:
