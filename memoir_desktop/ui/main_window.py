@@ -34,6 +34,7 @@ from memoir_desktop.ui.settings.reminders import ReminderTray
 from memoir_desktop.ui.settings.settings_apply import remember
 from memoir_desktop.ui.settings.settings_dialog import open_settings_dialog
 from memoir_desktop.ui.shared import i18n
+from memoir_desktop.ui.shared.qt_compat import listen
 from memoir_desktop.ui.shared.reasons import reason
 from memoir_desktop.ui.shared.resources import icon
 from memoir_desktop.ui.shared.theme import apply_theme
@@ -108,11 +109,11 @@ class MainWindow(QMainWindow):
         self.search.open_memory.connect(self.open_memory)
         self.graph.openEntryRequested.connect(lambda eid: self.open_source({"source_entry_id": eid}))
         backend.pending_changed.connect(self._pending)
-        backend.changed.connect(lambda changes: self.backend.refresh_status() if changes.entries else None)
+        listen(backend.changed, self, lambda changes: self.backend.refresh_status() if changes.entries else None)
         backend.llm_reachable_changed.connect(self._llm_state)
         backend.status_changed.connect(self._status)
-        backend.error.connect(lambda message: self.status.showMessage(message, 8000))
-        backend.job_finished.connect(lambda _job: self.backend.refresh_status())
+        listen(backend.error, self, lambda message: self.status.showMessage(message, 8000))
+        listen(backend.job_finished, self, lambda _job: self.backend.refresh_status())
         self._status_timer = QTimer(self)
         self._status_timer.setInterval(STATUS_REFRESH_MS)
         self._status_timer.timeout.connect(backend.refresh_status)

@@ -31,6 +31,7 @@ from memoir_desktop.ui.journal.trash_view import ActionBar, TrashView
 from memoir_desktop.ui.journal.welcome_panel import NoLLMBanner, WelcomePanel
 from memoir_desktop.ui.shared import llm_words
 from memoir_desktop.ui.shared.formatting import long_date, parse
+from memoir_desktop.ui.shared.qt_compat import listen
 from memoir_desktop.ui.shared.reasons import reason as _reason
 from memoir_desktop.ui.sync.conflict_notice import ConflictNoticeCard
 from memoir_desktop.viewmodels.day import DayView, load_day
@@ -104,13 +105,13 @@ class JournalPage(QWidget):
         layout.addWidget(self.splitter)
 
         backend.job_finished.connect(self.chat.show_job)
-        backend.changed.connect(lambda changes: self.refresh_days() if changes.entries else None)
-        backend.changed.connect(lambda changes: self._check_empty() if changes.memories and self.journal_empty
+        listen(backend.changed, self, lambda changes: self.refresh_days() if changes.entries else None)
+        listen(backend.changed, self, lambda changes: self._check_empty() if changes.memories and self.journal_empty
                                 else None)
         backend.llm_reachable_changed.connect(self._on_llm_state)
-        backend.settings_changed.connect(lambda _s: self.refresh_banner())
+        listen(backend.settings_changed, self, lambda _s: self.refresh_banner())
         self.chat.llm_place = llm_words.place(backend.settings)
-        backend.settings_changed.connect(lambda s: setattr(self.chat, "llm_place", llm_words.place(s)))
+        listen(backend.settings_changed, self, lambda s: setattr(self.chat, "llm_place", llm_words.place(s)))
 
     # -- days -----------------------------------------------------------------------------
 

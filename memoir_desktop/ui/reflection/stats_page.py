@@ -10,6 +10,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from memoir_desktop.ui.reflection.writing_calendar import WritingCalendar
+from memoir_desktop.ui.shared.qt_compat import listen
 from memoir_desktop.ui.shared.refresh import RefreshWhenShown
 from memoir_desktop.viewmodels.journal_stats import JournalStats, journal_stats
 
@@ -80,7 +81,7 @@ class StatsPage(QWidget):
         layout.addStretch(1)
 
         self.refresh = RefreshWhenShown(self, self._load, REFRESH_DELAY_MS)
-        backend.changed.connect(lambda changes: self.refresh.changed() if changes.entries or changes.memories
+        listen(backend.changed, self, lambda changes: self.refresh.changed() if changes.entries or changes.memories
                                 else None)
 
     def _plot(self, title: str) -> pg.PlotWidget:

@@ -12,6 +12,7 @@ from datetime import date, datetime
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 
+from memoir_desktop.ui.shared.qt_compat import listen
 from memoir_desktop.ui.shared.resources import icon
 from memoir_desktop.viewmodels.reminder import reminder_due
 
@@ -33,7 +34,7 @@ class ReminderTray(QObject):
         self.timer = QTimer(self)
         self.timer.setInterval(CHECK_MS)
         self.timer.timeout.connect(lambda: self.check())
-        backend.settings_changed.connect(lambda _s: self.apply_settings())
+        listen(backend.settings_changed, self, lambda _s: self.apply_settings())
 
     @property
     def available(self) -> bool:

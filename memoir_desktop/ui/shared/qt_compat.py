@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import ctypes
 import sys
+from collections.abc import Callable
 
-from PySide6.QtCore import QPointF
+from PySide6.QtCore import QObject, QPointF
 
 
 def guard_none_refcount() -> None:
@@ -59,3 +60,12 @@ class MainThreadCollector:
     def stop(self) -> None:
         self.timer.stop()
         self._gc.enable()
+
+
+def listen(signal, owner: QObject, slot: Callable) -> None:
+    """Connect `slot` to `signal` for as long as `owner` lives. A bound method of a QObject is
+    disconnected when its object goes, but a lambda is not: a page closed with its window (a language
+    switch rebuilds the window) would go on answering the backend's signals with a deleted widget
+    ("Internal C++ object already deleted"). The lambda here closes over the connection, not the owner."""
+    connection = signal.connect(slot)
+    owner.destroyed.connect(lambda *_: QObject.disconnect(connection))
