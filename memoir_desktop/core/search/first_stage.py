@@ -71,9 +71,10 @@ def _first_stage(q: Query, bm: BM25Index, dense: DenseSearch, embedder, *, depth
         ranked["dense"] = hits
         return ranked
     refs = lambda: reference_scores(embedder, vec)  # noqa: E731 - asked for lazily
-    # A line with no word in it ("^^;;", "ㅎ", "😴") is near everything by meaning: it neither decides
-    # what is listed nor is listed but by its words.
-    worded = {i for i, toks in bm.tokens_of(str(h[0]) for h in hits).items() if toks}
+    # A line with no word in it ("^^;;", "ㅎ", "😴", "4821", "1 2 3": numbers name nothing by meaning) is
+    # near everything by meaning: it neither decides what is listed nor is listed but by its words.
+    worded = {i for i, toks in bm.tokens_of(str(h[0]) for h in hits).items()
+              if any(not t.isdigit() for t in toks)}
     judged, floor, korean = in_query_language([h for h in hits if str(h[0]) in worded], q.text, floor,
                                               korean_of(bm))
     if stats.n <= len(hits):  # every item is a hit: their spread is judged with everyday sentences
@@ -83,7 +84,7 @@ def _first_stage(q: Query, bm: BM25Index, dense: DenseSearch, embedder, *, depth
         return ranked
     cut = dense_only_cut(floor, stats, refs) if listing else None
     if cut is None:
-        ranked["dense"] = hits
+        ranked["dense"] = [h for h in hits if str(h[0]) in worded] if listing else hits
         return ranked
     matched = {str(i) for i, _ in ranked["lexical"]}  # what the words found stays, whatever its similarity
     passed = {str(h[0]) for h in judged if h[1] >= cut}
