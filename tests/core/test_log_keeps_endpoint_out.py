@@ -30,7 +30,7 @@ def _talk_to_the_endpoint(tmp_path, fake_llm) -> None:
 
     fake_llm.on_text(lambda req: "a short reply")
     with Memoir.open(tmp_path / "home", llm_base_url=fake_llm.url, llm_model="fake-model", encrypt=False) as m:
-        m.companion.chat("what did I do today?")  # the probe and the answer: the openai client's requests
+        m.companion.chat("A long walk by the river today.")  # the probe and the answer: the openai client's requests
     httpx.get(fake_llm.url + "/models")  # and plain httpx, as the model downloads use it
     logging.getLogger("httpx").warning("a warning from the HTTP client still reaches the log")
 

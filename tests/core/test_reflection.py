@@ -243,10 +243,11 @@ def test_letters_stay_out_of_the_companions_context_and_memories(mem, fake_llm):
     mem.reflection.make_letters(now=datetime(2026, 3, 9, 8, 0))
     [letter] = mem.reflection.letters()
     assert mem.search_field.search_entries("비밀스러운단어")[0]["id"] == letter["id"]
-    mem.companion.chat("비밀스러운단어 기억나?", timestamp=datetime(2026, 3, 9, 9, 0))
+    # A line told, not a question (a question nothing answers is answered without the model).
+    mem.companion.chat("비밀스러운단어 생각이 났다.", timestamp=datetime(2026, 3, 9, 9, 0))
     # The answer is found by the purpose it was sent under, not by its wording.
     answer = [r for r in fake_llm.calls() if r.get("_purpose") == "answer"][-1]
-    assert "비밀스러운단어 기억나?" in answer["messages"][-1]["content"]
+    assert "비밀스러운단어 생각이 났다." in answer["messages"][-1]["content"]
     assert all("편지:" not in m["content"] for m in answer["messages"])
     mem.jobs.process()
     assert all("편지:" not in m["memory"] for m in mem.get_all()["results"])

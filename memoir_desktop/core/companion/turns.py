@@ -204,6 +204,8 @@ class Companion:
             ctx.followups = llm.admit("answer", memories=[f["memory_id"] for f in plans]).keep_memories(
                 [{**f, "id": f["memory_id"]} for f in plans])
             out["followups"] = [f["memory_id"] for f in ctx.followups]
+        out["route"] = ctx.route.reason if ctx.route else ""
+        out["left_out"] = cleared.left_out + ctx.left_out
         lang, asking = grounding.language(text), grounding.asks_about_me(text)
         if asking and llm.configured and not self._keep_what_bears(ctx, text, user_id):
             # Nothing the diarist wrote answers this: say so rather than ask the model to guess.
@@ -211,8 +213,6 @@ class Companion:
             return grounding.NOTHING_YET[lang]
         out["memories"] = ctx.all_items
         out["context_tokens"] = ctx.tokens
-        out["route"] = ctx.route.reason if ctx.route else ""
-        out["left_out"] = cleared.left_out + ctx.left_out
         system = prompts.ANSWER_SYSTEM.format(today=when.date().isoformat(),
                                               weekday=temporal.WEEKDAY_NAMES[when.weekday()],
                                               language=prompts.LANGUAGE_NAMES[lang], context=ctx.render())
