@@ -142,6 +142,6 @@ def test_making_an_entry_private_drops_the_summary_that_read_it(mem, fake_llm):
 def test_an_answer_says_how_many_private_entries_it_left_out(mem, fake_llm):
     mem.journal.write("첫 번째 공유 기록", timestamp=datetime(2026, 3, 2, 20))
     mem.journal.write("두 번째 비밀 기록 PRIV-1", timestamp=datetime(2026, 3, 2, 21), private=True)
-    out = mem.companion.chat("오늘 어땠지?", timestamp=datetime(2026, 3, 2, 22))
+    out = mem.companion.chat("오늘 뭐 했었지?", timestamp=datetime(2026, 3, 2, 22))  # what the search finds
     assert out["left_out"] == 1
     assert all("PRIV-1" not in _words(r) for r in fake_llm.requests)

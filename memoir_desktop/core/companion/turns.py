@@ -205,7 +205,9 @@ class Companion:
                 [{**f, "id": f["memory_id"]} for f in plans])
             out["followups"] = [f["memory_id"] for f in ctx.followups]
         out["route"] = ctx.route.reason if ctx.route else ""
-        out["left_out"] = cleared.left_out + ctx.left_out
+        # Private entries the search would have brought to this answer. Those of the recent stretch are
+        # not counted: the diarist chose to keep them out, and saying so after every turn is noise.
+        out["left_out"] = ctx.left_out
         lang, asking = grounding.language(text), grounding.asks_about_me(text)
         if asking and llm.configured and not self._keep_what_bears(ctx, text, user_id):
             # Nothing the diarist wrote answers this: say so rather than ask the model to guess.

@@ -36,6 +36,7 @@ STATES = ("waiting", "pending", "running", "done", "failed", "cancelled")
 # A chat turn's job waits for the answer; if the answer never comes back (the call hung, the
 # process died before adding it), the turn is memorised without it after this long.
 WAITING_TIMEOUT = timedelta(minutes=10)
+ENTRY_JOBS = ("memorize", "reconcile")  # jobs that read an entry; summary and consolidate read none
 _OUTAGE = "llm_outage"  # Meta row: the LLM's current outage {kind, text, since}, while it lasts
 
 
@@ -231,17 +232,17 @@ class JobQueue:
         return len(self.list(state))
 
     def count_for_the_journal(self, state: str) -> int:
-        """Jobs in `state` that still concern the journal: a memorize job whose entries are all in
-        the trash has nothing to do until they come back, so "5 waiting" for 3 entries does not
-        show up in the status bar."""
+        """Entries' jobs in `state` that still concern the journal (the status bar's "N entries waiting"):
+        a memorize job whose entries are all in the trash has nothing to do until they come back, so "5
+        waiting" for 3 entries does not show up; the summary and tidying jobs are no entry's."""
         with Session(self.engine) as s:
             jobs = list(s.exec(select(Job).where(col(Job.state) == state)))
             named = {i for j in jobs if j.kind == "memorize" for i in (j.payload or {}).get("entry_ids", [])}
             live = set(s.exec(select(Entry.id).where(col(Entry.id).in_(named), col(Entry.deleted_at).is_(None)))) \
                 if named else set()
-        return sum(1 for j in jobs
-                   if j.kind != "memorize" or not (j.payload or {}).get("entry_ids")
-                   or live & set(j.payload["entry_ids"]))
+        return sum(1 for j in jobs if j.kind in ENTRY_JOBS
+                   and (j.kind != "memorize" or not (j.payload or {}).get("entry_ids")
+                        or live & set(j.payload["entry_ids"])))
 
     def set_batch_state(self, batch: str, old: str, new: str) -> int:
         """Jobs of an import batch in state `old` move to `new` (cancel / resume); how many."""

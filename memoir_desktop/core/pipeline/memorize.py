@@ -176,7 +176,7 @@ def _prepare(ctx: WriteContext, job: Job, new: list[Entry], entry_id: int, previ
                  dict(job.payload.get("metadata") or {}), reread=bool(job.payload.get("entry_id")),
                  previous=[m.id for m in previous], unsupported=[m.id for m in previous if m.id not in kept],
                  not_remembered=not_remembered, mood=moods[0] if moods else None,
-                 left_out=cleared.left_out)
+                 left_out=0)  # the recent stretch's private entries: the diarist's choice, not news
     plan.change.vectors_model = embedder.status.active
 
     def after(_result: dict) -> None:

@@ -176,4 +176,6 @@ class Composer(QWidget):
     def _save(self) -> None:
         text = self._take()
         if text:
-            self.save.emit(text)
+            self.save.emit(text)  # the page reads is_private() in its slot, before the box is cleared
+            # Private is chosen for an entry, not for the ones after it (as Day One's lock is per entry).
+            self.private.setChecked(False)
