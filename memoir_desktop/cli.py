@@ -140,17 +140,17 @@ def build_parser() -> argparse.ArgumentParser:
                                        "restore, purge")
     esub = ent.add_subparsers(dest="action", required=True, parser_class=_Parser)
     ee = esub.add_parser("edit", help="rewrite an entry (its memories are re-read)")
-    ee.add_argument("id", type=int)
+    ee.add_argument("id", help="the entry's ref, as `entries` shows it")
     ee.add_argument("text")
     em = esub.add_parser("move", help="give an entry another date and time")
-    em.add_argument("id", type=int)
+    em.add_argument("id", help="the entry's ref, as `entries` shows it")
     em.add_argument("when", help="YYYY-MM-DD (at noon) or YYYY-MM-DDTHH:MM")
     for name, helptext in (("delete", "move an entry to the trash (its memories leave search)"),
                            ("restore", "bring an entry back from the trash"),
                            ("private", "keep an entry from the LLM from now on (its memories leave answers)"),
                            ("share", "let the LLM read a private entry again"),
                            ("purge", "delete an entry in the trash forever"), ("history", "an entry's history")):
-        esub.add_parser(name, help=helptext).add_argument("id", type=int)
+        esub.add_parser(name, help=helptext).add_argument("id", help="the entry's ref, as `entries` shows it")
     return p
 
 
@@ -471,6 +471,7 @@ def _dispatch(mem, args) -> int:  # a flat command table reads best
 
 def _entry(mem, args) -> int:
     a = args.action
+    args.id = mem.journal.id_of(args.id)  # the ref `entries` shows (the same on every computer), or the id
     if a == "history":
         res = mem.journal.history(args.id)
         _print(args, res, "\n".join(f"{h['created_at']}  {h['event']:<8} " + (
@@ -771,7 +772,7 @@ def _day(value):
 def _entry_line(e: dict) -> str:
     text = e.get("snippet") or e["content"]
     flag = " [edited]" if e.get("edited") else ""
-    return f"{e['id']:>6}  {e['created_at'][:16].replace('T', ' ')}{flag}  {' '.join(text.split())[:100]}"
+    return f"{e.get('ref') or e['id']:>8}  {e['created_at'][:16].replace('T', ' ')}{flag}  {' '.join(text.split())[:100]}"
 
 
 def _interactive():

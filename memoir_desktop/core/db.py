@@ -21,7 +21,7 @@ from memoir_desktop.core.keys.crypto import sqlcipher_key
 from memoir_desktop.core.storage import graph_store, models, outside_changes
 from memoir_desktop.core.storage.models import Meta
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 
 # Each migration takes a connection at version N-1 and brings it to N. Append only.
 MIGRATIONS: dict[int, list[str]] = {
@@ -81,6 +81,11 @@ MIGRATIONS: dict[int, list[str]] = {
          "UPDATE entry SET uuid = lower(hex(randomblob(16))) WHERE uuid IS NULL",
          "CREATE UNIQUE INDEX IF NOT EXISTS ix_entry_uuid ON entry (uuid)"],
     11: ["ALTER TABLE job ADD COLUMN error_kind VARCHAR"],
+    # An entry's reading by the write path, carried by sync (so another computer can take it over).
+    12: ["ALTER TABLE entry ADD COLUMN read_at DATETIME",
+         "UPDATE entry SET read_at = created_at WHERE id IN (SELECT entry_id FROM memory_source) OR id IN "
+         "(SELECT j.value FROM job, json_each(job.payload, '$.entry_ids') AS j "
+         "WHERE job.state = 'done' AND job.kind = 'memorize')"],
 }
 
 

@@ -135,7 +135,8 @@ class Memoir:
         self.jobs = Jobs(self.job_queue, self.runner, self.metrics, store=self.store, llm=llm, settings=cfg,
                          switch_state=switcher.state, home=home)
         self.sync = Sync(self.engine, home, settings=cfg, keys=self.keys, journal=self.journal, store=self.store,
-                         episodes=self.episodes, graph_store=self.graph.store)
+                         episodes=self.episodes, graph_store=self.graph.store,
+                         llm_ready=lambda: bool(self.llm.configured))
         self.keys.after_passphrase_changed = self.sync.passphrase_changed
 
         self.resumed_jobs = self.job_queue.resume_interrupted()

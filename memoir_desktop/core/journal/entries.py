@@ -44,6 +44,8 @@ class JournalBusy(IndexBusy):
 
 log = logging.getLogger(__name__)
 
+REF_LENGTH = 8  # hex digits of an entry's global id shown as its name (4 billion: no two alike in a journal)
+
 
 def entry_dict(e: Entry, **extra) -> dict:
     d = {"id": e.id, "user_id": e.user_id, "role": e.role, "content": e.content,
@@ -51,7 +53,10 @@ def entry_dict(e: Entry, **extra) -> dict:
          "updated_at": e.updated_at.isoformat() if e.updated_at else None,
          "deleted_at": e.deleted_at.isoformat() if e.deleted_at else None,
          "edited": e.updated_at is not None, "tags": list(e.tags or []), "time_zone": e.time_zone,
-         "kind": e.kind or "entry", "source_ref": e.source_ref, "private": bool(e.private)}
+         "kind": e.kind or "entry", "source_ref": e.source_ref, "private": bool(e.private),
+         # The entry's name on every computer (its local id differs from one to the next): the CLI shows
+         # and takes it.
+         "ref": (e.uuid or "")[:REF_LENGTH], "read": e.read_at is not None}
     d.update(extra)
     return d
 
@@ -196,7 +201,7 @@ class Journal:
             if e.content == text:
                 return EntryChanged(entry_dict(e))
             s.add(EntryHistory(entry_id=entry_id, event="EDIT", old_content=e.content, new_content=text))
-            e.content, e.updated_at = text, now()
+            e.content, e.updated_at, e.read_at = text, now(), None  # new words: unread until read again
             s.add(e)
             stage_pending(s, "ent", entry_id, e.user_id)  # its vector is owed until reindex_entry
             letter = e.kind == "letter"  # memoir's own letter: nothing was memorised from it, nothing to re-read
@@ -223,7 +228,7 @@ class Journal:
             s.add(EntryHistory(entry_id=entry_id, event="MOVE", old_time=e.created_at, new_time=when))
             moved = cascade.move_recorded_times(s, entry_id, e.created_at, when)
             # Not updated_at: a new date is not new words, and "edited" (entry_dict) says the words changed.
-            e.created_at = when
+            e.created_at, e.read_at = when, None  # its relative times count from the new day: read again
             s.add(e)
             touched = cascade.mark_source_changed(s, entry_id)
             job = None if e.kind == "letter" or e.private else self._reread(s, e, "moved")
@@ -412,12 +417,26 @@ class Journal:
                           .order_by(col(Entry.deleted_at).desc())).all()
         return [entry_dict(e) for e in rows]
 
+    def id_of(self, ref: str | int) -> int:
+        """An entry's local id from its id or its ref (the first hex digits of its global id, as the CLI
+        shows it: the same on every computer). NotFound when none or more than one entry has it."""
+        text = str(ref).strip().lower()
+        with Session(self.engine) as s:
+            if text.isdigit() and s.get(Entry, int(text)) is not None and len(text) < REF_LENGTH:
+                return int(text)
+            found = list(s.exec(select(Entry.id).where(col(Entry.uuid).startswith(text)).limit(2))) \
+                if len(text) >= 4 else []
+        if len(found) != 1 or found[0] is None:
+            raise NotFound(ref, "entry")
+        return found[0]
+
     def history(self, entry_id: int) -> list[dict]:
         with Session(self.engine) as s:
             if s.get(Entry, entry_id) is None:
                 raise NotFound(entry_id, "entry")
+            # By when each change was made: rows another computer made arrive by sync in any order.
             rows = s.exec(select(EntryHistory).where(col(EntryHistory.entry_id) == entry_id)
-                          .order_by(col(EntryHistory.id))).all()
+                          .order_by(col(EntryHistory.created_at), col(EntryHistory.id))).all()
         return [{"id": h.id, "event": h.event, "old_content": h.old_content, "new_content": h.new_content,
                  "old_time": h.old_time.isoformat() if h.old_time else None,
                  "new_time": h.new_time.isoformat() if h.new_time else None,

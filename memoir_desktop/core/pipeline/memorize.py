@@ -92,6 +92,13 @@ class _Plan:
     left_out: int = 0  # private entries of the context the gate kept from the LLM
 
 
+def mark_read(s: Session, entry_ids) -> None:
+    """The write path read these entries (sync carries it: another computer need not read them again)."""
+    for e in s.exec(select(Entry).where(col(Entry.id).in_([i for i in entry_ids if i is not None]))):
+        e.read_at = now()
+        s.add(e)
+
+
 def prepare_memorize(ctx: WriteContext, job: Job) -> Prepared:
     """A new exchange (or entry): its facts against the memories they resemble."""
     with Session(ctx.engine) as s:
@@ -101,6 +108,10 @@ def prepare_memorize(ctx: WriteContext, job: Job) -> Prepared:
                           .order_by(col(Entry.id))))
     if not new:  # its entries were trashed (or purged) before the job ran
         return Prepared(apply=lambda s: {"results": [], "facts": [], "changes": Changes().to_dict()})
+    if all(e.read_at is not None for e in new):
+        # Read on another computer while this job waited (its memories came by sync): not again.
+        return Prepared(apply=lambda s: {"results": [], "facts": [], "changes": Changes().to_dict(),
+                                         "skipped": "read on another computer"})
     _index_episodes(ctx, job, new)
     user_entry = next((pk(e) for e in new if e.role == "user"), pk(new[0]))
     return _prepare(ctx, job, new, user_entry, previous=[])
@@ -317,6 +328,7 @@ def apply_operations(ctx: WriteContext, s: Session, plan: _Plan) -> dict:
     if before and ctx.graph is not None:
         graph_ops += ctx.graph.drop_unstated(s, job.user_id, before, plan.graph_plan, when=now())
     touched = [r["id"] for r in results if r["event"] in ("ADD", "UPDATE", "DELETE")] + plan.previous
+    mark_read(s, [*job.payload.get("entry_ids", []), plan.entry_id])
     result = {"results": results, "facts": [f.text for f in plan.facts], "pending_confirmation": held,
               "not_remembered": plan.not_remembered, **({"mood": plan.mood} if plan.mood else {}),
               "relations": graph_ops, **({"left_out": plan.left_out} if plan.left_out else {}),

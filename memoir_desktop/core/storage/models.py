@@ -55,6 +55,10 @@ class Entry(SQLModel, table=True):
     # "entry" (what the user or the companion wrote) | "letter" (memoir's weekly / monthly letter: searchable
     # and exported like an entry, but never memorised, never in the companion's context).
     kind: str = "entry"
+    # When the write path read it (its memorize job done, on this computer or another: sync carries it);
+    # None until then, and again after an edit. A computer with an AI takes over an entry left unread where
+    # it was written (sync/service.py).
+    read_at: NaiveDatetime | None = None
     # Journaled only: never sent to an LLM (no extraction, no summary, no answer context); found by
     # local search alone.
     private: bool = False

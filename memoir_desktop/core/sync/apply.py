@@ -140,7 +140,8 @@ class Applier:
                       created_at=rec.dt(f["created_at"]) or now(), source=f.get("source") or "journal",
                       updated_at=rec.dt(f.get("updated_at")), deleted_at=rec.dt(f.get("deleted_at")),
                       tags=list(f.get("tags") or []), time_zone=f.get("time_zone"), source_ref=f.get("source_ref"),
-                      kind=f.get("kind") or "entry", private=bool(f.get("private")))
+                      kind=f.get("kind") or "entry", private=bool(f.get("private")),
+                      read_at=rec.dt(f.get("read_at")))
             self.s.add(e)
             self.s.flush()
             self.uuids[pk(e)] = gid
@@ -163,6 +164,7 @@ class Applier:
         e.updated_at = rec.dt(mf.get("updated_at"))
         e.created_at = rec.dt(mf["created_at"]) or e.created_at
         e.tags, e.time_zone, e.source_ref = list(mf.get("tags") or []), mf.get("time_zone"), mf.get("source_ref")
+        e.read_at = rec.dt(mf.get("read_at"))
         self.s.add(e)
         self._add_entry_events(e, merged.get("events", []))
         if m.conflict is not None:

@@ -28,6 +28,7 @@ ENTRY_GROUPS = {
     "trash": ("deleted_at",),
     "private": ("private",),
     "about": ("user_id", "role", "source", "tags", "time_zone", "source_ref", "reply_to", "kind"),
+    "read": ("read_at",),  # the write path read it (a record from before has none: unread)
 }
 MEMORY_GROUPS = {
     "text": ("text", "hash", "memory_type", "about_start", "about_end", "recurrence", "category", "meta",
@@ -97,7 +98,8 @@ def entry_record(s: Session, e: Entry, ids: Objects, uuids: dict[int, str] | Non
         "user_id": e.user_id, "role": e.role, "content": e.content, "created_at": iso(e.created_at),
         "source": e.source, "updated_at": iso(e.updated_at), "deleted_at": iso(e.deleted_at),
         "tags": list(e.tags or []), "time_zone": e.time_zone, "source_ref": e.source_ref,
-        "reply_to": uuid_of(e.reply_to), "kind": e.kind or "entry", "private": bool(e.private)}}
+        "reply_to": uuid_of(e.reply_to), "kind": e.kind or "entry", "private": bool(e.private),
+        "read_at": iso(e.read_at)}}
 
 
 def memory_record(s: Session, m: Memory, ids: Objects, uuids: dict[int, str],

@@ -62,6 +62,7 @@ class SyncReport:
     devices: int = 0  # other computers seen in the target
     snapshot: bool = False  # this round wrote a snapshot (and dropped this device's older files)
     purged: int = 0  # entries deleted forever here because they were on another computer
+    taken_over: int = 0  # entries another computer left unread, queued to be read here
     started: datetime | None = None
     finished: datetime | None = None
 

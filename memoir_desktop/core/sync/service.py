@@ -5,32 +5,80 @@ the indexes that follow what a round brings in."""
 
 from __future__ import annotations
 
+import json
+import logging
 import os
 from collections.abc import Callable
+from datetime import timedelta
 from pathlib import Path
 
 from sqlalchemy import text
+from sqlmodel import Session, col, select
 
+from memoir_desktop.core.jobs import queue
 from memoir_desktop.core.journal.entries import Journal
 from memoir_desktop.core.keys import crypto
 from memoir_desktop.core.keys.vault import JournalKey
+from memoir_desktop.core.storage.models import Entry, Job, pk
 from memoir_desktop.core.sync import engine as rounds
-from memoir_desktop.core.sync import epochs, errors, guard, state
+from memoir_desktop.core.sync import epochs, errors, guard, hlc, state
+from memoir_desktop.core.sync.merge import hlc_of
 from memoir_desktop.core.sync.report import Progress, SyncReport, SyncStatus
+
+log = logging.getLogger(__name__)
+
+# How long an entry another computer wrote may stay unread there before a computer with an AI reads it:
+# long enough for the computer that wrote it to read it itself when it can (no two computers paying for
+# one entry), short enough that an entry written where no AI is set is remembered the same day.
+TAKE_OVER_AFTER = timedelta(minutes=10)
 
 
 class Sync:
     def __init__(self, db_engine, home: Path, *, settings: Callable, keys: JournalKey, journal: Journal, store,
-                 episodes, graph_store):
+                 episodes, graph_store, llm_ready: Callable[[], bool] = lambda: False):
         self.engine, self.home, self.settings = db_engine, home, settings
-        self.keys, self.journal = keys, journal
+        self.keys, self.journal, self.llm_ready = keys, journal, llm_ready
         self.store, self.episodes, self.graph_store = store, episodes, graph_store
         self.last_report: SyncReport | None = None  # the last round's, here (a join's first round too)
 
     def run(self, url: str | None = None, progress: Progress | None = None) -> SyncReport:
-        """One round with `url` (remembered in the settings for the next rounds), or the remembered one."""
+        """One round with `url` (remembered in the settings for the next rounds), or the remembered one.
+        Then, with an AI here, the entries another computer left unread are queued to be read here."""
         self.last_report = rounds.run(self, url, progress)
+        self.last_report.taken_over = self.take_over_unread()
         return self.last_report
+
+    def take_over_unread(self) -> int:
+        """Entries written on another computer and left unread there for TAKE_OVER_AFTER (that computer has
+        no AI, or it cannot reach its own) get a job here, when this computer has an AI: an entry's memories
+        are made on whichever computer can make them. The other computer's own job, when it runs, finds
+        the entry read (Entry.read_at travels with it) and does nothing. How many were queued."""
+        if not self.llm_ready():
+            return 0
+        with self.engine.connect() as con:
+            if not state.exists(con):
+                return 0
+            me = state.get(con, "device")
+            shadows = {int(local): groups for local, groups in con.execute(
+                text("SELECT local, groups FROM sync_object WHERE kind = 'entry' AND gone = 0 AND local IS NOT NULL"))}
+        cutoff = hlc.wall_ms() - int(TAKE_OVER_AFTER.total_seconds() * 1000)
+        queued = 0
+        with self.journal.write_lock, Session(self.engine) as s:
+            unread = s.exec(select(Entry).where(col(Entry.read_at).is_(None), col(Entry.role) == "user",
+                                                col(Entry.kind) == "entry", col(Entry.private).is_(False),
+                                                col(Entry.deleted_at).is_(None))).all()
+            waiting = {i for j in s.exec(select(Job).where(col(Job.state).in_(("pending", "waiting", "running"))))
+                       for i in [*(j.payload or {}).get("entry_ids", []), (j.payload or {}).get("entry_id")]}
+            for e in unread:
+                written = _written(shadows.get(pk(e)))
+                if pk(e) in waiting or written is None or written[1] == me or written[0] > cutoff:
+                    continue
+                queue.enqueue(s, "reconcile", e.user_id, {"entry_id": pk(e), "why": "unread elsewhere"})
+                queued += 1
+            s.commit()
+        if queued:
+            log.info("%d entries another computer left unread are read here", queued)
+        return queued
 
     def use_new_passphrase(self, passphrase: str, url: str | None = None,
                            progress: Progress | None = None) -> SyncReport:
@@ -111,3 +159,14 @@ class Sync:
     def dismiss(self, notice_id: str) -> None:
         """The user has seen a notice: it is not shown again."""
         rounds.dismiss(self, notice_id)
+
+
+def _written(groups: str | None) -> tuple[int, str] | None:
+    """(when, which computer) the entry's text was last written, from its sync shadow's stamp."""
+    if not groups:
+        return None
+    stamped = json.loads(groups).get("stamps", {}).get("content")
+    if not stamped:
+        return None
+    ms, _counter, device = hlc.parse(hlc_of(stamped))
+    return ms, device
