@@ -20,6 +20,7 @@ from PySide6.QtGui import QAccessible, QColor, QFont, QImage, QTextDocument
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QAbstractScrollArea,
     QAbstractSpinBox,
     QApplication,
     QCheckBox,
@@ -30,6 +31,7 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QStyle,
     QStyleOptionButton,
+    QTabBar,
     QTextEdit,
     QWidget,
 )
@@ -320,7 +322,10 @@ def _scroll_to(w: QWidget) -> None:
 
 def _seen_rect(window: QWidget, w: QWidget) -> QRect:
     """The part of `w` on screen now, in window coordinates (none when scrolled away or covered)."""
-    seen = w.visibleRegion().boundingRect()
+    region = w.visibleRegion()
+    if isinstance(w, QAbstractScrollArea):  # its viewport covers it: what the viewport shows is shown
+        region += w.viewport().visibleRegion().translated(w.viewport().pos())
+    seen = region.boundingRect()
     if seen.isEmpty():
         return QRect()
     return QRect(w.mapTo(window, seen.topLeft()), seen.size()).intersected(QRect(QPoint(0, 0), window.size()))
@@ -351,13 +356,18 @@ def check_focus_visible(root: QWidget, limit: int = 80) -> list[str]:
         if QApplication.focusWidget() is not w:
             continue  # it gave its focus on (a compound widget): judged where the focus went
         r = _rect_in(window, w, 4)
+        size = w.size()
+        if isinstance(w, QTabBar) and w.currentIndex() >= 0:  # the focus is on one tab: it is the control
+            tab = w.tabRect(w.currentIndex())
+            r = QRect(w.mapTo(window, tab.topLeft()), tab.size()).adjusted(-4, -4, 4, 4)
+            size = tab.size()
         changed = 0
         for y in range(r.top(), r.bottom() + 1):
             for x in range(r.left(), r.right() + 1):
                 p, q = plain.pixel(x, y), focused.pixel(x, y)
                 if p != q and pixel_ratio(p, q) >= FOCUS_CHANGE:
                     changed += 1
-        perimeter = 2 * (w.width() + w.height())
+        perimeter = 2 * (size.width() + size.height())
         need = int(0.9 * min(perimeter, 400))
         if changed < need:
             problems.append(f"focus on {label(w)} is hard to see ({changed} px change by 3:1, {need} needed)")

@@ -71,7 +71,8 @@ def test_the_day_list_can_be_made_wider_or_narrower_from_the_keyboard(window, qt
 def test_tab_leaves_the_memory_dialogs_text_and_reaches_save(window, mem, qtbot):
     page = window.memories
     window.tabs.setCurrentWidget(page)
-    for dialog in (page.add(), page.edit({"id": "x", "memory": "고양이 이름은 보리다"})):
+    for open_dialog in (page.add, lambda: page.edit({"id": "x", "memory": "고양이 이름은 보리다"})):
+        dialog = open_dialog()
         qtbot.waitUntil(dialog.isVisible)
         dialog.editor.setFocus(Qt.TabFocusReason)
         before = dialog.editor.toPlainText()
@@ -151,8 +152,10 @@ def test_an_edited_memory_keeps_the_focus_on_its_edit_button(window, mem, qtbot)
     with qtbot.waitSignal(dialog.accepted, timeout=15_000):
         dialog.accept()
     qtbot.waitUntil(lambda: any(c.memory["memory"] == "보리는 세 살 고양이다" for c in page.cards), timeout=15_000)
-    qtbot.waitUntil(lambda: any(c.edit_button is _focus() for c in page.cards), timeout=5_000)
-    assert next(c for c in page.cards if c.edit_button is _focus()).memory["id"] == mid
+    # The window's own focus: the offscreen platform does not always give the window back its activation
+    # after a dialog, where a desktop does; what the window will focus then is what counts.
+    qtbot.waitUntil(lambda: any(c.edit_button is window.focusWidget() for c in page.cards), timeout=5_000)
+    assert next(c for c in page.cards if c.edit_button is window.focusWidget()).memory["id"] == mid
 
 
 def test_moving_an_entry_to_the_trash_gives_focus_to_the_next_entry(window, qtbot, announced):
@@ -306,3 +309,35 @@ def test_a_window_saved_larger_than_the_screen_opens_inside_it(backend, qtbot, t
     again.show()
     screen = again.screen().availableGeometry()
     assert again.frameGeometry().width() <= screen.width() and again.frameGeometry().height() <= screen.height()
+
+
+def test_enter_on_a_day_of_the_calendar_opens_it(window, mem, qtbot):
+    from datetime import date, datetime, timedelta
+
+    from PySide6.QtCore import QDate
+    from PySide6.QtWidgets import QTableView
+
+    day = date.today() - timedelta(days=3)
+    mem.journal.write("사흘 전 일기", timestamp=datetime.combine(day, datetime.min.time()).replace(hour=9))
+    calendar = window.journal.navigator.calendar
+    days = calendar.findChild(QTableView)
+    days.setFocus(Qt.TabFocusReason)
+    calendar.setSelectedDate(QDate(day.year, day.month, day.day))
+    QTest.keyClick(days, Qt.Key_Return)
+    qtbot.waitUntil(lambda: window.journal.day == day, timeout=5_000)
+
+
+def test_restoring_from_the_trash_gives_focus_to_the_entry_that_took_its_place(window, mem, qtbot):
+    ids = [mem.journal.write(text) for text in ("첫 번째 기록", "두 번째 기록")]
+    for entry_id in ids:
+        mem.journal.trash(entry_id)
+    window.show_trash()
+    view = window.journal.trash_view
+    qtbot.waitUntil(lambda: len(view.rows) == 2, timeout=10_000)
+    first = view.rows[0]
+    other = view.rows[1].entry["id"]
+    first.restore_button.setFocus(Qt.TabFocusReason)
+    QTest.keyClick(first.restore_button, Qt.Key_Space)
+    qtbot.waitUntil(lambda: len(view.rows) == 1, timeout=10_000)
+    qtbot.waitUntil(lambda: _focus() is view.rows[0].restore_button, timeout=5_000)
+    assert view.rows[0].entry["id"] == other
