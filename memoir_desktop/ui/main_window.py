@@ -79,9 +79,6 @@ class MainWindow(QMainWindow):
         self.graph = GraphPage(backend)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
-        # The bar is named for what it holds; each tab says its page (else the bar took the current
-        # page's name, and "Search" was said twice on the Search page).
-        self.tabs.tabBar().setAccessibleName(self.tr("Pages"))
         # Keys name the pages in the saved UI state, so a tab added later does not shift the one restored.
         self.pages = {"journal": self.journal, "search": self.search, "memories": self.memories,
                       "profile": self.profile, "stats": self.stats, "graph": self.graph}
