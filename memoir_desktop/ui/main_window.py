@@ -34,6 +34,7 @@ from memoir_desktop.ui.settings.reminders import ReminderTray
 from memoir_desktop.ui.settings.settings_apply import remember
 from memoir_desktop.ui.settings.settings_dialog import open_settings_dialog
 from memoir_desktop.ui.shared import i18n
+from memoir_desktop.ui.shared.a11y import KeyboardActivation, announce, focus_stop, next_stop
 from memoir_desktop.ui.shared.qt_compat import listen
 from memoir_desktop.ui.shared.reasons import reason
 from memoir_desktop.ui.shared.resources import icon
@@ -44,6 +45,7 @@ from memoir_desktop.ui.sync.status_label import SyncStatusLabel
 from memoir_desktop.viewmodels.day import source_day
 
 STATUS_REFRESH_MS = 5_000
+ERROR_SHOWN_MS = 60_000  # long enough to read it twice, also at a screen reader's pace
 LEGACY_TABS = ("journal", "memories", "stats", "graph")  # "window/tab" indexes saved before Search came
 
 
@@ -65,6 +67,7 @@ class MainWindow(QMainWindow):
         self.batch_panels: list[BatchProgressPanel] = []
         self.rebuilding = False  # True while replaced by a window in another language
         self.app_lock = None  # set by the app (ui/startup/app_lock.py AppLock)
+        self._fitted = False
         self.setWindowTitle("memoir")
         self.setWindowIcon(icon("memoir"))
         self.resize(1200, 780)
@@ -112,11 +115,12 @@ class MainWindow(QMainWindow):
         listen(backend.changed, self, lambda changes: self.backend.refresh_status() if changes.entries else None)
         backend.llm_reachable_changed.connect(self._llm_state)
         backend.status_changed.connect(self._status)
-        listen(backend.error, self, lambda message: self.status.showMessage(message, 8000))
+        backend.error.connect(self.show_error)
         listen(backend.job_finished, self, lambda _job: self.backend.refresh_status())
         self._status_timer = QTimer(self)
         self._status_timer.setInterval(STATUS_REFRESH_MS)
         self._status_timer.timeout.connect(backend.refresh_status)
+        KeyboardActivation.install(QApplication.instance())
         self._restore_state()
 
     # -- setup ------------------------------------------------------------------------------
@@ -196,6 +200,22 @@ class MainWindow(QMainWindow):
         self.status.set_llm(None, self.backend.llm_configured, self.backend.settings.llm_model)
         self.backend.refresh_status()
         self._status_timer.start()
+
+    # -- keyboard ----------------------------------------------------------------------------------
+
+    def focusNextPrevChild(self, forward: bool) -> bool:
+        """Tab in reading order (ui/shared/a11y.py): a card shown above the entries is reached before them,
+        not after everything else because it was made later."""
+        stop = next_stop(self, forward)
+        if stop is None:
+            return super().focusNextPrevChild(forward)
+        focus_stop(stop, forward)
+        return True
+
+    def show_error(self, message: str) -> None:
+        """An error from the background: said in the status bar for a minute, and to a screen reader now."""
+        self.status.showMessage(message, ERROR_SHOWN_MS)
+        announce(self.status, message, assertive=True)
 
     # -- actions -------------------------------------------------------------------------------
 
@@ -448,6 +468,7 @@ class MainWindow(QMainWindow):
         geometry = self.ui_state.value("window/geometry")
         if geometry is not None:
             self.restoreGeometry(geometry)
+        self._fit_screen()
         state = self.ui_state.value("window/state")
         if state is not None:
             self.restoreState(state)
@@ -460,6 +481,31 @@ class MainWindow(QMainWindow):
             key = LEGACY_TABS[int(tab)] if tab is not None and 0 <= int(tab) < len(LEGACY_TABS) else None
         if key in self.pages:
             self.tabs.setCurrentWidget(self.pages[key])
+
+    def _fit_screen(self) -> None:
+        """A size saved on a larger screen, or before the scale went up to 200 %, is cut to this screen:
+        Send, Save and the page's buttons stay in reach."""
+        screen = self.screen() or QApplication.primaryScreen()
+        if screen is None or self.isMaximized() or self.isFullScreen():
+            return
+        room = screen.availableGeometry()
+        frame = self.frameGeometry()
+        extra_w, extra_h = frame.width() - self.width(), frame.height() - self.height()
+        width = min(self.width(), room.width() - extra_w)
+        height = min(self.height(), room.height() - extra_h)
+        if (width, height) != (self.width(), self.height()):
+            self.resize(width, height)
+        frame = self.frameGeometry()
+        x = min(max(frame.x(), room.left()), room.right() - frame.width() + 1)
+        y = min(max(frame.y(), room.top()), room.bottom() - frame.height() + 1)
+        if (x, y) != (frame.x(), frame.y()):
+            self.move(x, y)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not self._fitted:  # the frame's size is known once the window is on screen
+            self._fitted = True
+            self._fit_screen()
 
     def save_state(self) -> None:
         self.ui_state.setValue("window/geometry", self.saveGeometry())

@@ -65,3 +65,16 @@ def make_window(backend, qtbot, tmp_path, size=(1100, 720), wait: bool = True):
 @pytest.fixture
 def window(backend, qtbot, tmp_path):
     return make_window(backend, qtbot, tmp_path)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The accessibility walk's table of pages × checks (test_accessibility_walk.py), when it ran."""
+    import sys
+
+    walk = sys.modules.get("tests.ui.test_accessibility_walk")
+    if walk is None or not walk.RESULTS:
+        return
+    from tests.ui.a11y_walk import table
+
+    terminalreporter.write_sep("=", "accessibility walk: pages × checks (✓, or ✗ and the number of problems)")
+    terminalreporter.write_line(table(walk.RESULTS))

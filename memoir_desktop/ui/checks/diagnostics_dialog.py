@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from memoir_desktop.ui.shared.refresh import RefreshWhenShown
+from memoir_desktop.ui.shared.theme import colour
 from memoir_desktop.viewmodels.stats_series import CHART_STAGES, StatsData, build_stats
 
 REFRESH_DELAY_MS = 1_500  # coalesce bursts of finished jobs into one redraw
@@ -54,7 +55,9 @@ class DiagnosticsDialog(QDialog):
         layout.addWidget(self.table)
 
         self.charts = pg.GraphicsLayoutWidget()
+        self.charts.setObjectName("chart")  # the style sheet's focus ring
         self.charts.setAccessibleName(self.tr("Speed and AI usage charts"))
+        self.charts.setAccessibleDescription(self.tr("The table above gives the same measurements in numbers."))
         layout.addWidget(self.charts, 1)
         self.plots: dict[str, pg.PlotItem] = {}
         self._build_plots()
@@ -135,8 +138,10 @@ class DiagnosticsDialog(QDialog):
             plot.clear()
             xs, p50, p95 = data.latency.get(stage, ([], [], []))
             if xs:
-                plot.plot(xs, p50, pen=pg.mkPen("#3b6fd8", width=2), name="p50")
-                plot.plot(xs, p95, pen=pg.mkPen("#e07b39", width=2, style=pg.QtCore.Qt.DashLine), name="p95")
+                # Told apart by the line's pattern as well as its colour (the theme's).
+                plot.plot(xs, p50, pen=pg.mkPen(colour("series_a"), width=2), name="p50")
+                plot.plot(xs, p95, pen=pg.mkPen(colour("series_b"), width=2, style=pg.QtCore.Qt.DashLine),
+                          name="p95")
             self._mark_empty(plot, not xs)
             if xs:
                 self._readable_time_range(plot, xs)
@@ -145,7 +150,7 @@ class DiagnosticsDialog(QDialog):
         xs, counts = data.tokens
         if xs:
             # Points, not a line: turns organized within one second share a time stamp.
-            tokens.plot(xs, counts, pen=None, symbol="o", symbolSize=6, symbolBrush="#1e8a4c",
+            tokens.plot(xs, counts, pen=None, symbol="o", symbolSize=6, symbolBrush=colour("series_c"),
                         symbolPen=None)
         self._mark_empty(tokens, not xs)
         turns = len(xs)

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from memoir_desktop.core.apps import app_access
+from memoir_desktop.ui.shared.a11y import readable
 from memoir_desktop.ui.shared.key_field import key_field
 
 log = logging.getLogger(__name__)
@@ -90,7 +91,7 @@ class NetworkAccess(QGroupBox):
         self.command.setFont(QFontDatabase.systemFont(QFontDatabase.FixedFont))
         self.command.setTextFormat(Qt.PlainText)
         self.command.setContentsMargins(8, 4, 8, 4)
-        self.command.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        readable(self.command)  # reached, read and copied from the keyboard too
         self.command.setAccessibleName(self.tr("The command to start memoir's server"))
         command_row.addWidget(self.command)
         copy_command = QPushButton(self.tr("Copy the command"))

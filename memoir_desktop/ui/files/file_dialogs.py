@@ -41,6 +41,7 @@ from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.inputs import InvalidInput
 from memoir_desktop.core.keys import crypto
 from memoir_desktop.ui.shared import i18n
+from memoir_desktop.ui.shared.a11y import readable
 from memoir_desktop.ui.shared.fit import grow_to_fit
 from memoir_desktop.ui.shared.formatting import long_date, short_time
 from memoir_desktop.ui.shared.reasons import reason
@@ -176,7 +177,7 @@ class ExportDialog(QDialog):
         layout.addWidget(self.bar)
         self.result = QLabel()
         self.result.setWordWrap(True)
-        self.result.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        readable(self.result)  # where the file went: read and copied from the keyboard too
         self.result.hide()
         layout.addWidget(self.result)
 

@@ -19,12 +19,12 @@ from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase, QPalette, QPen
 
 from memoir_desktop.ui.shared.qt_compat import guard_none_refcount
+from memoir_desktop.ui.shared.theme import CATEGORY_COLOURS, SPARE_CATEGORY_COLOURS, colour
 
-# Readable on light and dark backgrounds (Tableau 10); unknown types take the spare ones in turn.
-TYPE_COLORS = {"person": "#4e79a7", "place": "#59a14f", "organization": "#9c755f", "food": "#f28e2b",
-               "activity": "#e15759", "preference": "#b07aa1", "pet": "#edc948", "event": "#76b7b2",
-               "thing": "#9d9792"}
-_SPARE_COLORS = ("#ff9da7", "#86bcb6", "#d4a6c8", "#8cd17d", "#b6992d", "#499894")
+# Readable on light and dark backgrounds (Tableau 10, kept with the theme's colours); unknown types take
+# the spare ones in turn.
+TYPE_COLORS = CATEGORY_COLOURS
+_SPARE_COLORS = SPARE_CATEGORY_COLOURS
 ZOOM_STEP = 1.25
 ARROW_MIN_ZOOM = 40  # pixels per layout unit below which arrowheads are too small to read
 ARROW_PX = (7.0, 3.5)  # arrowhead length and half-width, pixels
@@ -82,7 +82,7 @@ class LabelLayer:
 
     def __init__(self, view: pg.ViewBox, font: QFont):
         self.view, self.font = view, font
-        self.set_colors(QColor("black"), QColor("white"))
+        self.set_colors(colour("text"), colour("base"))  # the canvas sets its own at once
         self.reset([])
 
     def set_colors(self, fg: QColor, bg: QColor) -> None:
@@ -499,7 +499,7 @@ class GraphCanvas(pg.GraphicsView):
         # Thousands of crossing lines at full strength merge into one dark mass: thin them out.
         base_alpha = int(np.clip(95 * np.sqrt(500 / max(int(self.edge_shown.sum()), 1)), 40, 95))
         line.setAlpha(base_alpha if near is None else 30 if hovering else 55)
-        grey = QColor("#8e8e96")
+        grey = colour("faded")
         grey.setAlpha(170 if near is None else 45 if hovering else 90)
         # Whole-pixel widths: a fractional cosmetic pen makes the raster engine stroke ~4x slower.
         self.curves["valid"].setPen(pg.mkPen(line, width=1))
@@ -507,7 +507,7 @@ class GraphCanvas(pg.GraphicsView):
         strong = QColor(self.fg)
         strong.setAlpha(210)
         self.curves["valid_hi"].setPen(pg.mkPen(strong, width=2.0))
-        self.curves["invalid_hi"].setPen(_dashed(QColor("#8e8e96"), 2.0))
+        self.curves["invalid_hi"].setPen(_dashed(colour("faded"), 2.0))
         self._draw_edges()
         self._update_labels()
         self.set_moving(self.moving)

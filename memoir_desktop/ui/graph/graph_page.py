@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSlider,
     QSpinBox,
-    QSplitter,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -33,6 +32,7 @@ from memoir_desktop.ui.graph.canvas import GraphCanvas, type_color
 from memoir_desktop.ui.graph.layout_worker import LayoutEngine
 from memoir_desktop.ui.graph.node_panel import NodePanel, type_name
 from memoir_desktop.ui.shared.formatting import short_date
+from memoir_desktop.ui.shared.splitter import KeyboardSplitter
 from memoir_desktop.viewmodels.graph_view import (
     Filters,
     GraphSnapshot,
@@ -168,6 +168,7 @@ class GraphPage(QWidget):
         layout.addLayout(self._build_filters())
         layout.addLayout(self._build_time_bar())
         self.canvas = GraphCanvas()
+        self.canvas.setObjectName("graphCanvas")  # the style sheet's focus ring
         self.canvas.nodeClicked.connect(self.select_node)
         self.canvas.backgroundClicked.connect(self.clear_selection)
         self.canvas.nodeMoved.connect(lambda nid, x, y: self.engine.pin(str(nid), (x, y)))
@@ -183,7 +184,7 @@ class GraphPage(QWidget):
         side_col.setContentsMargins(0, 0, 0, 0)
         side_col.addWidget(self.legend)
         side_col.addWidget(self.panel, 1)
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter = KeyboardSplitter(Qt.Orientation.Horizontal, self.tr("Width of the details beside the graph"))
         self.splitter.addWidget(self.canvas)
         self.splitter.addWidget(side)
         self.splitter.setStretchFactor(0, 1)

@@ -46,6 +46,8 @@ class ChatView(QScrollArea):
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        # Not a stop of its own: Tab goes through the entries, which it scrolls into view.
+        self.setFocusPolicy(Qt.NoFocus)
         self.canvas = QWidget()
         self.canvas.setObjectName("chatCanvas")
         self._layout = QVBoxLayout(self.canvas)
@@ -268,6 +270,15 @@ class ChatView(QScrollArea):
         early = self._early_jobs.pop(job_id, None)
         if early is not None:
             log.show_result(early)
+
+    def neighbour_of(self, bubble: MessageBubble) -> MessageBubble | None:
+        """The entry or reply drawn after `bubble` (or, for the last one, before it): where the keyboard
+        goes when `bubble` leaves the page."""
+        shown = sorted((b for b in self.bubbles if b is not bubble and shiboken6.isValid(b) and not b.isHidden()),
+                       key=self._index_of)
+        at = self._index_of(bubble)
+        after = [b for b in shown if self._index_of(b) > at]
+        return after[0] if after else (shown[-1] if shown else None)
 
     def bubble_for(self, entry_id: int) -> MessageBubble | None:
         return next((b for b in self.bubbles if b.entry_id == entry_id), None)

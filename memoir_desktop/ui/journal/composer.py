@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
 
-from PySide6.QtCore import Qt, QTime, Signal
+from PySide6.QtCore import QEvent, Qt, QTime, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
@@ -19,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from memoir_desktop.ui.shared.formatting import long_date
 from memoir_desktop.ui.shared.resources import icon
+from memoir_desktop.ui.shared.theme import colour
 
 BACKDATED_DEFAULT = time(12, 0)
 
@@ -79,12 +81,14 @@ class Composer(QWidget):
         self.edit.submitted.connect(self._submit)
         self.edit.saved.connect(self._save)
         row.addWidget(self.edit, 1)
-        buttons = QVBoxLayout()
+        # Send and Save side by side, Private under them: two rows, so the composer stays low enough for a
+        # laptop screen at 200 % (three rows made it taller than the text box).
+        buttons = QGridLayout()
         buttons.setSpacing(4)
-        self.button = QPushButton(icon("send"), "")
+        self.button = QPushButton(icon("send", colour("accent")), "")
         self.button.setToolTip(self.tr("Send: save and hear back from your companion (Enter)"))
         self.button.setAccessibleName(self.tr("Send"))
-        self.button.setFixedHeight(36)
+        self.button.setFixedHeight(32)
         self.button.setMinimumWidth(44)
         self.button.clicked.connect(self._submit)
         self.save_button = QPushButton(self.tr("Save"))
@@ -94,18 +98,24 @@ class Composer(QWidget):
         self.save_button.setMinimumWidth(44)
         self.save_button.setObjectName("cardAction")
         self.save_button.clicked.connect(self._save)
-        buttons.addWidget(self.button)
-        buttons.addWidget(self.save_button)
+        buttons.addWidget(self.button, 0, 0)
+        buttons.addWidget(self.save_button, 0, 1)
         self.private = QCheckBox(self.tr("Private"))
         self.private.setToolTip(self.tr("Private: the entry is only journaled. It is never sent to the AI "
                                         "(no reply, no memories made from it) and is found by search on this "
                                         "computer."))
         self.private.setAccessibleName(self.tr("Private entry"))
         self.private.toggled.connect(self._private_toggled)
-        buttons.addWidget(self.private)
+        buttons.addWidget(self.private, 1, 0, 1, 2)
+        buttons.setRowStretch(2, 1)
         row.addLayout(buttons)
         column.addLayout(row)
         self.set_day(self.day)
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.StyleChange, QEvent.PaletteChange):  # the arrow keeps 3:1 in either theme
+            self.button.setIcon(icon("send", colour("accent")))
 
     def set_day(self, day: date) -> None:
         """The day the next entry is written on."""
@@ -113,6 +123,8 @@ class Composer(QWidget):
         self.day = day
         past = day != date.today()
         self.day_line.setVisible(past)
+        self.edit.setAccessibleDescription(self.tr("Enter sends, Ctrl+Enter saves without a reply, Shift+Enter "
+                                                   "starts a new line."))
         if past:
             self.day_label.setText(self.tr("Writing on {date}, at").format(date=long_date(day)))
             if changed:
@@ -159,6 +171,8 @@ class Composer(QWidget):
         if private:
             self.edit.setPlaceholderText(self.tr("A private entry: only journaled, never sent to the AI (Enter "
                                                  "to save)"))
+            self.edit.setAccessibleDescription(self.tr("A private entry: Enter saves it, Shift+Enter starts a "
+                                                       "new line."))
         else:
             self.set_day(self.day)
 

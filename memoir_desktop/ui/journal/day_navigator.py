@@ -4,12 +4,22 @@ from __future__ import annotations
 
 from datetime import date
 
-from PySide6.QtCore import QDate, Qt, Signal
+from PySide6.QtCore import QDate, QEvent, Qt, Signal
 from PySide6.QtGui import QFont, QTextCharFormat
-from PySide6.QtWidgets import QCalendarWidget, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCalendarWidget,
+    QFrame,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from memoir_desktop.ui.shared.formatting import long_date
 from memoir_desktop.ui.shared.resources import icon
+from memoir_desktop.ui.shared.theme import colour
 
 
 def _qdate(day: date) -> QDate:
@@ -24,7 +34,7 @@ class DayNavigator(QWidget):
         super().__init__(parent)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 4, 8)
-        self.today_button = QPushButton(icon("today"), self.tr("Today"))
+        self.today_button = QPushButton(icon("today", colour("accent")), self.tr("Today"))
         self.today_button.setToolTip(self.tr("Go to today (Ctrl+N)"))
         self.today_button.setAccessibleName(self.tr("Go to today"))
         self.today_button.clicked.connect(lambda: self.select(date.today(), emit=True))
@@ -35,9 +45,26 @@ class DayNavigator(QWidget):
         self.calendar.setMaximumDate(QDate.currentDate())
         self.calendar.setAccessibleName(self.tr("Journal calendar"))
         self.calendar.clicked.connect(lambda qd: self.day_selected.emit(qd.toPython()))
-        layout.addWidget(self.calendar)
+        # Arrow keys move through the days; Enter opens the one chosen (as a click does).
+        self.calendar.activated.connect(lambda qd: self.day_selected.emit(qd.toPython()))
+        self._weekend_colours()
+        # The calendar draws no focus of its own: a frame around it takes the focus ring while its days
+        # have the keyboard.
+        self.calendar_frame = QFrame()
+        self.calendar_frame.setObjectName("calendarFrame")
+        framed = QVBoxLayout(self.calendar_frame)
+        framed.setContentsMargins(0, 0, 0, 0)
+        framed.addWidget(self.calendar)
+        days = self.calendar.findChild(QTableView)
+        if days is not None:  # the part of the calendar that takes the keyboard
+            days.installEventFilter(self)
+            days.setAccessibleName(self.tr("Journal calendar"))
+            days.setAccessibleDescription(self.tr("Days in bold have entries. Arrow keys move between days; "
+                                                  "Enter opens one."))
+        layout.addWidget(self.calendar_frame)
         self.list = QListWidget()
         self.list.setAccessibleName(self.tr("Days with entries"))
+        self.list.setMinimumHeight(40)
         self.list.itemActivated.connect(self._list_pick)
         self.list.itemClicked.connect(self._list_pick)
         layout.addWidget(self.list, 1)
@@ -49,6 +76,26 @@ class DayNavigator(QWidget):
         self.trash_count = 0
         self.set_trash_count(0)
         self._days: list[date] = []
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.StyleChange, QEvent.PaletteChange):  # the theme changed: so do these
+            self.today_button.setIcon(icon("today", colour("accent")))
+            self._weekend_colours()
+
+    def _weekend_colours(self) -> None:
+        """Saturday and Sunday in the theme's red, which reads at 4.5:1 (Qt's own red does not)."""
+        weekend = QTextCharFormat()
+        weekend.setForeground(colour("delete"))
+        for day in (Qt.Saturday, Qt.Sunday):
+            self.calendar.setWeekdayTextFormat(day, weekend)
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() in (QEvent.FocusIn, QEvent.FocusOut):
+            self.calendar_frame.setProperty("focused", event.type() == QEvent.FocusIn)
+            self.calendar_frame.style().unpolish(self.calendar_frame)
+            self.calendar_frame.style().polish(self.calendar_frame)
+        return False
 
     def set_days(self, days: list[date]) -> None:
         bold = QTextCharFormat()

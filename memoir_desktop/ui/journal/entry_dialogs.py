@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from memoir_desktop.ui.shared.formatting import date_time
+from memoir_desktop.ui.shared.theme import colour
 
 PREVIEW_LINES = 4
 PREVIEW_CHARS = 280
@@ -123,19 +124,20 @@ class EntryHistoryDialog(QDialog):
 
     def set_rows(self, rows: list[dict]) -> None:
         self.rows = rows
+        muted = colour("muted").name()  # the theme's: 4.5:1 on the timeline in both themes
         parts = []
         for row in rows:
             event = row.get("event", "")
             head = (f"<b>{_esc(self._event_label(event))}</b> &nbsp;"
-                    f"<span style='color:#6b6f7b'>{_esc(date_time(row.get('created_at')))}</span>")
+                    f"<span style='color:{muted}'>{_esc(date_time(row.get('created_at')))}</span>")
             body = ""
             if event == "EDIT":
-                body = (f"<span style='color:#6b6f7b'><s>{_esc(row.get('old_content') or '')}</s></span>"
+                body = (f"<span style='color:{muted}'><s>{_esc(row.get('old_content') or '')}</s></span>"
                         f"<br>→ {_esc(row.get('new_content') or '')}")
             elif event == "MOVE":
                 body = f"{_esc(date_time(row.get('old_time')))} → {_esc(date_time(row.get('new_time')))}"
             elif event == "CONFLICT":  # core/sync: the version not shown is kept here, whole
-                body = (f"<span style='color:#6b6f7b'>{_esc(self.tr('The other version:'))}</span>"
+                body = (f"<span style='color:{muted}'>{_esc(self.tr('The other version:'))}</span>"
                         f"<br>{_esc(row.get('old_content') or '')}")
             parts.append(f"<p style='margin-bottom:10px'>{head}" + (f"<br>{body}" if body else "") + "</p>")
         self.timeline.setHtml("".join(parts) or _esc(self.tr("No changes yet.")))
@@ -196,6 +198,8 @@ class PurgeConfirmDialog(QDialog):
             scroll.setWidgetResizable(True)
             scroll.setFrameShape(QFrame.NoFrame)
             scroll.setWidget(holder)
+            # The list is text to read: a stop of its own, said by name, scrolled with the arrow keys.
+            scroll.setAccessibleName(heading.text())
             scroll.setMaximumHeight(180)
             scroll.setMinimumHeight(180)
             layout.addWidget(scroll)

@@ -13,7 +13,7 @@ from datetime import date, datetime, timedelta
 
 import shiboken6
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QSplitter, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QFrame, QScrollArea, QStackedWidget, QVBoxLayout, QWidget
 
 from memoir_desktop.core.inputs import InvalidInput
 from memoir_desktop.core.journal.entries import EntryChanged, EntryPurged
@@ -30,9 +30,11 @@ from memoir_desktop.ui.journal.reflection_cards import FollowUpCard, LetterCard,
 from memoir_desktop.ui.journal.trash_view import ActionBar, TrashView
 from memoir_desktop.ui.journal.welcome_panel import NoLLMBanner, WelcomePanel
 from memoir_desktop.ui.shared import llm_words
+from memoir_desktop.ui.shared.a11y import focus_stop
 from memoir_desktop.ui.shared.formatting import long_date, parse
 from memoir_desktop.ui.shared.qt_compat import listen
 from memoir_desktop.ui.shared.reasons import reason as _reason
+from memoir_desktop.ui.shared.splitter import KeyboardSplitter
 from memoir_desktop.ui.sync.conflict_notice import ConflictNoticeCard
 from memoir_desktop.viewmodels.day import DayView, load_day
 
@@ -94,9 +96,18 @@ class JournalPage(QWidget):
         bar_holder.addWidget(self.bar)
         column.addLayout(bar_holder)
         column.addWidget(self.composer)
-        self.splitter = QSplitter(Qt.Horizontal)
+        self.splitter = KeyboardSplitter(Qt.Horizontal, self.tr("Width of the list of days"))
         self.splitter.setObjectName("journalSplitter")
-        self.splitter.addWidget(self.navigator)
+        # The days scroll when the window is short (a laptop at 200 %): the calendar alone is taller than
+        # what is left there, and the window could not be made smaller than the screen.
+        days = QScrollArea()
+        days.setWidget(self.navigator)
+        days.setWidgetResizable(True)
+        days.setFrameShape(QFrame.NoFrame)
+        days.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        days.setFocusPolicy(Qt.NoFocus)
+        days.setMinimumWidth(self.navigator.minimumSizeHint().width())
+        self.splitter.addWidget(days)
         self.splitter.addWidget(right)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([260, 900])
@@ -427,6 +438,8 @@ class JournalPage(QWidget):
 
     def set_entry_private(self, entry_id: int, private: bool) -> None:
         """By id, not bubble: the day is redrawn, and Undo must still find the entry."""
+        shown = self.chat.bubble_for(entry_id)
+        had_focus = shown is not None and (shown.hasFocus() or shown.isAncestorOf(QApplication.focusWidget()))
         def done(changed: EntryChanged) -> None:
             bubble = self.chat.bubble_for(entry_id)
             if bubble is not None:
@@ -437,7 +450,8 @@ class JournalPage(QWidget):
                                 "are set aside. What it already read can't be unsent.", None, n) if n else
                         self.tr("Private now: the companion won't read this entry."))
                 self.bar.show_message(text, self.tr("Undo"), lambda: self.set_entry_private(entry_id, False))
-                self.show_day(self.day)  # its "waiting for the AI" note goes: nothing will read it
+                # Its "waiting for the AI" note goes (nothing will read it); the keyboard stays on the entry.
+                self.show_day(self.day, then=lambda: self.focus_entry(entry_id) if had_focus else None)
             else:
                 self.bar.show_message(self.tr("The companion may read this entry again."))
 
@@ -504,23 +518,47 @@ class JournalPage(QWidget):
             self.chat.show_rereading(bubble, job_id)
 
     def trash_entry(self, bubble: MessageBubble) -> None:
-        """Out of the day at once; the bar offers to put it back."""
+        """Out of the day at once; the bar offers to put it back. The keyboard goes on to the next entry
+        (or the one before), never to the top of the window."""
         entry_id = bubble.entry_id
+        had_focus = bubble.isAncestorOf(QApplication.focusWidget()) or bubble.hasFocus()
+        neighbour = self.chat.neighbour_of(bubble)
         bubble.hide()
+        if had_focus:
+            self._give_focus(neighbour)
 
         def done(_changed: EntryChanged) -> None:
             if shiboken6.isValid(bubble):
                 self.chat.remove_entry(bubble)
             self.bar.show_message(self.tr("Entry moved to the trash"), self.tr("Put back"),
                                   lambda: self.restore_entry(entry_id, announce=True), shortcut="Ctrl+Z")
+            if had_focus and (neighbour is None or not shiboken6.isValid(neighbour)):
+                self._give_focus(None)
             self.refresh_trash()
 
         def failed(exc: BaseException) -> None:
             if shiboken6.isValid(bubble):
                 bubble.show()
+                if had_focus:
+                    focus_stop(bubble)
             self.bar.show_message(self.tr("Could not move this entry to the trash: {error}").format(error=exc))
 
         self.backend.change(lambda m: m.journal.trash(entry_id), done, failed)
+
+    def _give_focus(self, bubble: MessageBubble | None) -> None:
+        """The keyboard on `bubble`, or on the bar's button (Undo) when there is no entry left to go to."""
+        if bubble is not None and shiboken6.isValid(bubble) and bubble.isVisible():
+            focus_stop(bubble)
+        elif self.bar.button.isVisible():
+            focus_stop(self.bar.button)
+        else:
+            self.composer.focus()
+
+    def focus_entry(self, entry_id: int) -> None:
+        """The keyboard on an entry drawn again (after a redraw of its day)."""
+        bubble = self.chat.bubble_for(entry_id)
+        if bubble is not None:
+            focus_stop(bubble)
 
     def restore_entry(self, entry_id: int, announce: bool = False) -> None:
         def done(changed: EntryChanged) -> None:
@@ -528,7 +566,7 @@ class JournalPage(QWidget):
             created = changed.entry.get("created_at")
             day = parse(created).date() if created else None
             if day is not None and day == self.day and self.stack.currentWidget() is self.chat:
-                self.show_entry(day, entry_id)
+                self.show_day(day, then=lambda: (self.chat.highlight_entry(entry_id), self.focus_entry(entry_id)))
             if announce and day is not None:  # said whichever page shows now (a page switch must not drop it)
                 self.bar.show_message(self.tr("Entry restored to {date}.").format(date=long_date(day)),
                                       self.tr("Go there"), lambda: self.show_entry(day, entry_id))

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
 from memoir_desktop.ui.shared import llm_words
+from memoir_desktop.ui.shared.a11y import plain_text
 from memoir_desktop.ui.shared.glyphs import OP_SYMBOLS, brain, hold
 
 _OBJECT_NAMES = {"ADD": "opAdd", "UPDATE": "opUpdate", "DELETE": "opDelete", "NOOP": "opNoop"}
@@ -23,6 +24,8 @@ class MemoryOpsLog(QFrame):
         self.state = "pending"
         self.events: list[str] = []
         self.setObjectName("opsLog")
+        # One stop for the keyboard and a screen reader: its title as its name, its lines as its description.
+        self.setFocusPolicy(Qt.TabFocus)
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(10, 6, 10, 6)
         self._layout.setSpacing(2)
@@ -55,6 +58,17 @@ class MemoryOpsLog(QFrame):
     def _title(self, suffix: str = "") -> None:
         text = f"{brain()} " + self.tr("What memoir remembered")
         self.title.setText(f"{text} — {suffix}" if suffix else text)
+        self._describe()
+
+    def _describe(self) -> None:
+        self.setAccessibleName(self.title.text().replace(brain(), "").strip())
+        lines = [plain_text(label.text()) for label in self.findChildren(QLabel) if label is not self.title]
+        self.setAccessibleDescription("\n".join(line for line in lines if line))
+
+    def childEvent(self, event) -> None:
+        super().childEvent(event)
+        if event.added() and hasattr(self, "title"):
+            QTimer.singleShot(0, self, self._describe)  # once the new line has its text
 
     def show_pending(self, waiting_for_llm: bool, reason: dict | None = None) -> None:
         """Waiting, and why (core/jobs/service.py `reason`): the server down since when, too slow, in line…"""

@@ -6,6 +6,10 @@ nothing. An entry of the user's has a menu (right click, or the "⋯" button, re
 copy, remember this (the words selected in it, or the whole entry), edit in place, change its
 date, ask the companion, history, move to trash. The bubble
 edits itself in place; everything else it asks of the page through `action_requested`.
+
+For the keyboard and a screen reader a bubble is one item: Tab lands on it, its accessible name is its
+words and its description who wrote it and when (with "Private", "edited"); Enter, Space or the menu
+key open its menu. The "⋯" button says which entry it is for.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from __future__ import annotations
 import math
 from datetime import datetime
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QTextDocument
 from PySide6.QtWidgets import (
     QFrame,
@@ -27,6 +31,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from memoir_desktop.ui.shared.a11y import readable, short
 from memoir_desktop.ui.shared.formatting import date_time, parse, short_time
 from memoir_desktop.ui.shared.glyphs import lock
 from memoir_desktop.viewmodels.markdown import to_safe_html
@@ -73,6 +78,7 @@ class MessageBubble(QFrame):
         self._rich = role != "user"
         self.setObjectName("userBubble" if role == "user" else "assistantBubble")
         self.setSizePolicy(QSizePolicy.Maximum, QSizePolicy.Preferred)
+        self.setFocusPolicy(Qt.TabFocus)  # an item to read: Tab, not a click, puts the focus ring on it
         self.setContextMenuPolicy(Qt.CustomContextMenu)
         self.customContextMenuRequested.connect(lambda pos: self.context_menu().popup(self.mapToGlobal(pos)))
         layout = QVBoxLayout(self)
@@ -115,9 +121,7 @@ class MessageBubble(QFrame):
         self.menu_button.setFocusPolicy(Qt.TabFocus)
         self.menu_button.setPopupMode(QToolButton.InstantPopup)
         # The "⋯" says "more" already; the style's menu arrow would crowd it.
-        self.menu_button.setStyleSheet("QToolButton::menu-indicator { image: none; width: 0px; }")
         self.menu_button.setToolTip(self.tr("Edit, change the date, move to trash…"))
-        self.menu_button.setAccessibleName(self.tr("Entry actions"))
         self._button_menu = QMenu(self)
         self._button_menu.aboutToShow.connect(lambda: self._fill(self._button_menu))
         self.menu_button.setMenu(self._button_menu)
@@ -133,7 +137,6 @@ class MessageBubble(QFrame):
             meta.addWidget(self.time_label)
             meta.addStretch(1)
         layout.addLayout(meta)
-        self.setAccessibleName(self.tr("You") if role == "user" else self.tr("Companion"))
         self._show_text(text)
         self._show_entry_marks()
 
@@ -142,7 +145,25 @@ class MessageBubble(QFrame):
     def _show_text(self, text: str) -> None:
         self.text = text
         self.body.setText(to_safe_html(text) if self._rich else text)
-        self.setAccessibleDescription(text)
+        words = self._words()
+        self.setAccessibleName(words)
+        self.menu_button.setAccessibleName(self.tr("Actions for the entry: {text}").format(text=short(words)))
+
+    def _words(self) -> str:
+        """The text as it reads (a reply's Markdown as rendered)."""
+        if not self._rich:
+            return self.text
+        doc = QTextDocument()
+        doc.setHtml(self.body.text())
+        return doc.toPlainText()
+
+    def _describe(self) -> None:
+        """Who wrote it, when, and its marks: the bubble's accessible description."""
+        parts = [self.tr("You") if self.role == "user" else self.tr("Companion")]
+        for label in (self.time_label, self.private_label, self.edited_label, self.tags_label):
+            if label.text() and not label.isHidden():
+                parts.append(label.text())
+        self.setAccessibleDescription(" · ".join(parts))
 
     def set_text(self, text: str) -> None:
         self._show_text(text)
@@ -185,6 +206,7 @@ class MessageBubble(QFrame):
         self.style().polish(self)
         if pending:
             self.time_label.setText(self.tr("saving…"))
+        self._describe()
 
     def confirm(self, entry_id: int | None, when: datetime | None = None) -> None:
         """Saved: the entry's id and time are known (the bubble's menu opens up)."""
@@ -218,6 +240,7 @@ class MessageBubble(QFrame):
             self.edited_label.setToolTip(self.tr("Last changed {date}").format(
                 date=date_time(self.entry.get("updated_at"))))
         self.menu_button.setVisible(self.role == "user" and self.entry_id is not None and not self.editing)
+        self._describe()
 
     def set_highlighted(self, on: bool) -> None:
         self.setProperty("highlighted", on)
@@ -225,6 +248,13 @@ class MessageBubble(QFrame):
         self.style().polish(self)
 
     # -- menu -------------------------------------------------------------------------------
+
+    def keyPressEvent(self, event) -> None:
+        if event.key() in (Qt.Key_Return, Qt.Key_Enter, Qt.Key_Space) and not self.editing:
+            event.accept()
+            self.context_menu().popup(self.mapToGlobal(QPoint(16, min(24, self.height() // 2))))
+            return
+        super().keyPressEvent(event)
 
     def context_menu(self) -> QMenu:
         menu = QMenu(self)
@@ -388,4 +418,4 @@ class NoticeLine(QLabel):
         self.setWordWrap(True)
         self.setAlignment(Qt.AlignCenter)
         self.setTextFormat(Qt.PlainText)
-        self.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        readable(self)  # what happened to an entry: reached and read from the keyboard

@@ -9,6 +9,7 @@ from datetime import date
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
+from memoir_desktop.ui.shared.a11y import short
 from memoir_desktop.ui.shared.formatting import long_date
 
 MAX_MEMORIES_SHOWN = 2
@@ -96,10 +97,14 @@ class FollowUpCard(QFrame):
         row = QHBoxLayout()
         self.write_button = QPushButton(self.tr("Write about it"))
         self.write_button.setObjectName("cardAction")
+        self.write_button.setAccessibleName(self.tr("Write about it: {question}").format(
+            question=short(followup["question"])))
         self.write_button.clicked.connect(lambda: self.write_requested.emit(self.followup))
         self.dismiss_button = QPushButton(self.tr("Not now"))
         self.dismiss_button.setObjectName("cardAction")
         self.dismiss_button.setToolTip(self.tr("Don't ask about this plan again"))
+        self.dismiss_button.setAccessibleName(self.tr("Not now: {question}").format(
+            question=short(followup["question"])))
         self.dismiss_button.clicked.connect(lambda: self.dismiss_requested.emit(self.followup))
         row.addWidget(self.write_button)
         row.addWidget(self.dismiss_button)
@@ -123,5 +128,6 @@ class LetterCard(QFrame):
         row.addWidget(text, 1)
         self.read_button = QPushButton(self.tr("Read"))
         self.read_button.setObjectName("cardAction")
+        self.read_button.setAccessibleName(self.tr("Read the letter: {title}").format(title=short(first)))
         self.read_button.clicked.connect(lambda: self.open_letter.emit(self.letter))
         row.addWidget(self.read_button)

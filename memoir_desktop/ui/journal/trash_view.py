@@ -1,14 +1,29 @@
 """`TrashView`: the entries moved to the trash, each with Restore and Delete forever; and the
-`ActionBar` that says what just happened to an entry ("moved to the trash · Undo")."""
+`ActionBar` that says what just happened to an entry ("moved to the trash · Undo").
+
+Escape in the trash goes back to the day. After Restore or Delete forever the keyboard goes on to the
+entry that took the row's place. The bar's message is said to a screen reader when it appears, and it
+stays until it is dismissed (✕, or Escape on it) or the next message replaces it: a message that
+vanishes on a timer may vanish before it is read (WCAG 2.2.1, 4.1.3)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QApplication,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from memoir_desktop.ui.journal.entry_dialogs import first_lines
+from memoir_desktop.ui.shared.a11y import announce, focus_stop, next_stop, short
 from memoir_desktop.ui.shared.formatting import date_time
 
 
@@ -34,13 +49,14 @@ class TrashRow(QFrame):
         layout.addWidget(self.text)
         actions = QHBoxLayout()
         actions.setSpacing(6)
+        words = short(entry.get("content", ""))
         self.restore_button = QPushButton(self.tr("Restore"))
         self.restore_button.setObjectName("cardAction")
-        self.restore_button.setAccessibleName(self.tr("Restore this entry to its day"))
+        self.restore_button.setAccessibleName(self.tr("Restore to its day: {text}").format(text=words))
         self.restore_button.clicked.connect(lambda: self.restore_requested.emit(self.entry))
         self.purge_button = QPushButton(self.tr("Delete forever"))
         self.purge_button.setObjectName("cardAction")
-        self.purge_button.setAccessibleName(self.tr("Delete this entry forever"))
+        self.purge_button.setAccessibleName(self.tr("Delete forever: {text}").format(text=words))
         self.purge_button.clicked.connect(lambda: self.purge_requested.emit(self.entry))
         actions.addWidget(self.restore_button)
         actions.addWidget(self.purge_button)
@@ -61,6 +77,8 @@ class TrashView(QWidget):
         super().__init__(parent)
         self.entries: list[dict] = []
         self.rows: list[TrashRow] = []
+        # (row, "restore" or "purge", entry id): what the keyboard did, until that entry leaves the list
+        self._acted: tuple[int, str, int] | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(18, 12, 18, 12)
         layout.setSpacing(8)
@@ -83,6 +101,8 @@ class TrashView(QWidget):
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.NoFrame)
+        self.scroll.setFocusPolicy(Qt.NoFocus)  # the rows' buttons take the keyboard; the area scrolls to them
+        self.scroll.setMinimumHeight(40)  # a short window (200 %) scrolls the rows, not the whole page
         canvas = QWidget()
         canvas.setObjectName("cardCanvas")
         self._rows = QVBoxLayout(canvas)
@@ -96,18 +116,60 @@ class TrashView(QWidget):
         self.scroll.setWidget(canvas)
         layout.addWidget(self.scroll, 1)
 
+    def keyPressEvent(self, event) -> None:
+        if event.key() == Qt.Key_Escape:  # the trash is a place one visits: Escape goes back
+            event.accept()
+            self.back_requested.emit()
+            return
+        super().keyPressEvent(event)
+
     def set_entries(self, entries: list[dict]) -> None:
+        if entries == self.entries and len(self.rows) == len(entries):
+            return  # the same list read again (two refreshes after one change): the rows, and the focus, stay
         self.entries = list(entries)
+        kept = self._focused_row()
         for row in self.rows:
+            row.hide()
             row.deleteLater()
         self.rows = []
         for i, entry in enumerate(self.entries):
             row = TrashRow(entry)
-            row.restore_requested.connect(self.restore_requested)
-            row.purge_requested.connect(self.purge_requested)
+            row.restore_requested.connect(lambda e, r=row: self._act(r, "restore", self.restore_requested, e))
+            row.purge_requested.connect(lambda e, r=row: self._act(r, "purge", self.purge_requested, e))
             self._rows.insertWidget(1 + i, row)
             self.rows.append(row)
         self.empty_label.setVisible(not self.entries)
+        if self._acted is None and kept is not None:  # drawn again around the keyboard: it stays put
+            row = next((r for r in self.rows if r.entry.get("id") == kept[0]), None)
+            if row is not None:
+                focus_stop(row.restore_button if kept[1] == "restore" else row.purge_button)
+        self._focus_after()
+
+    def _focused_row(self) -> tuple[int, str] | None:
+        focused = QApplication.focusWidget()
+        for row in self.rows:
+            if focused is row.restore_button or focused is row.purge_button:
+                return row.entry.get("id"), "restore" if focused is row.restore_button else "purge"
+        return None
+
+    def _act(self, row: TrashRow, what: str, signal, entry: dict) -> None:
+        keyboard = row.isAncestorOf(QApplication.focusWidget())
+        self._acted = (self.rows.index(row), what, entry.get("id")) if keyboard and row in self.rows else None
+        signal.emit(entry)
+
+    def _focus_after(self) -> None:
+        """The row the keyboard acted on is gone: the keyboard goes to the one in its place."""
+        if self._acted is None or not self.isVisible():
+            return
+        index, what, entry_id = self._acted
+        if any(e.get("id") == entry_id for e in self.entries):
+            return  # still here: not done yet, or not done at all (the deletion was cancelled)
+        if self.rows:
+            row = self.rows[min(index, len(self.rows) - 1)]
+            focus_stop(row.restore_button if what == "restore" else row.purge_button)
+        else:
+            focus_stop(self.back_button)
+        self._acted = None
 
     def row_for(self, entry_id: int) -> TrashRow | None:
         return next((r for r in self.rows if r.entry.get("id") == entry_id), None)
@@ -130,24 +192,38 @@ class ActionBar(QFrame):
         row.addWidget(self.button)
         self.close_button = QPushButton("✕")
         self.close_button.setObjectName("linkButton")
-        self.close_button.setAccessibleName(self.tr("Dismiss"))
-        self.close_button.clicked.connect(self.hide)
+        self.close_button.setAccessibleName(self.tr("Dismiss this message"))
+        self.close_button.setToolTip(self.tr("Dismiss this message"))
+        self.close_button.clicked.connect(self.dismiss)
         row.addWidget(self.close_button)
         self._action: Callable[[], None] | None = None
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.timeout.connect(self.hide)
         self.hide()
 
     def show_message(self, text: str, button: str | None = None, action: Callable[[], None] | None = None,
-                     seconds: int = 10, shortcut: str | None = None) -> None:
+                     shortcut: str | None = None) -> None:
+        """Show `text` (with one button) until it is dismissed or replaced, and have it said."""
         self.label.setText(text)
         self._action = action
         self.button.setVisible(bool(button))
         self.button.setText(button or "")
+        self.button.setAccessibleName(f"{button}: {short(text)}" if button else "")
         self.button.setShortcut(shortcut or "")
         self.show()
-        self._timer.start(seconds * 1000)
+        announce(self, f"{text} ({button}: {shortcut})" if button and shortcut else text)
+
+    def keyPressEvent(self, event) -> None:
+        if event.key() == Qt.Key_Escape:
+            event.accept()
+            self.dismiss()
+            return
+        super().keyPressEvent(event)
+
+    def dismiss(self) -> None:
+        """Put the message away; the keyboard, if it was on it, goes on to what comes after it."""
+        after = next_stop(self.window(), True) if self.isAncestorOf(QApplication.focusWidget()) else None
+        self.hide()
+        if after is not None and after.isVisible():
+            focus_stop(after)
 
     def _act(self) -> None:
         action, self._action = self._action, None

@@ -24,6 +24,7 @@ class MemoryTextDialog(QDialog):
         self.layout_.addWidget(label)
         self.editor = QPlainTextEdit(text)
         self.editor.setAccessibleName(self.tr("Memory text"))
+        self.editor.setTabChangesFocus(True)  # Tab goes on to Save and Cancel; a memory has no tab in it
         self.layout_.addWidget(self.editor, 1)
         self.add_fields()
         self.error = QLabel()

@@ -8,9 +8,10 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTextBrowser, Q
 
 from memoir_desktop.ui.shared.formatting import date_time
 from memoir_desktop.ui.shared.glyphs import OP_SYMBOLS
+from memoir_desktop.ui.shared.theme import colours
 
-_COLOURS = {"ADD": "#1e8a4c", "UPDATE": "#b26a00", "DELETE": "#c0392b", "RESTORE": "#3b6fd8",
-            "CONSOLIDATE": "#6b6f7b"}
+# Each event's colour is the theme's (4.5:1 on the timeline in both themes); its symbol and word say it too.
+_COLOUR_NAMES = {"ADD": "add", "UPDATE": "update", "DELETE": "delete", "RESTORE": "accent", "CONSOLIDATE": "muted"}
 
 
 class HistoryDialog(QDialog):
@@ -45,24 +46,26 @@ class HistoryDialog(QDialog):
 
     def set_rows(self, rows: list[dict]) -> None:
         self.rows = rows
+        theme = colours()
+        muted = theme["muted"]
         parts = []
         for row in rows:
             event = row.get("event", "")
-            colour = _COLOURS.get(event, "#6b6f7b")
+            colour = theme[_COLOUR_NAMES.get(event, "muted")]
             head = (f"<span style='color:{colour}; font-weight:600'>{OP_SYMBOLS.get(event, '·')} "
                     f"{html.escape(self._event_label(event))}</span> &nbsp;"
-                    f"<span style='color:#6b6f7b'>{html.escape(date_time(row.get('created_at')))} · "
+                    f"<span style='color:{muted}'>{html.escape(date_time(row.get('created_at')))} · "
                     f"{html.escape(self._actor_label(row.get('actor', '')))}</span>")
             old, new = row.get("old_memory"), row.get("new_memory")
             if event == "UPDATE" and old and new:
-                body = f"<s style='color:#6b6f7b'>{html.escape(old)}</s><br>→ {html.escape(new)}"
+                body = f"<s style='color:{muted}'>{html.escape(old)}</s><br>→ {html.escape(new)}"
             else:
                 body = html.escape(new or old or "")
             extra = ""
             if row.get("note"):
-                extra = f"<br><i style='color:#6b6f7b'>{html.escape(row['note'])}</i>"
+                extra = f"<br><i style='color:{muted}'>{html.escape(row['note'])}</i>"
             if row.get("entry_id") is not None:
-                extra += f"<br><span style='color:#6b6f7b'>{html.escape(self.tr('from a journal entry'))}</span>"
+                extra += f"<br><span style='color:{muted}'>{html.escape(self.tr('from a journal entry'))}</span>"
             parts.append(f"<p style='margin-bottom:10px'>{head}<br>{body}{extra}</p>")
         self.timeline.setHtml("".join(parts) or html.escape(self.tr("No history.")))
 

@@ -1,5 +1,9 @@
 """`MemoryCardList`: the Memories tab. Search and filter memory cards; add one by hand, edit,
-forget, restore, see history; answer the AI's held proposals and other apps' suggestions."""
+forget, restore, see history; answer the AI's held proposals and other apps' suggestions.
+
+The keyboard is never dropped when the cards are drawn again: after Forget or Restore it goes to the
+same button of the memory that took the card's place (or to Undo when none is left), after an edit to
+the edited card's Edit button. The filter row wraps on a narrow window."""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from datetime import date, datetime, timedelta
 
 from PySide6.QtCore import QDate, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QDateEdit,
     QFrame,
@@ -15,6 +20,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -28,6 +34,8 @@ from memoir_desktop.ui.memories.suggestion_panel import SuggestionPanel
 from memoir_desktop.ui.memories.tidy_dialog import TidyDialog
 from memoir_desktop.ui.memories.tidy_hint import TidyHint
 from memoir_desktop.ui.memories.undo_bar import UndoBar
+from memoir_desktop.ui.shared.a11y import announce, focus_stop, short
+from memoir_desktop.ui.shared.flow_layout import FlowLayout
 from memoir_desktop.viewmodels.memory_filters import MemoryFilter, apply_filter
 
 PAGE_SIZE = 100
@@ -53,6 +61,9 @@ class MemoryCardList(QWidget):
         self._limit = PAGE_SIZE
         self._dirty = True
         self._reveal: str | None = None  # a memory to scroll to once its card is shown (show_memory)
+        # Where the keyboard was among the cards before they are drawn again: (memory id, which button,
+        # the card's place); and the memory whose card must keep it (an edit just saved).
+        self._keyboard: tuple[str, str, int] | None = None
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 10, 12, 6)
@@ -73,6 +84,7 @@ class MemoryCardList(QWidget):
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.NoFrame)
+        self.scroll.setFocusPolicy(Qt.NoFocus)  # the cards take the keyboard; the area scrolls to them
         canvas = QWidget()
         canvas.setObjectName("cardCanvas")
         self._cards_layout = QVBoxLayout(canvas)
@@ -117,14 +129,17 @@ class MemoryCardList(QWidget):
 
     # -- filter bar ---------------------------------------------------------------------------
 
-    def _filter_bar(self) -> QHBoxLayout:
-        bar = QHBoxLayout()
+    def _filter_bar(self) -> FlowLayout:
+        bar = FlowLayout()
         self.search_box = QLineEdit()
-        self.search_box.setPlaceholderText(self.tr("Search memories (Ctrl+F)"))
+        # Ctrl+F is the one search over the journal and the memories (the Search tab): not promised here.
+        self.search_box.setPlaceholderText(self.tr("Search memories"))
         self.search_box.setAccessibleName(self.tr("Search memories"))
         self.search_box.setClearButtonEnabled(True)
+        self.search_box.setMinimumWidth(200)
+        self.search_box.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Fixed)
         self.search_box.textChanged.connect(self._text_changed)
-        bar.addWidget(self.search_box, 2)
+        bar.addWidget(self.search_box)
 
         self.state_box = QComboBox()
         self.state_box.setAccessibleName(self.tr("Show"))
@@ -271,7 +286,33 @@ class MemoryCardList(QWidget):
 
     # -- rendering ------------------------------------------------------------------------------
 
+    def _where_keyboard_is(self) -> None:
+        """Before the cards are drawn again: which card and which of its buttons has the keyboard."""
+        focused = QApplication.focusWidget()
+        for i, card in enumerate(self.cards):
+            if focused is not None and (card is focused or card.isAncestorOf(focused)):
+                self._keyboard = (card.memory["id"], card.role_of(focused), i)
+                return
+
+    def _give_keyboard_back(self) -> None:
+        """After: the same button of the same memory, else of the memory now in its place, else Undo."""
+        if self._keyboard is None:
+            return
+        memory_id, role, index = self._keyboard
+        self._keyboard = None
+        card = self._card_of.get(memory_id)
+        if card is None or card not in self.cards:
+            card = self.cards[min(index, len(self.cards) - 1)] if self.cards else None
+        if card is not None:
+            focus_stop(card.widget_for(role))
+        elif self.undo_bar.isVisible():
+            focus_stop(self.undo_bar.button)
+        else:
+            focus_stop(self.search_box)
+
     def render(self) -> None:
+        if self._keyboard is None:
+            self._where_keyboard_is()
         f = self.current_filter()
         matches = apply_filter(self.memories, f, self._ranked)
         self.shown = matches[: self._limit]
@@ -295,6 +336,7 @@ class MemoryCardList(QWidget):
         active = sum(1 for m in self.memories if m.get("state") == "active")
         self.count_label.setText(self.tr("%n shown", None, len(matches)) + " · "
                                  + self.tr("%n remembered", None, active))
+        self._give_keyboard_back()
         reveal = self._card_of.get(self._reveal or "")
         if reveal is not None:
             self._reveal = None
@@ -348,19 +390,35 @@ class MemoryCardList(QWidget):
         return dialog
 
     def edit(self, memory: dict) -> EditMemoryDialog:
-        dialog = EditMemoryDialog(
-            memory, save=lambda text, ok, err: self.backend.change(lambda m: m.memories.update(memory["id"], text), ok, err), parent=self)
+        card = self._card_of.get(memory["id"])
+        from_card = card is not None and card.isAncestorOf(QApplication.focusWidget())
+
+        def save(text: str, ok, err) -> None:
+            def saved(result) -> None:
+                if from_card:  # its card is drawn again: the keyboard goes back to its Edit button
+                    self._keyboard = (memory["id"], "edit", self.cards.index(card) if card in self.cards else 0)
+                ok(result)
+
+            self.backend.change(lambda m: m.memories.update(memory["id"], text), saved, err)
+
+        dialog = EditMemoryDialog(memory, save=save, parent=self)
         dialog.setAttribute(Qt.WA_DeleteOnClose)
         self.last_dialog = dialog
         dialog.open()
         return dialog
 
     def forget(self, memory: dict) -> None:
+        self._where_keyboard_is()
         self.backend.change(lambda m: m.memories.delete(memory["id"]), lambda done: self.undo_bar.show_forgotten(done.memory),
                            self._write_failed)
 
     def restore(self, memory: dict) -> None:
-        self.backend.change(lambda m: m.memories.restore(memory["id"]), None, self._write_failed)
+        self._where_keyboard_is()
+        if self.undo_bar.isAncestorOf(QApplication.focusWidget()):  # Undo from the keyboard: on to the memory
+            self._keyboard = (memory["id"], "state", 0)
+        self.backend.change(lambda m: m.memories.restore(memory["id"]),
+                            lambda done: announce(self, self.tr("Restored: {text}").format(
+                                text=short(done.memory.get("memory", ""), 80))), self._write_failed)
 
     def show_history(self, memory: dict) -> HistoryDialog:
         dialog = HistoryDialog(memory, parent=self)

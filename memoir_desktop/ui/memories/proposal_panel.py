@@ -7,6 +7,9 @@ import html
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from memoir_desktop.ui.shared.a11y import short
+from memoir_desktop.ui.shared.theme import colour
+
 
 class ProposalPanel(QFrame):
     resolve = Signal(int, bool)  # proposal id, accept
@@ -43,15 +46,17 @@ class ProposalPanel(QFrame):
             else:
                 what = self.tr("Change: <s>{old}</s> → {new}").format(
                     old=html.escape(p.get("memory", "")), new=html.escape(p.get("proposed") or ""))
-            label = QLabel(f"{what} <span style='color:gray'>({html.escape(self._reason(p.get('reason', '')))})</span>")
+            why = html.escape(self._reason(p.get("reason", "")))
+            label = QLabel(f"{what} <span style='color:{colour('muted').name()}'>({why})</span>")
             label.setTextFormat(Qt.RichText)
             label.setWordWrap(True)
             line.addWidget(label, 1)
             accept = QPushButton(self.tr("Accept"))
-            accept.setAccessibleName(self.tr("Accept the AI's change"))
+            about = short(p.get("memory", ""))
+            accept.setAccessibleName(self.tr("Accept the AI's change: {text}").format(text=about))
             accept.clicked.connect(lambda _=False, pid=p["id"]: self.resolve.emit(pid, True))
             reject = QPushButton(self.tr("Keep mine"))
-            reject.setAccessibleName(self.tr("Reject the AI's change"))
+            reject.setAccessibleName(self.tr("Keep mine: {text}").format(text=about))
             reject.clicked.connect(lambda _=False, pid=p["id"]: self.resolve.emit(pid, False))
             line.addWidget(accept)
             line.addWidget(reject)

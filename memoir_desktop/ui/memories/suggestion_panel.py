@@ -6,6 +6,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from memoir_desktop.ui.shared.a11y import short
+
 
 class SuggestionPanel(QFrame):
     decide = Signal(int, bool)  # suggestion id, accept
@@ -40,10 +42,12 @@ class SuggestionPanel(QFrame):
             label.setWordWrap(True)
             line.addWidget(label, 1)
             accept = QPushButton(self.tr("Accept"))
-            accept.setAccessibleName(self.tr("Remember what {app} suggests").format(app=s["app"]))
+            accept.setAccessibleName(self.tr("Remember what {app} suggests: {text}").format(
+                app=s["app"], text=short(s["text"])))
             accept.clicked.connect(lambda _=False, sid=s["id"], r=row: self._decide(sid, True, r))
             reject = QPushButton(self.tr("Reject"))
-            reject.setAccessibleName(self.tr("Do not remember what {app} suggests").format(app=s["app"]))
+            reject.setAccessibleName(self.tr("Do not remember what {app} suggests: {text}").format(
+                app=s["app"], text=short(s["text"])))
             reject.clicked.connect(lambda _=False, sid=s["id"], r=row: self._decide(sid, False, r))
             line.addWidget(accept, 0, Qt.AlignTop)
             line.addWidget(reject, 0, Qt.AlignTop)

@@ -7,6 +7,7 @@ until the user clicks Merge.
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -125,6 +126,7 @@ class TidyDialog(QDialog):
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.NoFrame)
+        self.scroll.setFocusPolicy(Qt.NoFocus)  # the merges' buttons take the keyboard; the area scrolls to them
         canvas = QWidget()
         self._rows_layout = QVBoxLayout(canvas)
         self._rows_layout.addStretch(1)

@@ -1,9 +1,15 @@
-"""`UndoBar`: "Forgotten: …  [Undo]" for a few seconds after a Forget."""
+"""`UndoBar`: "Forgotten: …  [Undo] [✕]" after a Forget.
+
+It is said to a screen reader when it appears, and stays until it is dismissed (✕, or Escape on it),
+used, or replaced by the next Forget: a bar that vanished after ten seconds could vanish before it
+was read, or before the keyboard reached Undo (WCAG 2.2.1, 4.1.3). Ctrl+Z is Undo while it shows."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QTimer, Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QApplication, QFrame, QHBoxLayout, QLabel, QPushButton
+
+from memoir_desktop.ui.shared.a11y import announce, focus_stop, next_stop, short
 
 
 class UndoBar(QFrame):
@@ -22,19 +28,38 @@ class UndoBar(QFrame):
         self.button.setShortcut("Ctrl+Z")
         self.button.clicked.connect(self._undo)
         row.addWidget(self.button)
+        self.close_button = QPushButton("✕")
+        self.close_button.setObjectName("linkButton")
+        self.close_button.setAccessibleName(self.tr("Dismiss this message"))
+        self.close_button.setToolTip(self.tr("Dismiss this message"))
+        self.close_button.clicked.connect(self.dismiss)
+        row.addWidget(self.close_button)
         self.memory: dict | None = None
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.timeout.connect(self.hide)
         self.hide()
 
-    def show_forgotten(self, memory: dict, seconds: int = 10) -> None:
+    def show_forgotten(self, memory: dict) -> None:
         self.memory = memory
         text = memory.get("memory", "")
-        short = text if len(text) <= 60 else text[:57] + "…"
-        self.label.setText(self.tr("Forgotten: “{text}”").format(text=short))
+        message = self.tr("Forgotten: “{text}”").format(text=short(text, 60))
+        self.label.setText(message)
+        self.button.setAccessibleName(self.tr("Undo forget: {text}").format(text=short(text)))
         self.show()
-        self._timer.start(seconds * 1000)
+        announce(self, self.tr("Forgotten: “{text}”").format(text=text) + " " + self.tr("(Undo: Ctrl+Z)"))
+
+    def keyPressEvent(self, event) -> None:
+        if event.key() == Qt.Key_Escape:
+            event.accept()
+            self.dismiss()
+            return
+        super().keyPressEvent(event)
+
+    def dismiss(self) -> None:
+        """Put the bar away; the keyboard, if it was on it, goes on to what comes after it."""
+        after = next_stop(self.window(), True) if self.isAncestorOf(QApplication.focusWidget()) else None
+        self.memory = None
+        self.hide()
+        if after is not None and after.isVisible():
+            focus_stop(after)
 
     def _undo(self) -> None:
         if self.memory is not None:

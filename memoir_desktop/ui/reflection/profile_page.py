@@ -1,12 +1,17 @@
 """`ProfilePage`: what memoir knows about you, by kind (people, places, work, health, …). Each memory
 can be corrected or forgotten where it stands; each kind has a switch "Remember this kind of thing":
 switched off, the write path keeps no new fact of that kind, and the ones already kept can be
-forgotten in one action (with Undo)."""
+forgotten in one action (with Undo).
+
+For the keyboard and a screen reader each memory is a stop named by its words, its buttons say which
+memory they act on, each kind's switch says which kind it is; after Forget the keyboard goes on to the
+next memory's Forget (or to Undo)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
+    QApplication,
     QCheckBox,
     QFrame,
     QHBoxLayout,
@@ -21,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from memoir_desktop.core.memories.actions import MemoriesChanged, MemoryChanged
 from memoir_desktop.ui.journal.trash_view import ActionBar
+from memoir_desktop.ui.shared.a11y import focus_stop, short
 from memoir_desktop.ui.shared.refresh import RefreshWhenShown
 
 
@@ -50,6 +56,9 @@ class ProfileMemoryRow(QFrame):
         super().__init__(parent)
         self.page = page
         self.memory = memory
+        self.setObjectName("profileRow")
+        self.setFocusPolicy(Qt.TabFocus)
+        self.setAccessibleName(memory["memory"])
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 2, 0, 2)
         self.text = QLabel(memory["memory"])
@@ -63,7 +72,9 @@ class ProfileMemoryRow(QFrame):
         row.addWidget(self.text, 1)
         row.addWidget(self.editor, 1)
         self.edit_button = QPushButton(self.tr("Edit"))
+        self.edit_button.setAccessibleName(self.tr("Edit: {text}").format(text=short(memory["memory"])))
         self.forget_button = QPushButton(self.tr("Forget"))
+        self.forget_button.setAccessibleName(self.tr("Forget: {text}").format(text=short(memory["memory"])))
         for button in (self.edit_button, self.forget_button):
             button.setObjectName("cardAction")
             row.addWidget(button, 0, Qt.AlignTop)
@@ -78,12 +89,26 @@ class ProfileMemoryRow(QFrame):
         self.editor.show()
         self.editor.setFocus()
         self.edit_button.setText(self.tr("Save"))
+        self.edit_button.setAccessibleName(self.tr("Save: {text}").format(text=short(self.memory["memory"])))
+
+    def keyPressEvent(self, event) -> None:
+        if event.key() == Qt.Key_Escape and self.editor.isVisible():  # leave the text as it was
+            event.accept()
+            self.editor.setText(self.memory["memory"])
+            self.save()
+            self.edit_button.setFocus(Qt.OtherFocusReason)
+            return
+        super().keyPressEvent(event)
 
     def save(self) -> None:
         text = self.editor.text().strip()
+        keyboard = self.editor.hasFocus()
         self.editor.hide()
         self.text.show()
         self.edit_button.setText(self.tr("Edit"))
+        self.edit_button.setAccessibleName(self.tr("Edit: {text}").format(text=short(text or self.memory["memory"])))
+        if keyboard:
+            self.edit_button.setFocus(Qt.OtherFocusReason)
         if text and text != self.memory["memory"]:
             self.text.setText(text)
             self.page.edit(self.memory, text)
@@ -97,6 +122,7 @@ class ProfilePage(QWidget):
         self.rows: dict[str, ProfileMemoryRow] = {}
         self.switches: dict[str, QCheckBox] = {}
         self.last_box: QMessageBox | None = None
+        self._order: list[str] = []  # memory ids in the order shown
         layout = QVBoxLayout(self)
         layout.setContentsMargins(16, 12, 16, 8)
         title = QLabel(self.tr("What memoir knows about you"))
@@ -111,6 +137,7 @@ class ProfilePage(QWidget):
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.NoFrame)
+        self.scroll.setFocusPolicy(Qt.NoFocus)  # the memories take the keyboard; the area scrolls to them
         layout.addWidget(self.scroll, 1)
         self.bar = ActionBar()
         layout.addWidget(self.bar)
@@ -131,7 +158,39 @@ class ProfilePage(QWidget):
     def _load(self) -> None:
         self.backend.read(lambda m: m.reflection.profile(), self.show_profile)
 
+    def _keyboard_place(self) -> tuple[str, str, int] | None:
+        """Where the keyboard is on the page before it is drawn again: (part, memory or kind, place)."""
+        focused = QApplication.focusWidget()
+        if focused is None or not self.scroll.isAncestorOf(focused):
+            return None
+        rows = sorted((r for r in self.rows.values() if r.isVisible()),
+                      key=lambda r: r.mapTo(self, r.rect().topLeft()).y())
+        for i, row in enumerate(rows):
+            if row is focused or row.isAncestorOf(focused):
+                part = "forget" if focused is row.forget_button else "edit" if focused is row.edit_button else "row"
+                return part, row.memory["id"], i
+        for kind, switch in self.switches.items():
+            if switch is focused:
+                return "switch", kind, 0
+        return None
+
+    def _keyboard_back(self, place: tuple[str, str, int] | None) -> None:
+        if place is None:
+            return
+        part, key, index = place
+        if part == "switch":
+            if key in self.switches:
+                focus_stop(self.switches[key])
+            return
+        row = self.rows.get(key)
+        if row is None:
+            rows = [r for _m, r in sorted(self.rows.items(), key=lambda kv: self._order.index(kv[0]))]
+            row = rows[min(index, len(rows) - 1)] if rows else None
+        if row is not None:
+            focus_stop({"forget": row.forget_button, "edit": row.edit_button}.get(part, row))
+
     def show_profile(self, groups: list[dict]) -> None:
+        place = self._keyboard_place()
         self.groups = groups
         self.rows, self.switches = {}, {}
         body = QWidget()
@@ -139,10 +198,13 @@ class ProfilePage(QWidget):
         column.setContentsMargins(0, 4, 8, 4)
         column.setSpacing(10)
         # Kinds with memories first; the empty ones after, so their switches stay reachable.
-        for group in sorted(groups, key=lambda g: not g["memories"]):
+        ordered = sorted(groups, key=lambda g: not g["memories"])
+        self._order = [m["id"] for g in ordered for m in g["memories"]]
+        for group in ordered:
             column.addWidget(self._section(group))
         column.addStretch(1)
         self.scroll.setWidget(body)
+        self._keyboard_back(place)
 
     def _section(self, group: dict) -> QFrame:
         frame = QFrame()
@@ -158,6 +220,8 @@ class ProfilePage(QWidget):
         head.addWidget(count)
         head.addStretch(1)
         switch = QCheckBox(self.tr("Remember this kind of thing"))
+        switch.setAccessibleName(self.tr("Remember this kind of thing: {kind}").format(
+            kind=category_name(group["category"])))
         switch.setChecked(group["remember"])
         switch.toggled.connect(lambda on, c=group["category"]: self.set_remembered(c, on))
         head.addWidget(switch)
@@ -182,14 +246,30 @@ class ProfilePage(QWidget):
 
     def forget(self, memory: dict) -> None:
         row = self.rows.get(memory["id"])
+        to_undo = False
         if row is not None:
+            keyboard = row.isAncestorOf(QApplication.focusWidget())
+            following = self._row_after(row)
             row.hide()
+            if keyboard and following is not None:  # on to the next memory's Forget
+                focus_stop(following.forget_button)
+            to_undo = keyboard and following is None
 
         def done(_forgotten: MemoryChanged) -> None:
             self.bar.show_message(self.tr("Forgotten: {text}").format(text=memory["memory"]), self.tr("Undo"),
                                   lambda: self.backend.change(lambda m: m.memories.restore(memory["id"])), shortcut="Ctrl+Z")
+            if to_undo:  # no memory left after it: the keyboard goes to Undo
+                focus_stop(self.bar.button)
 
         self.backend.change(lambda m: m.memories.delete(memory["id"]), done)
+
+    def _row_after(self, row: ProfileMemoryRow) -> ProfileMemoryRow | None:
+        """The memory shown after `row` on the page (or before it, for the last one)."""
+        shown = [r for r in self.rows.values() if r is not row and r.isVisible()]
+        shown.sort(key=lambda r: r.mapTo(self, r.rect().topLeft()).y())
+        y = row.mapTo(self, row.rect().topLeft()).y()
+        after = [r for r in shown if r.mapTo(self, r.rect().topLeft()).y() > y]
+        return after[0] if after else (shown[-1] if shown else None)
 
     def set_remembered(self, category: str, remember: bool) -> None:
         group = next((g for g in self.groups if g["category"] == category), None)

@@ -1,16 +1,20 @@
 """`WritingCalendar`: the days written as a heatmap (weeks across, Monday to Sunday down), with its
-month labels above and its legend below, so the legend never covers a day."""
+month labels above and its legend below, so the legend never covers a day. Its shades are the theme's;
+for a screen reader it is a stop that says how many days were written (the table under the charts has
+the weeks in numbers)."""
 
 from __future__ import annotations
 
 from datetime import date, timedelta
 
 from PySide6.QtCore import QLocale, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QPainter, QPalette
+from PySide6.QtGui import QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from memoir_desktop.ui.shared.theme import colour
+
 CELL, GAP, LEFT, TOP, BOTTOM = 16, 3, 34, 20, 28
-SHADES = ("#e4e8ee", "#b7d3f2", "#78aee6", "#3b82d0", "#1f5fa8")  # 0, 1, 2, 3, 4+ entries
+SHADES = ("shade_0", "shade_1", "shade_2", "shade_3", "shade_4")  # the theme's, for 0, 1, 2, 3, 4+ entries
 
 
 
@@ -35,6 +39,7 @@ class WritingCalendar(QWidget):
         self.days: dict[date, int] = {}
         self.today = date.today()
         self.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Fixed)
+        self.setFocusPolicy(Qt.TabFocus)
         self.setAccessibleName(self.tr("Writing calendar"))
 
     def set_days(self, days: dict[date, int], today: date) -> None:
@@ -60,7 +65,7 @@ class WritingCalendar(QWidget):
     def paintEvent(self, _event) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.Antialiasing)
-        fg = self.palette().color(QPalette.PlaceholderText)
+        fg = colour("muted")
         p.setPen(fg)
         locale = QLocale()
         font = p.font()
@@ -86,7 +91,7 @@ class WritingCalendar(QWidget):
                     continue
                 n = self.days.get(d, 0)
                 p.setPen(Qt.NoPen)
-                p.setBrush(QColor(SHADES[min(n, len(SHADES) - 1)]))
+                p.setBrush(colour(SHADES[min(n, len(SHADES) - 1)]))
                 p.drawRoundedRect(self.cell_rect(d), 3, 3)
         # The legend, under the calendar.
         y = TOP + 7 * (CELL + GAP) + 6
@@ -95,9 +100,13 @@ class WritingCalendar(QWidget):
         p.drawText(QRectF(x - 70, y - 1, 64, CELL + 2), Qt.AlignRight | Qt.AlignVCenter, self.tr("Fewer"))
         for i, shade in enumerate(SHADES):
             p.setPen(Qt.NoPen)
-            p.setBrush(QColor(shade))
+            p.setBrush(colour(shade))
             p.drawRoundedRect(QRectF(x + i * (CELL + GAP), y, CELL, CELL), 3, 3)
         p.setPen(fg)
         p.drawText(QRectF(x + len(SHADES) * (CELL + GAP) + 4, y - 1, 70, CELL + 2), Qt.AlignLeft | Qt.AlignVCenter,
                    self.tr("More entries"))
+        if self.hasFocus():  # the keyboard is here: the same ring as every other control
+            p.setPen(QPen(colour("focus"), 2))
+            p.setBrush(Qt.NoBrush)
+            p.drawRoundedRect(QRectF(self.rect()).adjusted(1, 1, -1, -1), 4, 4)
         p.end()

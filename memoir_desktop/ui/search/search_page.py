@@ -13,7 +13,6 @@ from datetime import datetime
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QApplication,
     QFrame,
     QLabel,
     QLineEdit,
@@ -23,14 +22,14 @@ from PySide6.QtWidgets import (
 )
 
 from memoir_desktop.ui.shared.formatting import long_date, parse, short_time
-from memoir_desktop.ui.shared.theme import is_dark
+from memoir_desktop.ui.shared.theme import colours
 
 SEARCH_DELAY_MS = 250
-MARK_LIGHT, MARK_DARK = "#ffe08a", "#6b5617"
 
 
-def marked_html(text: str, spans, mark: str = MARK_LIGHT) -> str:
-    """`text` as rich text, HTML-escaped, the (start, end) spans wrapped in a highlight."""
+def marked_html(text: str, spans, mark: str | None = None) -> str:
+    """`text` as rich text, HTML-escaped, the (start, end) spans wrapped in a highlight (the theme's)."""
+    mark = mark or colours()["mark_bg"]
     out, at = [], 0
     for start, end in sorted((max(0, int(s)), min(len(text), int(e))) for s, e in spans or ()):
         if end <= start or start < at:
@@ -143,14 +142,12 @@ class SearchPage(QWidget):
         self._generation = 0
         self._dirty = False
 
-        # The row the keyboard is on shows it (the shared style sheet has no focus look for cards).
-        self.setStyleSheet("QFrame#memoryCard:focus { border: 2px solid palette(highlight); }")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(16, 12, 16, 6)
         layout.setSpacing(8)
         self.field = SearchBox()
         self.field.setPlaceholderText(self.tr("Search your journal and memories"))
-        self.field.setAccessibleName(self.tr("Search"))
+        self.field.setAccessibleName(self.tr("Search your journal and memories"))
         self.field.setClearButtonEnabled(True)
         self.field.setMinimumHeight(32)
         self.field.edited.connect(self._edited)
@@ -161,6 +158,7 @@ class SearchPage(QWidget):
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.NoFrame)
+        self.scroll.setFocusPolicy(Qt.NoFocus)  # the results take the keyboard; the area scrolls to them
         canvas = QWidget()
         canvas.setObjectName("cardCanvas")
         self._rows = QVBoxLayout(canvas)
@@ -257,8 +255,7 @@ class SearchPage(QWidget):
             self.message.setText(self.tr("Nothing in your journal or memories matches ‘{query}’.")
                                  .format(query=query))
         self.message.setVisible(not entries and not memories)
-        app = QApplication.instance()
-        mark = MARK_DARK if app is not None and is_dark(app) else MARK_LIGHT
+        mark = colours()["mark_bg"]
 
         self.journal_header.setText(self.tr("In your journal ({count})").format(count=len(entries)))
         self.journal_header.setVisible(bool(entries))

@@ -4,6 +4,7 @@ what leaves the machine (the lock itself is in app_lock.py).
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QDialog,
@@ -96,11 +97,13 @@ class PassphraseDialog(QDialog):
 
 
 class RecoveryKeyDialog(QDialog):
-    """The recovery key, shown once: to write down, copy or save where the journal is not."""
+    """The recovery key, shown once: to write down, copy or save where the journal is not. Escape or the
+    window's close button ask first whether it was kept: it cannot be shown again."""
 
     def __init__(self, key: str, parent=None):
         super().__init__(parent)
         self.key = key
+        self.question: QMessageBox | None = None
         self.setWindowTitle(self.tr("Your recovery key"))
         layout = QVBoxLayout(self)
         # True with a keychain or without one: the key stands in for the passphrase, nothing else.
@@ -124,6 +127,37 @@ class RecoveryKeyDialog(QDialog):
         done.addButton(self.tr("I have kept it"), QDialogButtonBox.AcceptRole)
         done.accepted.connect(self.accept)
         layout.addWidget(done)
+
+    def keyPressEvent(self, event) -> None:
+        if event.key() == Qt.Key_Escape:
+            event.accept()
+            self.ask_before_closing()
+            return
+        super().keyPressEvent(event)
+
+    def closeEvent(self, event) -> None:
+        if event.spontaneous():  # the window's close button: the diarist's, so asked
+            event.ignore()
+            self.ask_before_closing()
+            return
+        super().closeEvent(event)  # the app closing its windows (a quit): nothing to ask
+
+    def ask_before_closing(self) -> QMessageBox:
+        """"Have you kept it?": I have kept it closes the key's window, Show it again (the default, and
+        Escape) leaves it open."""
+        if self.question is not None and self.question.isVisible():
+            return self.question
+        box = QMessageBox(QMessageBox.Question, self.tr("Your recovery key"),
+                          self.tr("Have you kept your recovery key? It is shown only now: once this window "
+                                  "closes, it cannot be shown again."), QMessageBox.NoButton, self)
+        kept = box.addButton(self.tr("I have kept it"), QMessageBox.AcceptRole)
+        again = box.addButton(self.tr("Show it again"), QMessageBox.RejectRole)
+        box.setDefaultButton(again)
+        box.setEscapeButton(again)
+        box.finished.connect(lambda _result: self.accept() if box.clickedButton() is kept else None)
+        self.question = box
+        box.open()
+        return box
 
     def save(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Save the recovery key"), "memoir-recovery-key.txt")

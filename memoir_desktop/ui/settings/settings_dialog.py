@@ -39,6 +39,7 @@ from memoir_desktop.ui.connected_apps.page import ConnectedAppsPage
 from memoir_desktop.ui.settings.search_settings import SearchGroup
 from memoir_desktop.ui.settings.settings_apply import api_key_present, apply_settings, remove_passphrase
 from memoir_desktop.ui.shared import llm_words
+from memoir_desktop.ui.shared.a11y import readable
 from memoir_desktop.ui.sync.page import SyncPage
 from memoir_desktop.viewmodels.reminder import parse_time
 
@@ -95,6 +96,7 @@ class SettingsDialog(QDialog):
             scroll = QScrollArea()
             scroll.setWidgetResizable(True)
             scroll.setFrameShape(QFrame.NoFrame)
+            scroll.setFocusPolicy(Qt.NoFocus)  # not a stop of its own: Tab goes through the page, scrolling
             scroll.setWidget(page)
             self.pages.addTab(scroll, title)
             self._scrolls.append(scroll)
@@ -319,7 +321,7 @@ class SettingsDialog(QDialog):
         form.addRow(self.privacy_message)
         self.what_is_sent = QLabel()
         self.what_is_sent.setWordWrap(True)
-        self.what_is_sent.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        readable(self.what_is_sent)  # read and copied from the keyboard too
         self.what_is_sent.setAccessibleName(self.tr("What leaves this computer"))
         form.addRow(self.tr("What leaves this computer"), self.what_is_sent)
         return box

@@ -310,6 +310,7 @@ class AppLock(QObject):
         self.screen.unlock_requested.connect(self._try)
         self.others = OtherWindows(window, self)
         self._window_modal = False  # the main window made modal to keep the passphrase field usable
+        self._focus: QWidget | None = None  # where the keyboard was in the window when it locked
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.timeout.connect(self.lock)
@@ -378,6 +379,8 @@ class AppLock(QObject):
             return
         self.locked = True
         self.timer.stop()
+        focused = QApplication.focusWidget()
+        self._focus = focused if focused is not None and focused.window() is self.window else None
         central = self.window.centralWidget()
         if central is not None:
             central.hide()
@@ -429,8 +432,23 @@ class AppLock(QObject):
             else:
                 self.window.setWindowModality(Qt.NonModal)
         self.others.restore_all()
+        self._give_keyboard_back()
         self.set_minutes(self.minutes)
         self.locked_changed.emit(False)
+
+    def _give_keyboard_back(self) -> None:
+        """Typing after the unlock goes where it went before the lock (else the composer): the focus was
+        on the lock screen's field, now hidden, and fell nowhere."""
+        if QApplication.activeModalWidget() is not None:
+            return  # a dialog was open: it has the keyboard back (restore_all)
+        target = self._focus
+        self._focus = None
+        if target is None or not shiboken6.isValid(target) or not target.isVisible() or not target.isEnabled():
+            journal = getattr(self.window, "journal", None)
+            target = journal.composer.edit if journal is not None and journal.composer.isVisible() else None
+        self.window.activateWindow()
+        if target is not None:
+            target.setFocus(Qt.OtherFocusReason)
 
 
 def passphrase_checker(backend) -> Callable[[str, Callable[[bool], None]], None]:
