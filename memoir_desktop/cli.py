@@ -3,7 +3,8 @@
 Exit status: 0 success, 2 bad usage or input, 3 the entry was saved but the LLM was
 unavailable (its job waits; never for a private entry, which makes no memories), 4 the journal is encrypted and the passphrase is missing or wrong
 (MEMOIR_PASSPHRASE supplies it; nothing was changed), 5 a sync round finished but skipped a file or could
-not verify something (said in a sentence), 1 any other error. Errors are one line, never a traceback.
+not verify something (said in a sentence), 6 the sync place refused this computer (its login, access key
+or folder permissions: the sentence names what to check), 1 any other error. Errors are one line, never a traceback.
 
 An encrypted export's passphrase comes from MEMOIR_EXPORT_PASSPHRASE, else it is asked for.
 """
@@ -16,7 +17,7 @@ import json
 import logging
 import sys
 
-EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_LLM, EXIT_LOCKED, EXIT_UNVERIFIED = 0, 1, 2, 3, 4, 5
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_LLM, EXIT_LOCKED, EXIT_UNVERIFIED, EXIT_REFUSED = 0, 1, 2, 3, 4, 5, 6
 ENV_EXPORT_PASSPHRASE = "MEMOIR_EXPORT_PASSPHRASE"
 
 
@@ -655,7 +656,7 @@ def _sync(args) -> int:
         return EXIT_ERROR
     except sync.AccessRefused as exc:
         print(f"memoir-cli: {exc}", file=sys.stderr)
-        return EXIT_LOCKED
+        return EXIT_REFUSED
     except sync.CannotSync as exc:
         print(f"memoir-cli: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -67,7 +67,23 @@ class CannotSync(SyncError):
 
 OFFLINE = ("The sync place cannot be reached: check the network connection (and that the server is "
            "running). Nothing was lost; the next sync takes up where this one stopped.")
-ACCESS = ("The sync server refused the user name or password. Check them in Settings → Sync "
-          "(or MEMOIR_SYNC_USER / MEMOIR_SYNC_PASSWORD). Nothing was changed.")
+ACCESS = ("The WebDAV server refused the user name or password. Check them in Settings → Sync (memoir-cli "
+          "takes them from MEMOIR_SYNC_USER and MEMOIR_SYNC_PASSWORD). Nothing was changed.")
+ACCESS_S3 = ("The S3 storage refused this computer's access key. memoir reads the usual AWS credentials: "
+             "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or a profile in ~/.aws/credentials (AWS_PROFILE). "
+             "Check that the key is still valid and may read and write this bucket (and MEMOIR_S3_ENDPOINT, for "
+             "storage that is not Amazon's). Nothing was changed.")
+NO_CREDENTIALS_S3 = ("This computer has no access key for S3 storage: set AWS_ACCESS_KEY_ID and "
+                     "AWS_SECRET_ACCESS_KEY, or add a profile to ~/.aws/credentials (the AWS command line's "
+                     "'aws configure' writes one). Nothing was changed.")
+ACCESS_FOLDER = ("memoir may not read or write in that folder: check its permissions, or choose another one. "
+                 "Nothing was changed.")
+
+
+def access(kind: str) -> str:
+    """What to check when the sync place refuses this computer, by kind of place (folder, webdav, s3)."""
+    return {"s3": ACCESS_S3, "webdav": ACCESS}.get(kind, ACCESS_FOLDER)
+
+
 FULL = ("The sync place is full: free some space there (or choose a larger one). Nothing was lost; "
         "the next sync takes up where this one stopped.")

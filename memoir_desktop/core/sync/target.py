@@ -51,8 +51,9 @@ def describe(url: str) -> str:
 class Target:
     """One sync place: read, write, list and delete files under its root."""
 
-    def __init__(self, url: str, fs, root: str, *, atomic_rename: bool):
+    def __init__(self, url: str, fs, root: str, *, atomic_rename: bool, kind: str = "folder"):
         self.url = describe(url)
+        self.kind = kind  # folder, webdav or s3: what a refusal asks the user to check
         self.fs = fs
         self.root = root.rstrip("/")
         self.atomic_rename = atomic_rename
@@ -74,7 +75,7 @@ class Target:
 
     def list(self, folder: str) -> list[RemoteFile]:
         """Every file under `folder` (recursively); an absent folder is empty."""
-        with _translated(f"list {folder}"):
+        with _translated(f"list {folder}", self.kind):
             try:
                 found = self.fs.find(self._path(folder), withdirs=False, detail=True)
             except FileNotFoundError:
@@ -83,20 +84,20 @@ class Target:
                 if info.get("type", "file") != "directory"]
 
     def read(self, name: str) -> bytes:
-        with _translated(f"read {name}"):
+        with _translated(f"read {name}", self.kind):
             data = self.fs.cat_file(self._path(name))
         self.bytes_down += len(data)
         return data
 
     def exists(self, name: str) -> bool:
-        with _translated(f"look for {name}"):
+        with _translated(f"look for {name}", self.kind):
             return bool(self.fs.exists(self._path(name)))
 
     def put(self, name: str, data: bytes) -> None:
         """Write a file whole: it is there complete with these bytes, or the call raised."""
         path = self._path(name)
         folder = path.rsplit("/", 1)[0] if "/" in path else ""
-        with _translated(f"write {name}"):
+        with _translated(f"write {name}", self.kind):
             if folder and self.atomic_rename:
                 self.fs.makedirs(folder, exist_ok=True)
             if self.atomic_rename:
@@ -117,7 +118,7 @@ class Target:
         self.bytes_up += len(data)
 
     def delete(self, name: str) -> None:
-        with _translated(f"delete {name}"):
+        with _translated(f"delete {name}", self.kind):
             try:
                 self.fs.rm_file(self._path(name))
             except FileNotFoundError:
@@ -143,7 +144,14 @@ def open_target(url: str) -> Target:
         path = unquote(parts.path) if scheme == "file" else url
         if scheme == "file" and parts.netloc:
             path = f"//{parts.netloc}{path}"  # file://server/share
-        path = os.path.abspath(os.path.expanduser(path))
+        path = os.path.expanduser(path)
+        if not os.path.isabs(path):
+            # A word typed after `sync` ("status") would otherwise become a folder here, and a remembered
+            # relative place a different folder for every working directory.
+            raise errors.CannotSync(f"{url!r} is not a sync place: give the whole path of a folder (such as "
+                                    f"{os.path.abspath(path)}), a webdav(s):// address or an s3:// bucket.",
+                                    code="not_a_place")
+        path = os.path.abspath(path)
         os.makedirs(path, exist_ok=True)
         return Target(url, LocalFileSystem(), path.replace(os.sep, "/"), atomic_rename=True)
     if scheme in ("webdav", "webdavs", "dav", "davs"):
@@ -156,10 +164,10 @@ def open_target(url: str) -> Target:
         fs = WebdavFileSystem(f"{http}://{netloc}", auth=(user, password or "") if user else None, timeout=30,
                               retry=False)
         root = unquote(parts.path).strip("/")
-        with _translated("open the WebDAV folder"):
+        with _translated("open the WebDAV folder", "webdav"):
             if root and not fs.exists(root):
                 fs.makedirs(root, exist_ok=True)
-        return Target(url, fs, root, atomic_rename=True)
+        return Target(url, fs, root, atomic_rename=True, kind="webdav")
     if scheme == "s3":
         try:
             from s3fs import S3FileSystem
@@ -173,7 +181,7 @@ def open_target(url: str) -> Target:
         root = f"{parts.netloc}/{unquote(parts.path).strip('/')}".rstrip("/")
         if not parts.netloc:
             raise errors.CannotSync("An S3 address names its bucket: s3://bucket/folder")
-        return Target(url, fs, root, atomic_rename=False)
+        return Target(url, fs, root, atomic_rename=False, kind="s3")
     raise errors.CannotSync(f"memoir cannot sync to a {scheme}:// address: use a folder, webdav(s):// or s3://.")
 
 
@@ -196,30 +204,33 @@ def _quietly(fn) -> None:
 class _translated:
     """Turns what fsspec's backends raise into errors.py's classes."""
 
-    def __init__(self, doing: str):
-        self.doing = doing
+    def __init__(self, doing: str, kind: str):
+        self.doing, self.kind = doing, kind
 
     def __enter__(self):
         return self
 
-    def __exit__(self, kind, exc, tb):
+    def __exit__(self, exc_type, exc, tb):
         if exc is None or isinstance(exc, (errors.SyncError, FileNotFoundError)):
             return False
-        mapped = classify(exc)
+        mapped = classify(exc, self.kind)
         if mapped is None:
             return False
         log.info("sync target: %s failed (%s)", self.doing, exc.__class__.__name__)
         raise mapped from exc
 
 
-def classify(exc: BaseException) -> errors.SyncError | None:
-    """The sync error an exception from a backend means; None for one that is not the target's."""
+def classify(exc: BaseException, kind: str = "folder") -> errors.SyncError | None:
+    """The sync error an exception from a backend of a `kind` of place means; None for one that is not
+    the target's."""
     status = _status(exc)
     name = f"{type(exc).__module__}.{type(exc).__name__}"
     text = str(exc)
     if status in (401, 403) or isinstance(exc, PermissionError) or "AccessDenied" in text \
             or "InvalidAccessKeyId" in text or "SignatureDoesNotMatch" in text:
-        return errors.AccessRefused(errors.ACCESS)
+        return errors.AccessRefused(errors.access(kind))
+    if name.endswith(("NoCredentialsError", "PartialCredentialsError")):
+        return errors.AccessRefused(errors.NO_CREDENTIALS_S3)
     if status == 507 or "QuotaExceeded" in text or "EntityTooLarge" in text or "InsufficientStorage" in text \
             or (isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)):
         return errors.TargetFull(errors.FULL)
@@ -236,7 +247,7 @@ def classify(exc: BaseException) -> errors.SyncError | None:
         return errors.Offline(errors.OFFLINE)
     cause = exc.__cause__ or exc.__context__
     if cause is not None and cause is not exc:
-        return classify(cause)
+        return classify(cause, kind)
     if isinstance(exc, OSError):
         return errors.SyncError(f"The sync place answered with an error ({exc.__class__.__name__}: {exc}).")
     return None

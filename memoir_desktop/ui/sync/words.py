@@ -83,6 +83,8 @@ def _cannot_sync(text: str) -> str:
         return tr("An S3 address names its bucket: s3://bucket/folder")
     if "bucket does not exist" in text:
         return tr("That S3 bucket does not exist, or this computer's access keys cannot see it.")
+    if "is not a sync place" in text:
+        return tr("That is not a sync place: choose a folder (its whole path), a WebDAV server or S3 storage.")
     if "cannot sync to a" in text:
         return tr("memoir cannot sync to this kind of address: choose a folder, a WebDAV server or S3 "
                   "storage.")
