@@ -1,6 +1,7 @@
 """Connected apps (core/apps/connected_apps.py): who asked, what each may do, and a log without text."""
 
 import sqlite3
+import sysconfig
 
 import pytest
 
@@ -155,5 +156,21 @@ def test_without_memoir_cli_the_command_is_this_environments_python_not_the_base
     from memoir_desktop.core.apps import app_access
 
     bin_dir = _venv(tmp_path, monkeypatch, with_cli=False)
+    monkeypatch.setattr(sysconfig, "get_path", lambda name, scheme=None: str(bin_dir))  # the venv's scheme
     command = app_access.server_command()
     assert command == [str(bin_dir / "python"), "-m", "memoir_desktop.cli", "mcp"]
+
+
+def test_the_module_command_finds_memoirs_code_from_any_folder(tmp_path, monkeypatch):
+    # Run from a source folder that is not installed (this worktree): started elsewhere, with only the
+    # environment the configuration names, `-m memoir_desktop.cli` must still find this code.
+    import subprocess
+
+    from memoir_desktop.core.apps import app_access
+
+    monkeypatch.setattr(app_access, "installed_cli", lambda: None)
+    command = app_access.server_command()
+    env = {"PATH": "", **app_access.server_environment(command)}
+    done = subprocess.run([*command[:-1], "--help"], env=env, cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0 and "mcp" in done.stdout, done.stderr

@@ -287,11 +287,11 @@ def test_the_copied_configuration_starts_memoirs_server_from_anywhere(passphrase
     # No keyring keeps the key: the copy carries a place for the passphrase, never the passphrase.
     placeholder = server["env"]["MEMOIR_PASSPHRASE"]
     assert PASSPHRASE not in json.dumps(server) and placeholder in setup.copied.text()
-    assert "MEMOIR_PASSPHRASE" in setup.copied.text()
+    assert "암호 문구" in setup.copied.text() and "누구나" in setup.copied.text()  # and what keeping it there means
 
     async def memories(s):
         out = await s.call_tool("list_memories", {})
-        return out.is_error, str(out.content) + str(out.structured_content)
+        return out.is_error, " ".join(c.text for c in out.content) + str(out.structured_content)
 
     failed, said = _start_copied(server, tmp_path, memories)
     assert failed and placeholder in said and "MEMOIR_PASSPHRASE" in said  # not filled in yet: it says so
@@ -306,7 +306,7 @@ def test_a_server_started_without_the_passphrase_says_where_to_give_it(passphras
 
     async def memories(s):
         out = await s.call_tool("list_memories", {})
-        return out.is_error, str(out.content)
+        return out.is_error, " ".join(c.text for c in out.content)
 
     failed, said = _start_copied(server, tmp_path, memories)
     assert failed and "MEMOIR_PASSPHRASE" in said and '"env"' in said and "keyring" in said
