@@ -84,7 +84,7 @@ class Archive:
         self._set_meta(IMPORT_UNDER_WAY, None)
         return {"entries": len(fresh), "already_there": len(read.entries) - len(fresh), "skipped": read.skipped,
                 "cut_short": cut_short,
-                "media": read.media, "warnings": read.warnings, "batch": batch,
+                "media": read.media, "media_kinds": dict(read.media_kinds), "warnings": read.warnings, "batch": batch,
                 # Not kept (entries have no field for them): counted so every report can say so.
                 "starred": sum(e.starred for e in read.entries),
                 "located": sum(e.place is not None for e in read.entries),

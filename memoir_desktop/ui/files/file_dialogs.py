@@ -461,8 +461,12 @@ class ImportDialog(QDialog):
             parts.append(self.tr("%n were already in your journal.", None, int(outcome["already_there"])))
         if outcome.get("skipped"):
             parts.append(self.tr("%n empty entry(ies) left out.", None, int(outcome["skipped"])))
-        if outcome.get("media"):
-            parts.append(self.tr("Photos and other attachments are not brought in; the text is."))
+        kinds = outcome.get("media_kinds") or {}
+        counted = [self._attachments(kind, int(kinds[kind])) for kind in ("photo", "video", "audio", "pdf")
+                   if kinds.get(kind)]
+        if counted:
+            parts.append(self.tr("{attachments} were not brought in: memoir keeps the text only.").format(
+                attachments=", ".join(counted)))
         if outcome.get("starred"):
             parts.append(self.tr("%n entry(ies) were starred in Day One; stars are not kept.", None,
                                  int(outcome["starred"])))
@@ -473,6 +477,11 @@ class ImportDialog(QDialog):
             parts.append(self.tr("memoir now makes memories from them in the background: you can follow it at "
                                  "the bottom of the window, and keep writing meanwhile."))
         return " ".join(parts)
+
+    def _attachments(self, kind: str, n: int) -> str:
+        return {"photo": lambda: self.tr("%n photo(s)", None, n), "video": lambda: self.tr("%n video(s)", None, n),
+                "audio": lambda: self.tr("%n audio recording(s)", None, n),
+                "pdf": lambda: self.tr("%n PDF(s)", None, n)}[kind]()
 
     def _failed(self, exc: BaseException) -> None:
         self._running = False
