@@ -238,3 +238,14 @@ def test_a_line_that_looks_like_a_table_rule_stays_text():
     """Found by a property test: "|" then ":-" on the next line rendered as a table."""
     for content in ("|\r:-", "a | b\n:--|--:", "x\n|:-|"):
         assert _rendered(markdown_format.escape_body(content)) == _as_seen(content)
+
+
+def test_the_mood_memoir_noted_is_a_property_of_the_note(mem, fake_llm, tmp_path):
+    from tests.fakes.fake_llm import tool
+
+    fake_llm.on("save_facts", lambda req: tool({"facts": [], "mood": "good"}))
+    mem.settings.mood_tracking = True
+    mem.journal.write("친구를 만나서 즐거웠다", timestamp=datetime(2026, 3, 3, 21, 0))
+    mem.jobs.process()
+    [note] = mem.archive.export_text(tmp_path / "vault", fmt="md", per_entry=True)["paths"]
+    assert _obsidian_reads(Path(note))[0]["mood"] == "good"
