@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QPushButton
 from sqlmodel import Session
 
 from memoir_desktop.core.storage.graph_store import GraphEdge, GraphNode
@@ -257,6 +257,52 @@ def test_graph_grows_in_place(page, qtbot, mem):
     assert busan in page.canvas.shown_ids()
     moved = [np.hypot(*(np.array(page.canvas.xy[page.canvas.row[i]]) - xy)) for i, xy in before.items()]
     assert np.median(moved) < 0.5  # about half an edge: the old drawing stayed, the new node joined it
+
+
+OFFLINE_DAYS = [
+    ("오늘 지수랑 부산에 갔다. 해운대에서 회를 먹었다. #여행", datetime(2026, 3, 1, 21, 0)),
+    ("지수한테 전화했다. 다음 주에 민지랑 서울에서 만나기로 했다.", datetime(2026, 3, 2, 22, 0)),
+    ("민지가 서울로 이사 간대. 성수동에 집을 구했다고 한다.", datetime(2026, 3, 3, 20, 0)),
+]
+
+
+def test_without_an_ai_the_graph_shows_who_and_what_the_journal_names(qtbot, tmp_path):
+    from memoir_desktop.core import Memoir
+    from memoir_desktop.ui.async_memoir import AsyncMemoir
+    from memoir_desktop.ui.graph.graph_page import GraphPage
+
+    bare = Memoir.open(tmp_path / "bare", llm_base_url=None)
+    ids = [bare.journal.write(text, timestamp=when) for text, when in OFFLINE_DAYS]
+    backend = AsyncMemoir(bare)
+    p = GraphPage(backend)
+    p.engine.frame_interval = 0
+    qtbot.addWidget(p)
+    p.resize(1100, 700)
+    try:
+        assert not backend.llm_configured
+        with qtbot.waitSignal(p.layoutSettled, timeout=15_000):
+            p.show()
+        assert p.stack.currentIndex() == 1  # the drawing, not "the graph needs an AI"
+        names = dict(zip(p.canvas.names, p.canvas.types, strict=True))
+        assert {"나": "person", "지수": "person", "부산": "place", "서울": "place", "#여행": "tag"}.items() <= names.items()
+        # One line says what these are, and what an AI would add.
+        assert p.note.isVisibleTo(p) and "AI" in p.note.text() and "관계" in p.note.text()
+        assert p.legend.boxes["tag"].text().startswith("태그")
+        # A name opens the entries that name it.
+        jisoo = next(i for i, n in p.snapshot.nodes.items() if n.name == "지수")
+        p.select_node(jisoo)
+        qtbot.waitUntil(lambda: p.panel.detail is not None, timeout=5_000)
+        assert p.panel.detail["source_entry_ids"] == ids[:2]
+        assert any("함께" in t for t in p.panel.edge_texts())
+        opened = []
+        p.openEntryRequested.connect(opened.append)
+        buttons = [b for b in p.panel.findChildren(QPushButton) if b.text().endswith("일기 열기")]
+        buttons[0].click()
+        assert opened == [ids[0]]
+    finally:
+        p.shutdown()
+        backend.shutdown(5_000)
+        bare.close()
 
 
 def render_screenshot(mem, path, qtbot=None) -> None:
