@@ -459,10 +459,9 @@ def _dispatch(mem, args) -> int:  # a flat command table reads best
                 return EXIT_USAGE
             done = mem.archive.export_text(args.file, fmt=args.format, per_day=args.per_day, per_entry=args.per_entry,
                                            lang=args.lang, include_private=args.include_private, user_id=u)
-            files = done["paths"]
-            _print(args, done, f"wrote {_count(done['entries'], 'entry', 'entries')} in {len(files)} file(s): "
-                               + ", ".join(files[:3]) + (" …" if len(files) > 3 else "")
-                               + "".join(f"\n  {line}" for line in done["said"]))
+            _print(args, {"paths": list(done), "entries": done.entries, "left_out": done.left_out},
+                   f"wrote {_count(done.entries, 'entry', 'entries')} in {len(done)} file(s): "
+                   + ", ".join(done[:3]) + (" …" if len(done) > 3 else "") + "".join(f"\n  {line}" for line in done.said))
         return EXIT_OK
     if args.cmd == "import":
         return _import(mem, args)

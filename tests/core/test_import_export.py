@@ -87,10 +87,10 @@ def test_memoir_export_round_trip_keeps_edits_trash_tags_and_sources(mem, fake_l
 def test_text_export_of_the_journal_and_backup_now(mem, fake_llm, tmp_path):
     mem.journal.write("첫 줄\n둘째 줄", timestamp=datetime(2026, 3, 1, 21, 5))
     mem.journal.write("# 제목처럼 보이는 줄", timestamp=datetime(2026, 3, 2, 8, 0))
-    files = mem.archive.export_text(tmp_path / "days", fmt="md", per_day=True)["paths"]
+    files = mem.archive.export_text(tmp_path / "days", fmt="md", per_day=True)
     assert [f.rsplit("/", 1)[-1] for f in files] == ["2026-03-01.md", "2026-03-02.md"]
     assert "\\# 제목처럼" in open(files[1], encoding="utf-8").read()
-    [txt] = mem.archive.export_text(tmp_path / "all.txt", fmt="txt")["paths"]
+    [txt] = mem.archive.export_text(tmp_path / "all.txt", fmt="txt")
     body = open(txt, encoding="utf-8").read()
     assert "첫 줄\n둘째 줄" in body and "# 제목처럼 보이는 줄" in body
     made = mem.archive.backup_now()

@@ -93,7 +93,7 @@ def _no_obsidian_syntax(body: str) -> None:
 
 def test_one_note_per_entry_has_front_matter_obsidian_reads(journal, tmp_path):
     out = journal.archive.export_text(tmp_path / "vault", fmt="md", per_entry=True)
-    notes = sorted(Path(p) for p in out["paths"])
+    notes = sorted(Path(p) for p in out)
     assert [p.parent for p in notes] == [tmp_path / "vault"] * 6  # not the private one, not the trashed one
     read = {p.name: _obsidian_reads(p) for p in notes}
     front, body = read["2026-03-01 2105.md"]
@@ -110,27 +110,27 @@ def test_one_note_per_entry_has_front_matter_obsidian_reads(journal, tmp_path):
     assert not body.startswith("---") and fenced["tags"] == []
     assert read["2026-03-02 0930.md"][0]["date"] == datetime(2026, 3, 2, 9, 30, 15, 250000)
     # What the export left out is said, with the way to include it.
-    assert out["entries"] == 6 and out["left_out"] == {"private": 1, "trash": 1}
-    assert "1 private entry was left out" in " ".join(out["said"])
+    assert out.entries == 6 and out.left_out == {"private": 1, "trash": 1}
+    assert "1 private entry was left out" in " ".join(out.said)
 
 
 def test_private_entries_when_included_are_marked(journal, tmp_path):
     out = journal.archive.export_text(tmp_path / "vault", fmt="md", per_entry=True, include_private=True)
-    fronts = [_obsidian_reads(Path(p))[0] for p in out["paths"]]
+    fronts = [_obsidian_reads(Path(p))[0] for p in out]
     private = [f for f in fronts if f["private"]]
-    assert len(private) == 1 and private[0]["tags"] == ["비밀"] and out["left_out"]["private"] == 0
+    assert len(private) == 1 and private[0]["tags"] == ["비밀"] and out.left_out["private"] == 0
 
 
 def test_day_files_and_one_file_have_front_matter_too(journal, tmp_path):
     days = journal.archive.export_text(tmp_path / "days", fmt="md", per_day=True, include_private=True)
-    read = {Path(p).name: _obsidian_reads(Path(p)) for p in days["paths"]}
+    read = {Path(p).name: _obsidian_reads(Path(p)) for p in days}
     assert sorted(read) == ["2026-03-01.md", "2026-03-02.md", "2026-03-03.md", "2026-03-08.md"]
     front, body = read["2026-03-02.md"]
     assert front["date"] == date(2026, 3, 2) and front["private"] is True and front["tags"] == ["비밀"]
     front, body = read["2026-03-01.md"]
     assert front["private"] is False and front["tags"] == ["여행", "지수"]
     _no_obsidian_syntax(body)
-    [one] = journal.archive.export_text(tmp_path / "journal.md", fmt="md")["paths"]
+    [one] = journal.archive.export_text(tmp_path / "journal.md", fmt="md")
     front, body = _obsidian_reads(Path(one))
     assert front["tags"] == ["여행", "지수", "friends", "café"] and front["private"] is False
     assert PRIVATE not in body  # left out unless asked for
@@ -247,5 +247,5 @@ def test_the_mood_memoir_noted_is_a_property_of_the_note(mem, fake_llm, tmp_path
     mem.settings.mood_tracking = True
     mem.journal.write("친구를 만나서 즐거웠다", timestamp=datetime(2026, 3, 3, 21, 0))
     mem.jobs.process()
-    [note] = mem.archive.export_text(tmp_path / "vault", fmt="md", per_entry=True)["paths"]
+    [note] = mem.archive.export_text(tmp_path / "vault", fmt="md", per_entry=True)
     assert _obsidian_reads(Path(note))[0]["mood"] == "good"

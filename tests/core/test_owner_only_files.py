@@ -51,8 +51,8 @@ def test_every_export_format_and_backup_is_owner_only(tmp_path, encrypted):
         m.archive.export(tmp_path / "sealed.json", passphrase=PASS)
         written = [tmp_path / "all.json", tmp_path / "sealed.json"]
         for fmt in ("md", "txt"):
-            written += m.archive.export_text(tmp_path / f"all.{fmt}", fmt=fmt)["paths"]
-            written += m.archive.export_text(tmp_path / f"days-{fmt}", fmt=fmt, per_day=True)["paths"]
+            written += m.archive.export_text(tmp_path / f"all.{fmt}", fmt=fmt)
+            written += m.archive.export_text(tmp_path / f"days-{fmt}", fmt=fmt, per_day=True)
         written.append(m.archive.backup_now())
         home = m.home
     assert len(written) == 9  # two JSON, two single files, four days, a backup

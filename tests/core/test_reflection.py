@@ -306,7 +306,7 @@ def test_letters_are_exported_but_not_among_a_days_entries(offline, tmp_path):
     assert letter["id"] not in [e["id"] for e in offline.journal.entries(day=date(2026, 3, 8))]
     assert date(2026, 3, 8) in offline.journal.days()  # written that day anyway
     assert letter["id"] in [e["id"] for e in offline.journal.entries(letters=True)]
-    [path] = offline.archive.export_text(tmp_path / "journal.md")["paths"]
+    [path] = offline.archive.export_text(tmp_path / "journal.md")
     assert "한 주의 편지" in open(path, encoding="utf-8").read()
     offline.archive.export(tmp_path / "all.json")
     import json

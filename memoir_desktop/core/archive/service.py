@@ -26,6 +26,15 @@ from memoir_desktop.core.storage.models import Entry, Meta, now, pk
 IMPORT_UNDER_WAY = "import_under_way"  # Meta: an import that began and has not ended
 
 
+class TextExport(list[str]):
+    """The paths a text export wrote (a list, as it always was), and what it did not hold: `entries`
+    written, `left_out` counted ({"private", "trash"}), `said` in sentences."""
+
+    def __init__(self, paths: list[str], *, entries: int, left_out: dict[str, int], said: list[str]):
+        super().__init__(paths)
+        self.entries, self.left_out, self.said = entries, left_out, said
+
+
 class Archive:
     def __init__(self, engine, home, journal: Journal, jobs_queue: JobQueue, *, settings, data_key, graph_store,
                  lexical, reconcile):
@@ -187,12 +196,11 @@ class Archive:
         return self.jobs_queue.set_batch_state(batch, "cancelled", "pending")
 
     def export_text(self, path, *, fmt: str = "md", per_day: bool = False, per_entry: bool = False,
-                    lang: str = "ko", include_private: bool = False, user_id: str = "me") -> dict:
+                    lang: str = "ko", include_private: bool = False, user_id: str = "me") -> TextExport:
         """The journal as Markdown (memoir's own, ready for Obsidian, read back by `import_file`) or plain
         text: one file, one per day, or (Markdown) one note per entry. Not the trash, and not the private
         entries unless `include_private`: notes apps share their folders with sync services and AI plugins,
-        which a private entry is kept from. Returns {paths, entries, left_out: {private, trash}, said}:
-        `said` tells in sentences what the files do not hold."""
+        which a private entry is kept from. Returns the paths written, with what the files do not hold."""
         everything = self.journal.entries(user_id=user_id, letters=True)
         entries = [e for e in everything if include_private or not e["private"]]
         with Session(self.engine) as s:
@@ -203,8 +211,8 @@ class Archive:
         paths = export_text(entries, path, fmt=fmt, per_day=per_day, per_entry=per_entry, lang=lang,
                             moods=self._moods(user_id) if fmt == "md" else None)
         left_out = {"private": len(everything) - len(entries), "trash": len(self.journal.in_trash(user_id=user_id))}
-        return {"paths": [str(p) for p in paths], "entries": len(entries), "left_out": left_out,
-                "said": _left_out_said(left_out)}
+        return TextExport([str(p) for p in paths], entries=len(entries), left_out=left_out,
+                          said=_left_out_said(left_out))
 
     def _moods(self, user_id: str) -> dict[int, str]:
         """The mood memoir noted of each entry (mood notes on, an AI connected), by entry id."""

@@ -285,7 +285,7 @@ class ExportDialog(QDialog):
             private = self.include_private.isChecked()
             self.backend.read(lambda m: m.archive.export_text(str(target), fmt=fmt, per_day=by_day, per_entry=by_entry,
                                                               lang=lang, include_private=private),
-                              lambda done: self._done(done["paths"], self._left_out(done)), self._failed)
+                              lambda done: self._done(list(done), self._left_out(done)), self._failed)
 
     def show_folder(self) -> WhereItIsBox | None:
         if not self.written:
@@ -309,13 +309,13 @@ class ExportDialog(QDialog):
             self.result.hide()
             self.show_button.hide()
 
-    def _left_out(self, done: dict) -> str:
+    def _left_out(self, done) -> str:
         """What the files do not hold, in words (archive.export_text counts it)."""
         parts = []
-        if done["left_out"]["private"]:
-            parts.append(self.tr("%n private entry(ies) left out.", None, int(done["left_out"]["private"])))
-        if done["left_out"]["trash"]:
-            parts.append(self.tr("%n entry(ies) in the trash left out.", None, int(done["left_out"]["trash"])))
+        if done.left_out["private"]:
+            parts.append(self.tr("%n private entry(ies) left out.", None, int(done.left_out["private"])))
+        if done.left_out["trash"]:
+            parts.append(self.tr("%n entry(ies) in the trash left out.", None, int(done.left_out["trash"])))
         parts.append(self.tr("Memories and the graph are only in a memoir backup (JSON)."))
         return " ".join(parts)
 
