@@ -66,10 +66,13 @@ def key_app(ctx: Context | None) -> int | None:
 GIVE_PASSPHRASE = ('Add "MEMOIR_PASSPHRASE": "<your passphrase>" to the "env" of memoir\'s server in this app\'s '
                    "MCP configuration (memoir's Settings → Connected apps copies it with a place for it), then "
                    "restart this app.")
+# The HTTP server is started by a person in a terminal, who gives it the passphrase there.
+GIVE_PASSPHRASE_TERMINAL = "Start the server with MEMOIR_PASSPHRASE set to the journal's passphrase."
 
 
-def locked_sentence(exc) -> str:
-    """What an app's user reads when the journal did not open: why, and where the passphrase goes."""
+def locked_sentence(exc, *, terminal: bool = False) -> str:
+    """What an app's user (or, `terminal`, the person who started the HTTP server) reads when the journal
+    did not open: why, and where the passphrase goes."""
     from memoir_desktop.core.apps.app_access import PASSPHRASE_PLACEHOLDER
     from memoir_desktop.core.keys import crypto
 
@@ -78,8 +81,9 @@ def locked_sentence(exc) -> str:
         return (f'The journal is locked: MEMOIR_PASSPHRASE in this app\'s MCP configuration still says '
                 f'"{PASSPHRASE_PLACEHOLDER}". Replace that with your journal\'s passphrase, then restart this app.')
     if isinstance(exc, crypto.WrongPassphrase):
-        return ("The journal is locked: the passphrase in MEMOIR_PASSPHRASE does not open it. Correct it in the "
-                "\"env\" of memoir's server in this app's MCP configuration, then restart this app.")
+        where = ("" if terminal else " Correct it in the \"env\" of memoir's server in this app's MCP configuration, "
+                 "then restart this app.")
+        return f"The journal is locked: the passphrase in MEMOIR_PASSPHRASE does not open it.{where}"
     why = {
         "locked": "memoir is set to ask for the passphrase at every start, so its server does not use the keyring.",
         "passphrase_only": "this journal opens with its passphrase only (this computer's keyring does not keep "
@@ -89,14 +93,15 @@ def locked_sentence(exc) -> str:
     }.get(getattr(exc, "code", ""))
     if why is None:  # a damaged key file and the like: its own sentence says what is wrong
         return f"The journal could not be opened: {exc}"
-    return f"The journal is locked: {why} {GIVE_PASSPHRASE}"
+    return f"The journal is locked: {why} {GIVE_PASSPHRASE_TERMINAL if terminal else GIVE_PASSPHRASE}"
 
 
 class JournalAccess:
     """Opens the journal once; a journal that will not open answers every call with one sentence."""
 
-    def __init__(self, home=None):
-        self.home, self.mem, self.problem = home, None, None
+    def __init__(self, home=None, *, terminal: bool = False):
+        """`terminal`: started by a person (the HTTP server), not by an app from its configuration."""
+        self.home, self.mem, self.problem, self.terminal = home, None, None, terminal
 
     def open(self):
         from memoir_desktop.core import Memoir
@@ -106,7 +111,7 @@ class JournalAccess:
         try:
             self.mem = Memoir.open(self.home)
         except KeyError_ as exc:
-            self.problem = locked_sentence(exc)
+            self.problem = locked_sentence(exc, terminal=self.terminal)
         except JournalBusy as exc:
             self.problem = str(exc)
         return self
