@@ -73,3 +73,17 @@ def test_a_journal_with_no_names_has_no_mentions(tmp_path):
         assert mem.graph.mentions("me").nodes == []
         mem.journal.write("오늘은 비가 왔다.")
         assert mem.graph.mentions("me").nodes == []
+
+
+def test_english_names_are_told_from_words_that_open_a_sentence(tmp_path):
+    with Memoir.open(tmp_path / "home", encrypt=False, llm_base_url=None) as mem:
+        for day, text in enumerate(["Lunch with Sarah at Blue Bottle. Felt great.",
+                                    "Called Jake. We walked around Central Park.",
+                                    "Central Park was lovely. Mr. Park says hi. Q3 went fine.",
+                                    "회사 동료 Grace랑 점심을 먹었다."], 1):
+            mem.journal.commit(text, user_id="me", timestamp=datetime(2026, 4, day, 20, 0), memorize=False)
+        nodes = _nodes(mem.graph.mentions("me"))
+    assert {"Sarah": "person", "Blue Bottle": "place", "Jake": "person", "Central Park": "place",
+            "Mr. Park": "person", "Grace": "person"}.items() <= nodes.items()
+    assert not {"Lunch", "Felt", "Called", "Called Jake", "Park", "Q3", "We"} & set(nodes)
+    assert [n for n in nodes if "Central" in n] == ["Central Park"]

@@ -157,6 +157,7 @@ class _Name:
     opens_sentence: bool
     before: str  # the word before it, lower case
     after: str = ""  # a Korean particle right after it ("Grace랑"), which says what it is as for a Korean name
+    rest: str = ""  # opening a sentence: the run without its first word ("Called Jake" -> "Jake")
 
 
 @lru_cache(maxsize=16_384)
@@ -165,18 +166,19 @@ def _english_names(text: str) -> tuple[_Name, ...]:
     for m in _CAPITALISED.finditer(text):
         words = m.group().split()
         start = m.start()
-        opens = bool(_SENTENCE_START.search(text[:start]))
-        # The common words a run begins with ("Today Grace"), and the word that opens a sentence
-        # ("Called Mom") when more follow: not part of the name.
-        while words and (words[0] in _COMMON or (opens and len(words) > 1 and not _HONORIFIC.match(words[0]))):
+        while words and words[0] in _COMMON:  # "Today Grace", "The Old Man": the common word is not the name
             start = text.index(words[0], start) + len(words[0])
-            words, opens = words[1:], False
-        if not words or (len(words) == 1 and words[0] in _COMMON):
+            words = words[1:]
+        if not words:
             continue
-        before = re.findall(r"[A-Za-z]+", text[max(0, m.start() - 20):start].rsplit(words[0], 1)[0])
+        # An honorific makes a name wherever it stands ("Mr. Park says hi").
+        opens = bool(_SENTENCE_START.search(text[:start])) and not _HONORIFIC.match(words[0])
+        rest = words[1:] if opens else []
+        before = re.findall(r"[A-Za-z]+", text[max(0, start - 20):start])
         particle = re.match(r"[가-힣]+", text[m.end():m.end() + 4])
         out.append(_Name(" ".join(words).strip("'’"), opens, before[-1].lower() if before else "",
-                         particle.group() if particle else ""))
+                         particle.group() if particle else "",
+                         " ".join(rest).strip("'’") if rest and " ".join(rest) not in _COMMON else ""))
     return tuple(out)
 
 
@@ -205,7 +207,7 @@ def derive(entries: Iterable[UnreadEntry]) -> MentionGraph:
     korean = {e.id: _korean_words(e.content) for e in entries}
     english = {e.id: _english_names(e.content) for e in entries}
     proper = {w.form for words in korean.values() for w in words if w.proper}
-    inside = {n.name for names in english.values() for n in names if not n.opens_sentence}
+    inside = {n.name for names in english.values() for n in names if not n.opens_sentence}  # mid-sentence
 
     votes: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     befores: dict[str, Counter] = defaultdict(Counter)
@@ -221,13 +223,18 @@ def derive(entries: Iterable[UnreadEntry]) -> MentionGraph:
                 votes[w.form][0] += w.person
                 votes[w.form][1] += w.place
         for n in english[e.id]:
-            if n.opens_sentence and n.name not in inside:
-                continue  # capitalised only where a sentence opens: a word ("Felt", "Lunch"), not a name
-            found.setdefault(n.name, "en")
-            befores[n.name][n.before] += 1
+            name, before = n.name, n.before
+            if n.opens_sentence and name not in inside:
+                # Capitalised where a sentence opens, and nowhere else: its first word is a word ("Felt",
+                # "Lunch", "Called"), and what follows it, if anything, the name ("Called Jake").
+                if not n.rest:
+                    continue
+                name, before = n.rest, n.name.split()[0].lower()
+            found.setdefault(name, "en")
+            befores[name][before] += 1
             if n.after:
-                befores[n.name]["with" if n.after.startswith(tuple(_PERSON_AFTER | _PERSON_BOUND))
-                                else "at" if n.after.startswith(("에", "에서")) else ""] += 1
+                befores[name]["with" if n.after.startswith(tuple(_PERSON_AFTER | _PERSON_BOUND))
+                             else "at" if n.after.startswith(("에", "에서")) else ""] += 1
         if found:
             named[e.id] = found
 
