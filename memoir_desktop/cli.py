@@ -119,6 +119,10 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("file", help="a file, or a folder with --per-day")
     ex.add_argument("--format", choices=["json", "md", "txt"], default="json")
     ex.add_argument("--per-day", action="store_true", help="md/txt: one file per day in the folder FILE")
+    ex.add_argument("--per-entry", action="store_true",
+                    help="md: one note per entry in the folder FILE (an Obsidian vault's folder, say)")
+    ex.add_argument("--include-private", action="store_true",
+                    help="md/txt: private entries too, marked private: true (left out otherwise)")
     ex.add_argument("--lang", choices=["ko", "en"], default="ko", help="md/txt: language of the day headings")
     ex.add_argument("--encrypt", action="store_true",
                     help="json: protect the file with a passphrase (MEMOIR_EXPORT_PASSPHRASE, else asked)")
@@ -130,7 +134,8 @@ def build_parser() -> argparse.ArgumentParser:
     cosub = co.add_subparsers(dest="action", parser_class=_Parser)
     cr = cosub.add_parser("remove", help="shut a computer out: it reads nothing written after (MEMOIR_PASSPHRASE)")
     cr.add_argument("id", help="the computer's id, or its first characters")
-    im = sub.add_parser("import", help="import a memoir export or a Day One export (.zip or .json)")
+    im = sub.add_parser("import", help="import a memoir export (JSON, or its Markdown: a .md file or its folder) "
+                                       "or a Day One export (.zip or .json)")
     im.add_argument("file")
     en = sub.add_parser("entries", help="list journal entries (not the trash), or search them")
     en.add_argument("--search", metavar="Q", help="entries that match Q (words; meaning too with the model)")
@@ -450,8 +455,14 @@ def _dispatch(mem, args) -> int:  # a flat command table reads best
             counts = mem.archive.export(args.file, passphrase=passphrase)
             _print(args, counts, "exported " + ", ".join(f"{v} {k}" for k, v in counts.items()))
         else:
-            files = mem.archive.export_text(args.file, fmt=args.format, per_day=args.per_day, lang=args.lang, user_id=u)
-            _print(args, files, f"wrote {len(files)} file(s): " + ", ".join(files[:3]) + (" …" if len(files) > 3 else ""))
+            if args.per_entry and (args.format != "md" or args.per_day):
+                print("memoir-cli: --per-entry writes Markdown notes (--format md), not also --per-day", file=sys.stderr)
+                return EXIT_USAGE
+            done = mem.archive.export_text(args.file, fmt=args.format, per_day=args.per_day, per_entry=args.per_entry,
+                                           lang=args.lang, include_private=args.include_private, user_id=u)
+            _print(args, {"paths": list(done), "entries": done.entries, "left_out": done.left_out},
+                   f"wrote {_count(done.entries, 'entry', 'entries')} in {len(done)} file(s): "
+                   + ", ".join(done[:3]) + (" …" if len(done) > 3 else "") + "".join(f"\n  {line}" for line in done.said))
         return EXIT_OK
     if args.cmd == "import":
         return _import(mem, args)
@@ -520,7 +531,12 @@ def _import(mem, args) -> int:
     passphrase = _secret(ENV_EXPORT_PASSPHRASE, "passphrase of the export: ") \
         if transfer.is_encrypted_export(args.file) else None
     res = mem.archive.import_file(args.file, user_id=args.user, progress=progress, passphrase=passphrase)
-    if res["kind"] == "dayone":
+    if res["kind"] == "markdown":
+        text = (f"imported {_count(res['entries'], 'entry', 'entries')} from {_count(res['files'], 'Markdown file')} "
+                f"({res['already_there']} already there); the memories of your entries are made by "
+                "`memoir-cli process`")
+        text += "".join(f"\n  {w}" for w in res["warnings"])
+    elif res["kind"] == "dayone":
         text = (f"imported {_count(res['entries'], 'Day One entry', 'Day One entries')} ({res['already_there']} already there, "
                 f"{res['skipped']} without text); their memories are made by `memoir-cli process`")
         text += "".join(f"\n  {w}" for w in res["warnings"])

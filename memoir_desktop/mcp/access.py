@@ -61,11 +61,47 @@ def key_app(ctx: Context | None) -> int | None:
     return scope.get(APP_OF_KEY) if isinstance(scope, dict) else None
 
 
+# How the server is given the passphrase: by the app that starts it, through its configuration. Unlocking
+# the memoir window does not help, since the server is another process and reads no window's key.
+GIVE_PASSPHRASE = ('Add "MEMOIR_PASSPHRASE": "<your passphrase>" to the "env" of memoir\'s server in this app\'s '
+                   "MCP configuration (memoir's Settings → Connected apps copies it with a place for it), then "
+                   "restart this app.")
+# The HTTP server is started by a person in a terminal, who gives it the passphrase there.
+GIVE_PASSPHRASE_TERMINAL = "Start the server with MEMOIR_PASSPHRASE set to the journal's passphrase."
+
+
+def locked_sentence(exc, *, terminal: bool = False) -> str:
+    """What an app's user (or, `terminal`, the person who started the HTTP server) reads when the journal
+    did not open: why, and where the passphrase goes."""
+    from memoir_desktop.core.apps.app_access import PASSPHRASE_PLACEHOLDER
+    from memoir_desktop.core.keys import crypto
+
+    given = crypto.env_passphrase()
+    if given is not None and given.strip() == PASSPHRASE_PLACEHOLDER:
+        return (f'The journal is locked: MEMOIR_PASSPHRASE in this app\'s MCP configuration still says '
+                f'"{PASSPHRASE_PLACEHOLDER}". Replace that with your journal\'s passphrase, then restart this app.')
+    if isinstance(exc, crypto.WrongPassphrase):
+        where = ("" if terminal else " Correct it in the \"env\" of memoir's server in this app's MCP configuration, "
+                 "then restart this app.")
+        return f"The journal is locked: the passphrase in MEMOIR_PASSPHRASE does not open it.{where}"
+    why = {
+        "locked": "memoir is set to ask for the passphrase at every start, so its server does not use the keyring.",
+        "passphrase_only": "this journal opens with its passphrase only (this computer's keyring does not keep "
+                           "its key).",
+        "no_keyring": "this computer has no keyring to keep the journal's key.",
+        "keyring_missing": "this computer's keyring does not hold the journal's key.",
+    }.get(getattr(exc, "code", ""))
+    if why is None:  # a damaged key file and the like: its own sentence says what is wrong
+        return f"The journal could not be opened: {exc}"
+    return f"The journal is locked: {why} {GIVE_PASSPHRASE_TERMINAL if terminal else GIVE_PASSPHRASE}"
+
+
 class JournalAccess:
     """Opens the journal once; a journal that will not open answers every call with one sentence."""
 
-    def __init__(self, home=None):
-        self.home, self.mem, self.problem = home, None, None
+    def __init__(self, home=None, *, terminal: bool = False):
+        """`terminal`: started by a person (the HTTP server), not by an app from its configuration."""
+        self.home, self.mem, self.problem, self.terminal = home, None, None, terminal
 
     def open(self):
         from memoir_desktop.core import Memoir
@@ -74,9 +110,8 @@ class JournalAccess:
 
         try:
             self.mem = Memoir.open(self.home)
-        except KeyError_:
-            self.problem = ("The journal is locked: open memoir and unlock it, or start this server "
-                            "with the journal's passphrase.")
+        except KeyError_ as exc:
+            self.problem = locked_sentence(exc, terminal=self.terminal)
         except JournalBusy as exc:
             self.problem = str(exc)
         return self

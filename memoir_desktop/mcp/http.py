@@ -98,7 +98,7 @@ def serve_http(home, address: str, *, new_key: bool = False) -> int:
     except AddressRefused as exc:
         print(f"memoir-cli: {exc}", file=sys.stderr)
         return 2
-    access = JournalAccess(home).open()
+    access = JournalAccess(home, terminal=True).open()
     if access.mem is None:  # a person started this in a terminal: say why at once, not per call
         print(f"memoir-cli: {access.problem}", file=sys.stderr)
         return 3

@@ -11,11 +11,24 @@ import unicodedata
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 
-from memoir_desktop.core.storage.graph_store import USER_NODE_NAME, USER_NODE_TYPE, GraphStore, held_at
+from memoir_desktop.core.pipeline.mentions import MENTIONED, TOGETHER, MentionGraph
+from memoir_desktop.core.storage.graph_store import (
+    USER_NODE_NAME,
+    USER_NODE_TYPE,
+    GraphStore,
+    held_at,
+    iso,
+    normalize_name,
+)
 
-# Known types first, in the order of the extraction prompt; others follow alphabetically.
-TYPE_ORDER = ("person", "place", "organization", "food", "activity", "preference", "pet", "event", "thing")
+# Known types first, in the order of the extraction prompt; others follow alphabetically. Tags come
+# from the journal itself (mentions.py), never from an AI.
+TYPE_ORDER = ("person", "place", "organization", "food", "activity", "preference", "pet", "event", "thing", "tag")
 INVALID_EDGE_WEIGHT = 0.3  # a contradicted fact still tugs its ends together, but less
+MENTION_EDGE_WEIGHT = 0.5  # named together: closer than strangers, looser than a stated relation
+FACT, MENTION = "fact", "mention"  # an edge an AI stated; two names one entry mentions
+__all__ = ["FACT", "MENTION", "MENTIONED", "TOGETHER", "EdgeInfo", "Filters", "GraphSnapshot", "GraphView", "NodeInfo",
+           "end_of_day", "filter_view", "load_snapshot", "with_mentions"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +38,7 @@ class NodeInfo:
     type: str
     mentions: int = 1
     created_at: datetime | None = None
+    entries: tuple[int, ...] = ()  # the entries no AI has read that name it (mentions.py)
 
     @property
     def is_user(self) -> bool:
@@ -43,6 +57,8 @@ class EdgeInfo:
     recorded_at: datetime | None = None
     expired_at: datetime | None = None
     source_entry_id: int | None = None
+    kind: str = FACT
+    entries: tuple[int, ...] = ()  # a mention's entries
 
     def known_at(self, when: datetime) -> bool:
         return self.recorded_at is None or self.recorded_at <= when
@@ -58,10 +74,16 @@ class EdgeInfo:
 class GraphSnapshot:
     nodes: dict[int, NodeInfo] = field(default_factory=dict)
     edges: list[EdgeInfo] = field(default_factory=list)
+    written: dict[int, datetime] = field(default_factory=dict)  # entries that name something: when written
 
     @property
     def empty(self) -> bool:
         return not self.nodes
+
+    @property
+    def has_mentions(self) -> bool:
+        """Some of what is drawn was read from the journal itself, not by an AI."""
+        return any(e.kind == MENTION for e in self.edges)
 
     def types(self) -> list[str]:
         present = {n.type for n in self.nodes.values()}
@@ -88,8 +110,32 @@ class GraphSnapshot:
         its place while the user filters or scrubs through time, instead of reshuffling the drawing."""
         ids = [str(i) for i in self.nodes]
         edges = [(str(e.source), str(e.target)) for e in self.edges]
-        weights = [1.0 if e.valid else INVALID_EDGE_WEIGHT for e in self.edges]
+        weights = [MENTION_EDGE_WEIGHT if e.kind == MENTION else 1.0 if e.valid else INVALID_EDGE_WEIGHT
+                   for e in self.edges]
         return ids, edges, weights
+
+    def mention_detail(self, node_id: int, detail: dict | None = None) -> dict | None:
+        """What the node panel shows of a node: the AI's `detail` (store.node_detail) when it has one, with
+        the names the journal mentions it with and the entries that name it."""
+        node = self.nodes.get(node_id)
+        if node is None:
+            return detail
+        mentions = [e for e in self.edges if e.kind == MENTION and node_id in (e.source, e.target)]
+        if detail is None:
+            if not node.entries:
+                return None
+            detail = {"node": {"id": node.id, "name": node.name, "type": node.type, "mentions": node.mentions,
+                               "created_at": iso(node.created_at), "source_entry_id": None, "is_user": node.is_user},
+                      "edges": [], "source_entry_ids": []}
+        edges = [{"id": e.id, "kind": MENTION, "relation": e.relation, "valid": True,
+                  "source": self.nodes[e.source].name, "source_id": e.source,
+                  "target": self.nodes[e.target].name, "target_id": e.target,
+                  "recorded_at": iso(e.recorded_at), "entries": len(e.entries),
+                  "direction": "out" if e.source == node_id else "in"} for e in mentions]
+        edges.sort(key=lambda e: -e["entries"])
+        sources = sorted({*detail.get("source_entry_ids", []), *node.entries})
+        dates = {i: self.written[i] for i in node.entries if i in self.written}
+        return {**detail, "edges": [*detail["edges"], *edges], "source_entry_ids": sources, "entry_dates": dates}
 
 
 def load_snapshot(store: GraphStore, user_id: str) -> GraphSnapshot:
@@ -101,6 +147,36 @@ def load_snapshot(store: GraphStore, user_id: str) -> GraphSnapshot:
              for e in store.edges(user_id, include_invalid=True)
              if e.id is not None and e.source_id in nodes and e.target_id in nodes]
     return GraphSnapshot(nodes, edges)
+
+
+def with_mentions(snap: GraphSnapshot, found: MentionGraph) -> GraphSnapshot:
+    """The AI's graph and what the journal names besides (pipeline/mentions.py): a name the AI's graph
+    holds is that node; another is a node of its own (negative ids, which no stored node has). A pair
+    an AI relation already links gets no mention link."""
+    if not found.nodes:
+        return snap
+    nodes = dict(snap.nodes)
+    by_name = {normalize_name(n.name): nid for nid, n in nodes.items()}
+    user = next((nid for nid, n in nodes.items() if n.is_user), None)
+    ids: dict[str, int] = {}
+    for k, m in enumerate(found.nodes, 1):
+        nid = user if m.name == USER_NODE_NAME and user is not None else by_name.get(normalize_name(m.name))
+        if nid is None:
+            nid = -k
+            nodes[nid] = NodeInfo(nid, m.name, m.type, m.count, m.first_seen, m.entry_ids)
+        else:
+            old = nodes[nid]
+            nodes[nid] = NodeInfo(old.id, old.name, old.type, old.mentions, old.created_at, m.entry_ids)
+        ids[m.name] = nid
+    linked = {frozenset((e.source, e.target)) for e in snap.edges}
+    edges = list(snap.edges)
+    for k, link in enumerate(found.links, 1):
+        a, b = ids.get(link.source), ids.get(link.target)
+        if a is None or b is None or a == b or frozenset((a, b)) in linked:
+            continue
+        edges.append(EdgeInfo(-k, a, b, link.relation, True, recorded_at=link.first_seen, kind=MENTION,
+                              entries=link.entry_ids))
+    return GraphSnapshot(nodes, edges, dict(found.written))
 
 
 def end_of_day(day: date) -> datetime:

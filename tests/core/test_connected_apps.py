@@ -1,6 +1,7 @@
 """Connected apps (core/apps/connected_apps.py): who asked, what each may do, and a log without text."""
 
 import sqlite3
+import sysconfig
 
 import pytest
 
@@ -122,3 +123,54 @@ def test_the_cli_lists_apps_changes_grants_shows_the_log_and_decides_suggestions
         a = m.apps.connected_apps()[0]
         assert a["paused"] and a["read_entries"] and m.apps.memory_suggestions() == []
         assert [x["memory"] for x in m.get_all()["results"]] == ["The diarist plays the cello"]
+
+
+def _venv(tmp_path, monkeypatch, *, with_cli: bool):
+    """A virtual environment as `python -m venv` makes it: bin/python a link to the base Python."""
+    import os
+    import sys
+    from pathlib import Path
+
+    bin_dir = tmp_path / "venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    python = bin_dir / "python"
+    python.symlink_to(Path(sys.executable).resolve())
+    if with_cli:
+        (bin_dir / "memoir-cli").write_text(f"#!{python}\nfrom memoir_desktop.cli import main\nmain()\n")
+        (bin_dir / "memoir-cli").chmod(0o755)
+    monkeypatch.setattr(sys, "executable", str(python))
+    monkeypatch.setenv("PATH", "")  # memoir-cli is not on PATH, as for an app started from a menu
+    monkeypatch.setattr(os, "name", "posix")
+    return bin_dir
+
+
+def test_the_server_command_is_this_installations_memoir_cli_named_by_its_full_path(tmp_path, monkeypatch):
+    from memoir_desktop.core.apps import app_access
+
+    bin_dir = _venv(tmp_path, monkeypatch, with_cli=True)
+    assert app_access.server_command() == [str(bin_dir / "memoir-cli"), "mcp"]
+
+
+def test_without_memoir_cli_the_command_is_this_environments_python_not_the_base_one(tmp_path, monkeypatch):
+    # The base Python has none of memoir's packages: a client given it could not start the server.
+    from memoir_desktop.core.apps import app_access
+
+    bin_dir = _venv(tmp_path, monkeypatch, with_cli=False)
+    monkeypatch.setattr(sysconfig, "get_path", lambda name, scheme=None: str(bin_dir))  # the venv's scheme
+    command = app_access.server_command()
+    assert command == [str(bin_dir / "python"), "-m", "memoir_desktop.cli", "mcp"]
+
+
+def test_the_module_command_finds_memoirs_code_from_any_folder(tmp_path, monkeypatch):
+    # Run from a source folder that is not installed (this worktree): started elsewhere, with only the
+    # environment the configuration names, `-m memoir_desktop.cli` must still find this code.
+    import subprocess
+
+    from memoir_desktop.core.apps import app_access
+
+    monkeypatch.setattr(app_access, "installed_cli", lambda: None)
+    command = app_access.server_command()
+    env = {"PATH": "", **app_access.server_environment(command)}
+    done = subprocess.run([*command[:-1], "--help"], env=env, cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0 and "mcp" in done.stdout, done.stderr

@@ -191,6 +191,7 @@ def test_time_zone_fallbacks_and_their_warnings(export):
     assert result.warnings == [
         "1 entry had no time zone; its time was read as UTC.",
         "1 entry had the unknown time zone 'Mars/Olympus_Mons'; its time was read as UTC.",
+        "2 photos, 1 video, 1 audio recording and 1 PDF were not brought in: memoir keeps the text only.",
         "2 entries were starred in Day One; stars are not kept.",
         "2 entries had a location; locations are not kept.",
     ]

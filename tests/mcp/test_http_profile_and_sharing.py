@@ -226,6 +226,8 @@ def test_a_locked_journal_does_not_start_the_http_server(home):
     done = subprocess.run([sys.executable, "-m", "memoir_desktop.cli", "mcp", "--http", "127.0.0.1:1"],
                           env=_env(home, "not the passphrase"), capture_output=True, text=True, timeout=120)
     assert done.returncode != 0 and "locked" in done.stderr and "Traceback" not in done.stderr
+    # Said to the person at the terminal: nothing about an app's configuration.
+    assert "MEMOIR_PASSPHRASE" in done.stderr and "configuration" not in done.stderr
 
 
 def test_the_server_and_the_app_share_the_journal_live(home):

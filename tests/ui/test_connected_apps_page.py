@@ -4,6 +4,7 @@ in words, copying a client's configuration, and the network access key shown onc
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -232,3 +233,82 @@ def test_an_app_named_here_gets_its_own_key_and_the_others_keep_theirs(page, mem
     assert None not in ids and len(ids) == 2  # two apps, each with its own key
     assert {a["name"] for a in mem.apps.connected_apps()} >= {"Cursor", connected_apps.HTTP_APP}
     assert network.app_name.text() == ""
+
+
+PASSPHRASE = "correct horse battery"
+
+
+@pytest.fixture
+def passphrase_only(tmp_path, fake_llm, monkeypatch, qtbot):
+    """A journal on a computer without a keyring: it opens with its passphrase only."""
+    from memoir_desktop.core import Memoir
+    from memoir_desktop.core.keys import crypto
+    from memoir_desktop.ui.async_memoir import AsyncMemoir
+    from memoir_desktop.ui.connected_apps.client_setup import ClientSetup
+
+    monkeypatch.setattr(crypto, "keyring_available", lambda: False)
+    mem = Memoir.open(tmp_path / "home", passphrase=PASSPHRASE, llm_base_url=fake_llm.url, llm_model="fake")
+    mem.add("I keep bees on the roof of my flat", infer=False)
+    backend = AsyncMemoir(mem)
+    setup = ClientSetup(backend)
+    qtbot.addWidget(setup)
+    yield mem, setup
+    backend.shutdown(10_000)
+    mem.close()
+
+
+def _start_copied(server: dict, tmp_path, body, **fill):
+    """Start memoir's server as a client does with the pasted configuration: its command and env only,
+    from another folder, with an empty PATH and no keyring. (PYTHONPATH names this worktree's code.)"""
+    import anyio
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    from tests.conftest import ROOT
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir(exist_ok=True)
+    env = {**server.get("env", {}), **fill, "PATH": "", "PYTHONPATH": str(ROOT),
+           "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
+    params = StdioServerParameters(command=server["command"], args=server["args"], env=env, cwd=str(elsewhere))
+
+    async def main():
+        async with stdio_client(params) as (r, w), ClientSession(r, w) as s:
+            await s.initialize()
+            return await body(s)
+
+    return anyio.run(main)
+
+
+def test_the_copied_configuration_starts_memoirs_server_from_anywhere(passphrase_only, tmp_path):
+    mem, setup = passphrase_only
+    server = json.loads(setup.copy("Claude Desktop"))["mcpServers"]["memoir"]
+    assert Path(server["command"]).is_absolute()
+    # No keyring keeps the key: the copy carries a place for the passphrase, never the passphrase.
+    placeholder = server["env"]["MEMOIR_PASSPHRASE"]
+    assert PASSPHRASE not in json.dumps(server) and placeholder in setup.copied.text()
+    assert "암호 문구" in setup.copied.text() and "누구나" in setup.copied.text()  # and what keeping it there means
+
+    async def memories(s):
+        out = await s.call_tool("list_memories", {})
+        return out.is_error, " ".join(c.text for c in out.content) + str(out.structured_content)
+
+    failed, said = _start_copied(server, tmp_path, memories)
+    assert failed and placeholder in said and "MEMOIR_PASSPHRASE" in said  # not filled in yet: it says so
+    failed, said = _start_copied(server, tmp_path, memories, MEMOIR_PASSPHRASE=PASSPHRASE)
+    assert not failed and "bees" in said
+
+
+def test_a_server_started_without_the_passphrase_says_where_to_give_it(passphrase_only, tmp_path):
+    mem, setup = passphrase_only
+    server = json.loads(setup.copy("Cursor"))["mcpServers"]["memoir"]
+    server.get("env", {}).pop("MEMOIR_PASSPHRASE", None)
+
+    async def memories(s):
+        out = await s.call_tool("list_memories", {})
+        return out.is_error, " ".join(c.text for c in out.content)
+
+    failed, said = _start_copied(server, tmp_path, memories)
+    assert failed and "MEMOIR_PASSPHRASE" in said and '"env"' in said and "keyring" in said
+    failed, said = _start_copied(server, tmp_path, memories, MEMOIR_PASSPHRASE="not the passphrase")
+    assert failed and "MEMOIR_PASSPHRASE" in said and "does not open" in said

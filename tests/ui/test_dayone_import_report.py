@@ -39,3 +39,15 @@ def test_the_import_dialog_says_an_earlier_import_was_cut_short(window, mem, qtb
     qtbot.waitUntil(lambda: dialog.outcome is not None, timeout=15_000)
     assert "중단되었습니다" in dialog.result.text() and "dayone.zip" in dialog.result.text()
     dialog.close()
+
+
+def test_the_import_dialog_counts_the_photos_and_other_attachments_left_behind(window, qtbot, tmp_path):
+    from tests.core.test_dayone_stars_and_places import media_zip
+
+    dialog = window.import_file()
+    dialog.path_edit.setText(str(media_zip(tmp_path / "media.zip")))
+    dialog.start()
+    qtbot.waitUntil(lambda: dialog.outcome is not None, timeout=15_000)
+    text = dialog.result.text()
+    assert "사진 3장, 영상 1개, 음성 1개, PDF 1개" in text and "가져오지 않았어요" in text
+    dialog.close()

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QPushButton
 from sqlmodel import Session
 
 from memoir_desktop.core.storage.graph_store import GraphEdge, GraphNode
@@ -259,6 +259,57 @@ def test_graph_grows_in_place(page, qtbot, mem):
     assert np.median(moved) < 0.5  # about half an edge: the old drawing stayed, the new node joined it
 
 
+OFFLINE_DAYS = [
+    ("오늘 지수랑 부산에 갔다. 해운대에서 회를 먹었다. #여행", datetime(2026, 3, 1, 21, 0)),
+    ("지수한테 전화했다. 다음 주에 민지랑 서울에서 만나기로 했다.", datetime(2026, 3, 2, 22, 0)),
+    ("민지가 서울로 이사 간대. 성수동에 집을 구했다고 한다.", datetime(2026, 3, 3, 20, 0)),
+]
+
+
+def test_without_an_ai_the_graph_shows_who_and_what_the_journal_names(qtbot, tmp_path):
+    from memoir_desktop.core import Memoir
+    from memoir_desktop.ui.async_memoir import AsyncMemoir
+    from memoir_desktop.ui.graph.graph_page import GraphPage
+
+    bare = Memoir.open(tmp_path / "bare", llm_base_url=None)
+    ids = [bare.journal.write(text, timestamp=when) for text, when in OFFLINE_DAYS]
+    backend = AsyncMemoir(bare)
+    p = GraphPage(backend)
+    p.engine.frame_interval = 0
+    qtbot.addWidget(p)
+    p.resize(1100, 700)
+    try:
+        assert not backend.llm_configured
+        with qtbot.waitSignal(p.layoutSettled, timeout=15_000):
+            p.show()
+        assert p.stack.currentIndex() == 1  # the drawing, not "the graph needs an AI"
+        names = dict(zip(p.canvas.names, p.canvas.types, strict=True))
+        assert {"나": "person", "지수": "person", "부산": "place", "서울": "place", "#여행": "tag"}.items() <= names.items()
+        # One line says what these are, and what an AI would add.
+        assert p.note.isVisibleTo(p) and "AI" in p.note.text() and "관계" in p.note.text()
+        assert p.legend.boxes["tag"].text().startswith("태그")
+        # A name opens the entries that name it.
+        jisoo = next(i for i, n in p.snapshot.nodes.items() if n.name == "지수")
+        p.select_node(jisoo)
+        qtbot.waitUntil(lambda: p.panel.detail is not None, timeout=5_000)
+        assert p.panel.detail["source_entry_ids"] == ids[:2]
+        assert any("함께" in t for t in p.panel.edge_texts())
+        opened = []
+        p.openEntryRequested.connect(opened.append)
+        buttons = [b for b in p.panel.findChildren(QPushButton) if b.text().endswith("일기 열기")]
+        buttons[0].click()
+        assert opened == [ids[0]]
+        # A new entry that names someone new: drawn without a refresh asked for.
+        with qtbot.waitSignal(p.layoutSettled, timeout=15_000):
+            backend.change(lambda m: m.journal.commit("수진이랑 강릉에 갔다.", user_id="me",
+                                                       timestamp=datetime(2026, 3, 4, 20, 0)))
+        assert {"수진", "강릉"} <= set(p.canvas.names)
+    finally:
+        p.shutdown()
+        backend.shutdown(5_000)
+        bare.close()
+
+
 def render_screenshot(mem, path, qtbot=None) -> None:
     """The demo graph page with the user's own node selected, at rest, saved as PNG."""
     from memoir_desktop.ui.async_memoir import AsyncMemoir
@@ -304,7 +355,74 @@ def test_screenshot_renders(mem, tmp_path, qtbot):
     assert image.width() >= 1000 and not image.isNull()
 
 
+# Two weeks of a Korean journal written with no AI connected: the README's "graph without an AI".
+KOREAN_JOURNAL = [
+    ("오늘 지수랑 부산에 갔다. 해운대에서 회를 먹었다. #여행", ["가족"], datetime(2026, 3, 1, 21, 0)),
+    ("지수한테 전화했다. 다음 주에 민지랑 서울에서 만나기로 했다.", [], datetime(2026, 3, 2, 22, 0)),
+    ("민지가 서울로 이사 간대. 성수동에 집을 구했다고 한다.", [], datetime(2026, 3, 3, 20, 0)),
+    ("저녁에 한강에서 5km를 달렸다. #러닝", [], datetime(2026, 3, 4, 21, 30)),
+    ("엄마랑 통화했다. 지수 졸업식에 같이 가기로 했다.", ["가족"], datetime(2026, 3, 5, 20, 0)),
+    ("회사 동료 Grace랑 성수동 카페에서 점심을 먹었다.", [], datetime(2026, 3, 6, 13, 0)),
+    ("고양이 모카가 새벽 5시에 또 깨웠다.", [], datetime(2026, 3, 7, 7, 0)),
+    ("민지랑 강릉으로 여행 가서 바다를 봤다. #여행", [], datetime(2026, 3, 8, 22, 0)),
+    ("한강에서 러닝 7km. 민지도 같이 뛰었다. #러닝", [], datetime(2026, 3, 10, 21, 0)),
+    ("엄마랑 지수랑 제주도 가족 여행을 계획했다.", ["가족", "여행"], datetime(2026, 3, 12, 21, 0)),
+    ("부산에서 돌아오는 KTX에서 책을 읽었다.", [], datetime(2026, 3, 13, 19, 0)),
+]
+
+
+def render_offline_screenshot(home, path, select: str = "지수") -> None:
+    """The Graph page of KOREAN_JOURNAL, no AI connected, `select` selected, at rest, saved as PNG."""
+    from memoir_desktop.core import Memoir
+    from memoir_desktop.ui.async_memoir import AsyncMemoir
+    from memoir_desktop.ui.graph.graph_page import GraphPage
+
+    mem = Memoir.open(home, encrypt=False, llm_base_url=None)
+    for text, tags, when in KOREAN_JOURNAL:
+        mem.journal.commit(text, user_id="me", timestamp=when, tags=tags)
+    backend = AsyncMemoir(mem)
+    page = GraphPage(backend)
+    page.engine.frame_interval = 0
+    page.resize(1280, 820)
+    app = QApplication.instance()
+    settled = []
+    page.layoutSettled.connect(lambda: settled.append(True))
+    page.show()
+
+    def wait_for(done) -> None:
+        deadline = time.monotonic() + 20
+        while not done():
+            if time.monotonic() > deadline:
+                raise TimeoutError("the graph page did not settle")
+            app.processEvents()
+            time.sleep(0.005)
+
+    try:
+        wait_for(lambda: settled)
+        page.select_node(next(i for i, n in page.snapshot.nodes.items() if n.name == select))
+        wait_for(lambda: page.panel.detail is not None)
+        page.canvas.hover = None
+        page.fit()
+        for _ in range(5):
+            app.processEvents()
+        page.grab().save(str(path))
+    finally:
+        page.shutdown()
+        page.close()
+        backend.shutdown(5_000)
+        mem.close()
+
+
+def test_offline_screenshot_renders(tmp_path, qtbot):
+    from PySide6.QtGui import QImage
+
+    render_offline_screenshot(tmp_path / "home", tmp_path / "graph-no-ai.png")
+    image = QImage(str(tmp_path / "graph-no-ai.png"))
+    assert image.width() >= 1000 and not image.isNull()
+
+
 if __name__ == "__main__":
+    # python -m tests.ui.test_graph_canvas graph.png [--offline] [--lang en]
     import sys
     import tempfile
     from pathlib import Path
@@ -314,9 +432,14 @@ if __name__ == "__main__":
     from memoir_desktop.ui.shared.theme import apply_theme
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    i18n.install("ko")
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    i18n.install("en" if "--lang" in sys.argv and sys.argv[sys.argv.index("--lang") + 1] == "en" else "ko")
     apply_theme(app, "light")
+    out = Path(args[0] if args else "graph.png")
     with tempfile.TemporaryDirectory() as home:
-        m = Memoir.open(Path(home) / "home")
-        render_screenshot(m, Path(sys.argv[1] if len(sys.argv) > 1 else "graph.png"))
-        m.close()
+        if "--offline" in sys.argv:
+            render_offline_screenshot(Path(home) / "home", out)
+        else:
+            m = Memoir.open(Path(home) / "home")
+            render_screenshot(m, out)
+            m.close()

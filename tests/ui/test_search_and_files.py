@@ -148,6 +148,44 @@ def test_export_json_markdown_and_text_per_day(window, backend, mem, fake_llm, q
     dialog.close()
 
 
+def test_markdown_notes_for_obsidian_say_what_they_left_out_and_import_back(window, backend, mem, fake_llm, qtbot,
+                                                                            tmp_path):
+    import yaml
+
+    fake_llm.on("save_facts", NO_FACTS)
+    kept = mem.journal.write("지수랑 [[부산]] #여행 계획", timestamp=datetime(2026, 3, 1, 9))
+    mem.journal.write("아무도 모르는 이야기", timestamp=datetime(2026, 3, 2, 9), private=True)
+    qtbot.waitUntil(lambda: backend.idle, timeout=15_000)
+    out = tmp_path / "vault"
+
+    dialog = window.export()
+    dialog.set_format("md", per_entry=True)
+    assert dialog.per_entry.isEnabled() and not dialog.include_private.isChecked()
+    dialog.path_edit.setText(str(out))
+    dialog.export()
+    qtbot.waitUntil(lambda: bool(dialog.written), timeout=15_000)
+    [note] = sorted(out.iterdir())
+    front = yaml.safe_load(note.read_text("utf-8").split("---\n")[1])
+    assert front["date"] == datetime(2026, 3, 1, 9) and front["private"] is False
+    said = dialog.result.text()
+    assert "비공개 기록 1편" in said and "빼고" in said and str(out) in said
+    dialog.format_buttons["txt"].setChecked(True)  # notes are Markdown's: a folder of day files instead
+    assert not dialog.per_entry.isEnabled() and dialog.by_day and not dialog.by_entry
+    dialog.close()
+
+    # The entry deleted for good comes back from the notes, as it was written.
+    mem.journal.trash(kept)
+    mem.journal.purge(kept)
+    importer = window.import_file()
+    importer.path_edit.setText(str(out))
+    importer.start()
+    qtbot.waitUntil(lambda: importer.outcome is not None, timeout=15_000)
+    assert importer.outcome["kind"] == "markdown" and importer.outcome["entries"] == 1
+    assert "1편" in importer.result.text()
+    assert [e["content"] for e in mem.journal.entries() if not e["private"]] == ["지수랑 [[부산]] #여행 계획"]
+    importer.close()
+
+
 # -- import -------------------------------------------------------------------------------------------
 
 

@@ -14,13 +14,18 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import importlib.metadata
 import json
-import shutil
+import os
+import site
 import sys
+import sysconfig
 from pathlib import Path
+from urllib.parse import unquote, urlparse
 
 from sqlmodel import Session
 
+from memoir_desktop.core.keys.crypto import ENV_PASSPHRASE
 from memoir_desktop.core.storage.models import Meta
 
 _TOKEN_KEY = "mcp_http_token_sha256"
@@ -61,22 +66,84 @@ def drop_token(engine) -> None:
 
 def server_command() -> list[str]:
     """The command a client runs to start this install's MCP server over stdio, absolute paths only
-    (a client starts it with its own working directory and often a bare PATH)."""
+    (a client starts it with its own working directory and often a bare PATH).
+
+    No symlink of the interpreter is resolved: a virtual environment's python is a link to the base
+    Python, which has none of memoir's packages, and a client given that one could not start the server.
+    A `memoir-cli` found on PATH is not asked for either: it may belong to another installation."""
     if getattr(sys, "frozen", False):
         # The installers' app takes `mcp` itself (app.py), so no second program has to be found.
         return [str(Path(sys.executable).resolve()), "mcp"]
-    cli = shutil.which("memoir-cli")
-    if cli:
-        return [str(Path(cli).resolve()), "mcp"]
-    return [str(Path(sys.executable).resolve()), "-m", "memoir_desktop.cli", "mcp"]
+    cli = installed_cli()
+    if cli is not None:
+        return [str(cli), "mcp"]
+    # This very interpreter runs this very package: the same code as the window the user copied from.
+    return [os.path.abspath(sys.executable), "-m", "memoir_desktop.cli", "mcp"]
 
 
-def client_config(client: str, command: list[str], home: Path | None = None) -> str:
+def installed_cli() -> Path | None:
+    """The `memoir-cli` console script installed with this interpreter: beside it (a virtual
+    environment's bin/ or Scripts\\), or in its install scheme's scripts folder (a user install's ~/.local/bin)."""
+    name = "memoir-cli.exe" if os.name == "nt" else "memoir-cli"
+    folders = [Path(os.path.abspath(sys.executable)).parent]
+    for scheme in (sysconfig.get_default_scheme(), sysconfig.get_preferred_scheme("user")):
+        try:
+            folders.append(Path(sysconfig.get_path("scripts", scheme)))
+        except KeyError:  # a scheme this platform does not have
+            continue
+    for folder in folders:
+        candidate = folder / name
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def server_environment(command: list[str]) -> dict[str, str]:
+    """What the server needs in its environment besides what the client gives: the folder that holds
+    memoir's code when `command` runs it as a module from a source folder that is not installed
+    (the client starts it elsewhere, where `memoir_desktop` is not found otherwise)."""
+    if command[1:2] != ["-m"]:
+        return {}
+    root = Path(__file__).resolve().parents[3]  # …/memoir_desktop/core/apps/app_access.py
+    if _installed_at(root):
+        return {}
+    return {"PYTHONPATH": str(root)}
+
+
+def _installed_at(root: Path) -> bool:
+    """Does the interpreter find memoir's code at `root` by itself (its site-packages, or an editable
+    install of that folder), without PYTHONPATH or the working directory?"""
+    sites = [*site.getsitepackages(), site.getusersitepackages()]
+    if any(Path(s).resolve() == root for s in sites if s):
+        return True
+    try:
+        direct = importlib.metadata.distribution("memoir-desktop").read_text("direct_url.json")
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    url = (json.loads(direct) if direct else {}).get("url", "")
+    return url.startswith("file:") and Path(unquote(urlparse(url).path)).resolve() == root
+
+
+# What the copied configuration holds where the passphrase goes: the user replaces it (the app never
+# writes a passphrase into another program's file), and a server started with it unchanged says so.
+PASSPHRASE_PLACEHOLDER = "<your journal's passphrase>"
+PASSPHRASE_VARIABLE = ENV_PASSPHRASE  # what the server reads the passphrase from
+
+
+def client_config(client: str, command: list[str], home: Path | None = None, *,
+                  needs_passphrase: bool = False) -> str:
     """The JSON text `client` expects for memoir's server. `home` is named when the journal is not in
-    the default place, so the client's server opens this journal and not an empty one."""
+    the default place, so the client's server opens this journal and not an empty one. Where no keyring
+    opens the journal for the server (none on this computer, or the app lock refuses it),
+    `needs_passphrase` adds the passphrase's variable with PASSPHRASE_PLACEHOLDER for the user to fill in."""
     server: dict = {"command": command[0], "args": command[1:]}
+    env = server_environment(command)
     if home is not None:
-        server["env"] = {"MEMOIR_HOME": str(home)}
+        env["MEMOIR_HOME"] = str(home)
+    if needs_passphrase:
+        env[PASSPHRASE_VARIABLE] = PASSPHRASE_PLACEHOLDER
+    if env:
+        server["env"] = env
     if client == "VS Code":
         body: dict = {"servers": {"memoir": {"type": "stdio", **server}}}
     elif client in ("Claude Desktop", "Cursor"):

@@ -12,17 +12,27 @@ from pathlib import Path
 
 from sqlmodel import Session, col, select
 
-from memoir_desktop.core.archive import backup, transfer
+from memoir_desktop.core.archive import backup, markdown_import, transfer
 from memoir_desktop.core.archive.text_export import export_text
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.importers.dayone import DayOneError, read_dayone_export
 from memoir_desktop.core.inputs import InvalidInput
+from memoir_desktop.core.jobs import queue
 from memoir_desktop.core.jobs.queue import JobQueue
 from memoir_desktop.core.journal.entries import Journal
 from memoir_desktop.core.keys import crypto
-from memoir_desktop.core.storage.models import Entry, Meta, now
+from memoir_desktop.core.storage.models import Entry, Meta, now, pk
 
 IMPORT_UNDER_WAY = "import_under_way"  # Meta: an import that began and has not ended
+
+
+class TextExport(list[str]):
+    """The paths a text export wrote (a list, as it always was), and what it did not hold: `entries`
+    written, `left_out` counted ({"private", "trash"}), `said` in sentences."""
+
+    def __init__(self, paths: list[str], *, entries: int, left_out: dict[str, int], said: list[str]):
+        super().__init__(paths)
+        self.entries, self.left_out, self.said = entries, left_out, said
 
 
 class Archive:
@@ -54,10 +64,58 @@ class Archive:
         return counts
 
     def import_file(self, path, *, user_id: str = "me", progress=None, passphrase: str | None = None) -> dict:
-        """A memoir export (JSON, or encrypted) or a Day One export (.zip, or its .json): told apart by content."""
+        """A memoir export (JSON, or encrypted), memoir's Markdown (a .md file, or the folder of day files or
+        notes it wrote) or a Day One export (.zip, or its .json): told apart by content."""
         if transfer.is_memoir_export(path):
             return {"kind": "memoir", **self.import_(path, passphrase=passphrase)}
+        if markdown_import.is_markdown_export(path):
+            return {"kind": "markdown", **self.import_markdown(path, user_id=user_id)}
         return {"kind": "dayone", **self.import_dayone(path, user_id=user_id, progress=progress)}
+
+    def import_markdown(self, path, *, user_id: str = "me") -> dict:
+        """memoir's Markdown export back into the journal: each entry as it was (text, date, tags, privacy,
+        replies and letters), under its own id, so an entry the journal holds is recognised and skipped.
+        The diarist's entries that are not private get their memories made in the background as a batch,
+        as a Day One import's (batch_progress, cancel_batch)."""
+        try:
+            read = markdown_import.read_markdown_export(path)
+        except markdown_import.MarkdownError as exc:
+            raise InvalidInput(str(exc)) from exc
+        batch = f"import-{now():%Y%m%d-%H%M%S}"
+        with Session(self.engine) as s:
+            held = dict(s.exec(select(Entry.uuid, Entry.id).where(col(Entry.uuid).in_([e.uuid for e in read.entries]))
+                               ).all())
+        fresh = [e for e in read.entries if e.uuid not in held]
+        ids: list[int] = []
+        memorizing = 0
+        # 200 a transaction (the user's own actions go between); a second run brings in what a cut one had not.
+        for at in range(0, len(fresh), 200):
+            with self.journal.write_lock, Session(self.engine) as s:
+                for e in fresh[at:at + 200]:
+                    row = Entry(uuid=e.uuid, user_id=user_id, role=e.role, content=e.content, created_at=e.created_at,
+                                source="import", tags=list(e.tags), time_zone=e.time_zone, source_ref=e.source_ref,
+                                kind=e.kind, private=e.private, reply_to=held.get(e.reply_to or ""))
+                    s.add(row)
+                    s.flush()
+                    held[e.uuid] = pk(row)
+                    ids.append(pk(row))
+                    # A private entry never goes to an AI; a reply is the companion's, a letter memoir's.
+                    if e.role == "user" and e.kind == "entry" and not e.private:
+                        queue.enqueue(s, "memorize", user_id, {"entry_ids": [pk(row)], "batch": batch})
+                        memorizing += 1
+                s.commit()
+        self.lexical.drop_all()  # the imported entries are not in the built indexes
+        if ids:
+            self._reconcile()  # found by meaning too, also those no memory job will read
+        moods = sum(e.mood is not None for e in fresh)
+        warnings = [f"{len(read.others)} other Markdown file(s) in the folder are not memoir's and were left "
+                    "alone."] if read.others else []
+        if moods:
+            warnings.append(f"{moods} noted mood(s) are not kept: memoir notes moods again as it reads the "
+                            "entries, when mood notes are on.")
+        return {"entries": len(fresh), "already_there": len(read.entries) - len(fresh), "files": read.files,
+                "private": sum(e.private for e in fresh), "batch": batch, "memorizing": memorizing, "warnings": warnings,
+                "changes": Changes.of(entries=ids).to_dict()}
 
     def import_dayone(self, path, *, user_id: str = "me", progress=None) -> dict:
         """Day One entries become journal entries (their dates, tags and time zones kept); their
@@ -84,7 +142,7 @@ class Archive:
         self._set_meta(IMPORT_UNDER_WAY, None)
         return {"entries": len(fresh), "already_there": len(read.entries) - len(fresh), "skipped": read.skipped,
                 "cut_short": cut_short,
-                "media": read.media, "warnings": read.warnings, "batch": batch,
+                "media": read.media, "media_kinds": dict(read.media_kinds), "warnings": read.warnings, "batch": batch,
                 # Not kept (entries have no field for them): counted so every report can say so.
                 "starred": sum(e.starred for e in read.entries),
                 "located": sum(e.place is not None for e in read.entries),
@@ -137,14 +195,49 @@ class Archive:
     def resume_batch(self, batch: str) -> int:
         return self.jobs_queue.set_batch_state(batch, "cancelled", "pending")
 
-    def export_text(self, path, *, fmt: str = "md", per_day: bool = False, lang: str = "ko",
-                    user_id: str = "me") -> list[str]:
-        """The journal as Markdown or plain text, one file or one per day (not the trash)."""
-        entries = self.journal.entries(user_id=user_id, letters=True)
-        return [str(p) for p in export_text(entries, path, fmt=fmt, per_day=per_day, lang=lang)]
+    def export_text(self, path, *, fmt: str = "md", per_day: bool = False, per_entry: bool = False,
+                    lang: str = "ko", include_private: bool = False, user_id: str = "me") -> TextExport:
+        """The journal as Markdown (memoir's own, ready for Obsidian, read back by `import_file`) or plain
+        text: one file, one per day, or (Markdown) one note per entry. Not the trash, and not the private
+        entries unless `include_private`: notes apps share their folders with sync services and AI plugins,
+        which a private entry is kept from. Returns the paths written, with what the files do not hold."""
+        everything = self.journal.entries(user_id=user_id, letters=True)
+        entries = [e for e in everything if include_private or not e["private"]]
+        with Session(self.engine) as s:
+            rows = s.exec(select(Entry.id, Entry.uuid, Entry.reply_to).where(col(Entry.user_id) == user_id)).all()
+        uuids = {entry_id: uuid for entry_id, uuid, _ in rows}
+        replies = {entry_id: uuids.get(answered) for entry_id, _, answered in rows if answered is not None}
+        entries = [{**e, "uuid": uuids.get(e["id"]), "reply_to_uuid": replies.get(e["id"])} for e in entries]
+        paths = export_text(entries, path, fmt=fmt, per_day=per_day, per_entry=per_entry, lang=lang,
+                            moods=self._moods(user_id) if fmt == "md" else None)
+        left_out = {"private": len(everything) - len(entries), "trash": len(self.journal.in_trash(user_id=user_id))}
+        return TextExport([str(p) for p in paths], entries=len(entries), left_out=left_out,
+                          said=_left_out_said(left_out))
+
+    def _moods(self, user_id: str) -> dict[int, str]:
+        """The mood memoir noted of each entry (mood notes on, an AI connected), by entry id."""
+        out: dict[int, str] = {}
+        for job in self.jobs_queue.list("done", user_id):
+            mood, ids = (job.result or {}).get("mood"), (job.payload or {}).get("entry_ids") or []
+            if mood and ids:
+                out[ids[0]] = str(mood)
+        return out
 
     def backup_now(self) -> str:
         return str(backup.make_backup(self.home, self._settings().backups_keep, data_key=self._data_key))
 
     def backups(self) -> list[str]:
         return [str(p) for p in backup.list_backups(self.home)]
+
+
+def _left_out_said(left_out: dict) -> list[str]:
+    said = []
+    if left_out["private"]:
+        n = left_out["private"]
+        said.append(f"{n} private {'entry was' if n == 1 else 'entries were'} left out; an export that includes "
+                    "them marks each private: true.")
+    if left_out["trash"]:
+        n = left_out["trash"]
+        said.append(f"{n} {'entry' if n == 1 else 'entries'} in the trash {'was' if n == 1 else 'were'} left out.")
+    said.append("Memories, their history and the graph are not in these files: a memoir backup (JSON) keeps them.")
+    return said

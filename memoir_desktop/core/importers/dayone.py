@@ -10,9 +10,11 @@ What comes out is plain journal text, because memoir stores entries as text:
   spans, where Markdown keeps backslashes literally and so did the writer.
 - Stars and locations are read (`starred`, `place`) but memoir's entries have no field for them: the
   report's warnings count the entries whose star or location is not kept.
-- Media embeds (`![](dayone-moment://ID)`, `dayone-moment:/video/ID`, `/audio/`, `/pdf/`) are removed
-  and counted; a line left empty by that is dropped, with the blank line around it, so a photo between
-  two paragraphs leaves one paragraph break. An entry with no text left is skipped, not returned.
+- Media embeds (`![](dayone-moment://ID)`, `dayone-moment:/video/ID`, `/audio/`, `/pdf/`) are removed;
+  a line left empty by that is dropped, with the blank line around it, so a photo between two paragraphs
+  leaves one paragraph break. An entry with no text left is skipped, not returned. Every attachment (the
+  entry's lists and its text's references, each once) is counted by kind, and the warnings say how many
+  photos, videos, audio recordings and PDFs were not brought in.
 - Headings: Day One writes the title as a Markdown heading (`# Title`). The `#` marks are formatting,
   not words, so a heading line keeps its words and loses its marks ("# 제주 여행" -> "제주 여행"),
   on the first line and on any later heading line alike. A `#` the writer typed as text was escaped
@@ -69,7 +71,10 @@ class ImportedEntry:
 class DayOneImport:
     entries: list[ImportedEntry] = field(default_factory=list)  # in creation order (by the UTC instant)
     skipped: int = 0  # entries without text (photo-only) or without a readable date
-    media: int = 0  # media references removed (photos, videos, audio, pdfs)
+    media: int = 0  # attachments not brought (photos, videos, audio, pdfs): media_kinds added up
+    # Each attachment of each entry, by kind ("photo", "video", "audio", "pdf"): the entry's own lists
+    # and the references in its text, each attachment once. Also those of entries that are skipped.
+    media_kinds: Counter[str] = field(default_factory=Counter)
     warnings: list[str] = field(default_factory=list)  # one short English sentence each
 
 
@@ -146,17 +151,26 @@ def read_dayone_export(path: str | os.PathLike[str], *, progress: Progress | Non
             f"{_count(n, 'entry', 'entries')} in '{journal}' had no readable creation date and "
             f"{'was' if n == 1 else 'were'} skipped."
         )
-    result.warnings.extend(_not_kept(result.entries))
+    result.warnings.extend(_not_kept(result.entries, result.media_kinds))
     return result
 
 
-def _not_kept(entries: list[ImportedEntry]) -> list[str]:
-    """memoir's entries have no star and no place (core/storage/models.py; keeping them needs a column the
-    import would fill): the report says so rather than drop them unsaid. `starred` and `place` stay
-    on ImportedEntry for the day they are kept."""
+MEDIA_WORDS = {"photo": ("photo", "photos"), "video": ("video", "videos"),
+               "audio": ("audio recording", "audio recordings"), "pdf": ("PDF", "PDFs")}
+
+
+def _not_kept(entries: list[ImportedEntry], media: Counter[str]) -> list[str]:
+    """memoir keeps text: no attachment, and its entries have no star and no place (core/storage/models.py;
+    keeping them needs a column the import would fill): the report says so rather than drop them unsaid.
+    `starred` and `place` stay on ImportedEntry for the day they are kept."""
     starred = sum(e.starred for e in entries)
     placed = sum(e.place is not None for e in entries)
     out = []
+    kinds = [_count(media[k], *MEDIA_WORDS[k]) for k in MEDIA_WORDS if media[k]]
+    if kinds:
+        listed = kinds[0] if len(kinds) == 1 else ", ".join(kinds[:-1]) + " and " + kinds[-1]
+        verb = "was" if sum(media.values()) == 1 else "were"
+        out.append(f"{listed} {verb} not brought in: memoir keeps the text only.")
     if starred:
         out.append(f"{_count(starred, 'entry was', 'entries were')} starred in Day One; stars are not kept.")
     if placed:
@@ -263,8 +277,11 @@ def _read_entry(
     if not isinstance(raw, dict):
         return "unreadable"
     raw_text = raw.get("text")
-    text, media = clean_text(raw_text if isinstance(raw_text, str) else "")
-    result.media += media  # removed either way, also from entries that end up skipped
+    text, _ = clean_text(raw_text if isinstance(raw_text, str) else "")
+    # Counted either way, also for entries that end up skipped: none of them is brought.
+    for kind, _identifier in _attachments(raw, raw_text if isinstance(raw_text, str) else ""):
+        result.media_kinds[kind] += 1
+        result.media += 1
     instant = _parse_instant(raw.get("creationDate"))
     if instant is None:
         return "unreadable"
@@ -293,6 +310,25 @@ def _read_entry(
         source_id=uuid.strip(),
         journal=journal,
     )
+
+
+# Day One's lists of an entry's attachments, and the kind each holds.
+_ATTACHMENT_LISTS = {"photos": "photo", "videos": "video", "audios": "audio", "pdfAttachments": "pdf"}
+_REFERENCE = re.compile(r"dayone-moment:/(?:/|(video|audio|pdf)/)([^)\s]*)\)")
+
+
+def _attachments(raw: dict, text: str) -> set[tuple[str, str]]:
+    """(kind, identifier) of every attachment of an entry: in its lists, and referenced in its text (an
+    export may lack the list, or a list may hold one the text does not show)."""
+    found: set[tuple[str, str]] = set()
+    for key, kind in _ATTACHMENT_LISTS.items():
+        items = raw.get(key)
+        for n, item in enumerate(items if isinstance(items, list) else []):
+            ident = item.get("identifier") if isinstance(item, dict) else None
+            found.add((kind, str(ident) if ident else f"{key}#{n}"))
+    for m in _REFERENCE.finditer(text if "dayone-moment:" in text else ""):
+        found.add((m.group(1) or "photo", m.group(2)))
+    return found
 
 
 def _parse_instant(value: Any) -> datetime | None:

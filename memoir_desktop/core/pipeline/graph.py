@@ -27,6 +27,7 @@ from memoir_desktop.core import temporal
 from memoir_desktop.core.lexical import tokenize_many
 from memoir_desktop.core.llm import prompts
 from memoir_desktop.core.pipeline.extraction import fact_span
+from memoir_desktop.core.pipeline.mentions import MentionGraph, UnreadEntry, derive
 from memoir_desktop.core.search.fusion import fuse
 from memoir_desktop.core.search.query import Query
 from memoir_desktop.core.storage.graph_store import (
@@ -293,6 +294,12 @@ class GraphMemory:
 
     def node_detail(self, user_id: str, node_id: int) -> dict | None:
         return self.store.node_detail(user_id, node_id)
+
+    def mentions(self, user_id: str) -> MentionGraph:
+        """Who and what the entries no AI has read name, read from their text (mentions.py): the graph a
+        journal has without an AI, drawn beside the AI's relations. No LLM, nothing leaves the computer."""
+        return derive(UnreadEntry(entry_id, content, tuple(str(t) for t in tags), created)
+                      for entry_id, content, tags, created in self.store.unread_entries(user_id))
 
     def graph(self, user_id: str, as_of: datetime | None = None):
         return self.store.to_networkx(user_id, as_of)

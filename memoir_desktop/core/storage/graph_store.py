@@ -31,7 +31,7 @@ from pydantic import NaiveDatetime
 from sqlalchemy import Column, Index, LargeBinary, or_
 from sqlmodel import Field, Session, SQLModel, col, select
 
-from memoir_desktop.core.storage.models import now, pk
+from memoir_desktop.core.storage.models import Entry, Job, now, pk
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -247,6 +247,12 @@ class GraphStore(ABC):
                     self._nx[user_id] = (gen, g)
         return g
 
+    def unread_entries(self, user_id: str) -> list[tuple[int, str, list, datetime]]:
+        """The diarist's own entries no AI has read for the graph (id, text, tags, time): the graph drawn
+        from the journal itself names what they mention (pipeline/mentions.py). None in a store without
+        a journal."""
+        return []
+
     def node_detail(self, user_id: str, node_id: int) -> dict | None:
         """A node, every edge touching it (invalid ones with their dates) and the entries behind them."""
         node = self.node(user_id, node_id)
@@ -269,6 +275,19 @@ class SQLiteGraphStore(GraphStore):
     def __init__(self, engine):
         super().__init__()
         self.engine = engine
+
+    def unread_entries(self, user_id: str) -> list[tuple[int, str, list, datetime]]:
+        # Read by an AI: named by a memorize job that is done (its graph step ran, whatever it found).
+        with Session(self.engine) as s:
+            read: set[int] = set()
+            for payload in s.exec(select(Job.payload).where(col(Job.user_id) == user_id, col(Job.kind) == "memorize",
+                                                            col(Job.state) == "done")):
+                read.update(i for i in (payload or {}).get("entry_ids", []) if isinstance(i, int))
+            rows = s.exec(select(Entry.id, Entry.content, Entry.tags, Entry.created_at).where(
+                col(Entry.user_id) == user_id, col(Entry.role) == "user", col(Entry.kind) == "entry",
+                col(Entry.deleted_at).is_(None)).order_by(col(Entry.created_at))).all()
+        return [(entry_id, content, list(tags or []), created) for entry_id, content, tags, created in rows
+                if entry_id is not None and entry_id not in read]
 
     def nodes(self, user_id: str) -> list[GraphNode]:
         with Session(self.engine) as s:

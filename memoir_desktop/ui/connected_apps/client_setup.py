@@ -57,26 +57,39 @@ class ClientSetup(QGroupBox):
         self.passphrase_note.setVisible(bool(self.passphrase_note.text()))
         layout.addWidget(self.passphrase_note)
 
+    def _needs_passphrase(self) -> bool:
+        """No keyring opens the journal for a server another app starts: none keeps its key here, or
+        the app lock refuses the keyring (the server opens the journal as memoir does, core/memory.py)."""
+        if not getattr(self.backend, "encrypted", False):
+            return False
+        return not getattr(self.backend, "keyring_keeps_key", False) or bool(self.backend.settings.lock_at_start)
+
     def _passphrase_note(self) -> str:
         """Why the other app may find the journal locked, when it will (an empty text otherwise)."""
-        if not getattr(self.backend, "encrypted", False):
+        if not self._needs_passphrase():
             return ""
         if not getattr(self.backend, "keyring_keeps_key", False):
             return self.tr("This computer's keyring does not hold your journal's key, so another app can open "
-                           "your journal only when it is started with your passphrase, which the copied "
-                           "configuration does not contain.")
-        if self.backend.settings.lock_at_start:
-            return self.tr("memoir asks for your passphrase when it starts, so another app can open your journal "
-                           "only when it is started with your passphrase, which the copied configuration does "
-                           "not contain.")
-        return ""
+                           "your journal only when it starts memoir with your passphrase. The copied "
+                           "configuration has a place for it, which you fill in.")
+        return self.tr("memoir asks for your passphrase when it starts, so another app can open your journal "
+                       "only when it starts memoir with your passphrase. The copied configuration has a place "
+                       "for it, which you fill in.")
 
     def copy(self, client: str) -> str:
+        needs_passphrase = self._needs_passphrase()
         text = app_access.client_config(client, app_access.server_command(),
-                                        journal_folder_to_name(self.backend.home))
+                                        journal_folder_to_name(self.backend.home), needs_passphrase=needs_passphrase)
         QGuiApplication.clipboard().setText(text)
-        self.copied.setText(self.tr("Copied the configuration for {app}. {app} reads it from: {place}. If "
-                                    "other tools are listed there already, add memoir beside them.").format(
-            app=client, place=app_access.CONFIG_PLACES[client]))
+        said = self.tr("Copied the configuration for {app}. {app} reads it from: {place}. If "
+                       "other tools are listed there already, add memoir beside them.").format(
+            app=client, place=app_access.CONFIG_PLACES[client])
+        if needs_passphrase:
+            # The passphrase is never copied: the clipboard is read by other programs, and the user
+            # decides whether that file may hold it.
+            said += " " + self.tr("In it, replace {placeholder} with your journal's passphrase. That file then "
+                                  "keeps your passphrase as plain text: anyone who can read it can open your "
+                                  "journal.").format(placeholder=app_access.PASSPHRASE_PLACEHOLDER)
+        self.copied.setText(said)
         self.copied.show()
         return text

@@ -17,6 +17,7 @@ from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QApplication,
     QButtonGroup,
+    QCheckBox,
     QDialog,
     QFileDialog,
     QFrame,
@@ -128,7 +129,8 @@ class ExportDialog(QDialog):
             "json": (self.tr("memoir backup (JSON)"),
                      self.tr("Everything: entries, memories, their history and the graph. memoir can import "
                              "it again.")),
-            "md": (self.tr("Markdown"), self.tr("Your entries, day by day, for any notes app.")),
+            "md": (self.tr("Markdown"), self.tr("Your entries for Obsidian or any notes app, with their dates and "
+                                                 "tags as properties. memoir can import them again.")),
             "txt": (self.tr("Plain text"), self.tr("Your entries, day by day.")),
         }
         self.format_buttons: dict[str, QRadioButton] = {}
@@ -154,9 +156,18 @@ class ExportDialog(QDialog):
         how_layout = QVBoxLayout(self.how)
         self.one_file = QRadioButton(self.tr("One file"))
         self.per_day = QRadioButton(self.tr("One file per day, in a folder"))
+        self.per_entry = QRadioButton(self.tr("One note per entry, in a folder (for Obsidian)"))
         self.one_file.setChecked(True)
         how_layout.addWidget(self.one_file)
         how_layout.addWidget(self.per_day)
+        how_layout.addWidget(self.per_entry)
+        # Notes apps share their folder with sync services and AI plugins: a private entry, kept from
+        # every AI, goes there only when asked for.
+        self.include_private = QCheckBox(self.tr("Include private entries (marked private)"))
+        how_layout.addWidget(self.include_private)
+        self.private_note = _muted(self.tr("Private entries are left out unless you include them: notes apps "
+                                           "often share their folder with sync services and AI tools."))
+        how_layout.addWidget(self.private_note)
         layout.addWidget(self.how)
 
         layout.addWidget(QLabel(self.tr("Save to")))
@@ -199,6 +210,7 @@ class ExportDialog(QDialog):
 
         self.format_group.idToggled.connect(lambda _id, on: on and self._kind_changed())
         self.per_day.toggled.connect(lambda _on: self._kind_changed())
+        self.per_entry.toggled.connect(lambda _on: self._kind_changed())
         self._kind_changed()
 
     def showEvent(self, event) -> None:
@@ -213,16 +225,27 @@ class ExportDialog(QDialog):
     def by_day(self) -> bool:
         return self.fmt != "json" and self.per_day.isChecked()
 
-    def set_format(self, fmt: str, per_day: bool = False) -> None:
+    @property
+    def by_entry(self) -> bool:
+        return self.fmt == "md" and self.per_entry.isChecked()
+
+    @property
+    def to_folder(self) -> bool:
+        return self.by_day or self.by_entry
+
+    def set_format(self, fmt: str, per_day: bool = False, per_entry: bool = False) -> None:
         self.format_buttons[fmt].setChecked(True)
-        (self.per_day if per_day else self.one_file).setChecked(True)
+        (self.per_entry if per_entry else self.per_day if per_day else self.one_file).setChecked(True)
 
     def _default_path(self) -> Path:
-        return self.folder / (self.stem if self.by_day else f"{self.stem}.{self.fmt}")
+        return self.folder / (self.stem if self.to_folder else f"{self.stem}.{self.fmt}")
 
     def _kind_changed(self) -> None:
         """Another kind of export: same folder and name, the suffix (or a folder) to match."""
         self.how.setEnabled(self.fmt != "json")
+        self.per_entry.setEnabled(self.fmt == "md")  # notes with properties are Markdown's
+        if self.per_entry.isChecked() and self.fmt != "md":
+            self.per_day.setChecked(True)
         text = self.path_edit.text().strip()
         if text:
             current = Path(text).expanduser()
@@ -231,7 +254,7 @@ class ExportDialog(QDialog):
         self.path_edit.setText(str(self._default_path()))
 
     def choose(self) -> None:
-        if self.by_day:
+        if self.to_folder:
             chosen = QFileDialog.getExistingDirectory(self, self.tr("Choose a folder for the files"),
                                                       str(self.folder))
         else:
@@ -248,10 +271,10 @@ class ExportDialog(QDialog):
             self._show_result(self.tr("Choose where to save the export."), error=True)
             return
         target = Path(path).expanduser()
-        if not self.by_day and target.suffix.lower() != f".{self.fmt}":
+        if not self.to_folder and target.suffix.lower() != f".{self.fmt}":
             target = target.with_name(f"{target.name}.{self.fmt}")
         try:
-            (target if self.by_day else target.parent).mkdir(parents=True, exist_ok=True)
+            (target if self.to_folder else target.parent).mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             self._failed(exc)
             return
@@ -259,15 +282,17 @@ class ExportDialog(QDialog):
         if self.fmt == "json":
             self.backend.read(lambda m: m.archive.export(str(target)), lambda _counts: self._done([str(target)]), self._failed)
         else:
-            fmt, by_day, lang = self.fmt, self.by_day, i18n.current()
-            self.backend.read(lambda m: m.archive.export_text(str(target), fmt=fmt, per_day=by_day, lang=lang), self._done,
-                               self._failed)
+            fmt, by_day, by_entry, lang = self.fmt, self.by_day, self.by_entry, i18n.current()
+            private = self.include_private.isChecked()
+            self.backend.read(lambda m: m.archive.export_text(str(target), fmt=fmt, per_day=by_day, per_entry=by_entry,
+                                                              lang=lang, include_private=private),
+                              lambda done: self._done(list(done), self._left_out(done)), self._failed)
 
     def show_folder(self) -> WhereItIsBox | None:
         if not self.written:
             return None
         first = Path(self.written[0])
-        if self.by_day:
+        if self.to_folder:
             text = self.tr("memoir could not open a folder window on this computer. Your export is "
                            "in this folder:")
             place = first.parent
@@ -285,17 +310,27 @@ class ExportDialog(QDialog):
             self.result.hide()
             self.show_button.hide()
 
-    def _done(self, paths: list[str]) -> None:
+    def _left_out(self, done) -> str:
+        """What the files do not hold, in words (archive.export_text counts it)."""
+        parts = []
+        if done.left_out["private"]:
+            parts.append(self.tr("%n private entry(ies) left out.", None, int(done.left_out["private"])))
+        if done.left_out["trash"]:
+            parts.append(self.tr("%n entry(ies) in the trash left out.", None, int(done.left_out["trash"])))
+        parts.append(self.tr("Memories and the graph are only in a memoir backup (JSON)."))
+        return " ".join(parts)
+
+    def _done(self, paths: list[str], left_out: str = "") -> None:
         self._busy(False)
         self.written = list(paths)
-        if self.by_day:
+        if self.to_folder:
             folder = Path(paths[0]).parent if paths else Path(self.path_edit.text())
             text = self.tr("Saved %n file(s) in {folder}", None, len(paths)).format(folder=folder)
         elif paths:
             text = self.tr("Saved to {path}").format(path=paths[0])
         else:
             text = self.tr("There was nothing to export yet.")
-        self._show_result(text)
+        self._show_result(f"{text} {left_out}" if left_out else text)
         self.show_button.setVisible(bool(paths))
         self.adjustSize()
         self.exported.emit(self.written)
@@ -329,8 +364,9 @@ def import_file(backend, path: str, on_done=None, on_error=None, passphrase: str
 
 
 class ImportDialog(QDialog):
-    """Choose a memoir backup or a Day One export; shows the reading progress, then what came in.
-    A Day One import's memories are then made in the background: `batch_started(batch, total)`."""
+    """Choose a memoir backup, memoir's Markdown or a Day One export; shows the reading progress, then what
+    came in. The memories of a Day One or Markdown import are then made in the background:
+    `batch_started(batch, total)`."""
 
     batch_started = Signal(str, int)
     imported = Signal(dict)
@@ -345,8 +381,9 @@ class ImportDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.setSizeConstraint(QLayout.SetMinimumSize)  # grows with the wrapped sentences it shows
         layout.addWidget(_muted(self.tr("Bring in entries from a memoir backup (.json), an encrypted export "
-                                        "(.memoir) or a Day One export (the .zip or .json file Day One "
-                                        "makes).")))
+                                        "(.memoir), memoir's Markdown export (a .md file, or the folder of "
+                                        "its files: write the folder's path) or a Day One export (the .zip "
+                                        "or .json file Day One makes).")))
         self.path_edit = QLineEdit()
         self.path_edit.setAccessibleName(self.tr("File to import"))
         self.path_edit.setPlaceholderText(self.tr("Choose a file…"))
@@ -381,7 +418,7 @@ class ImportDialog(QDialog):
     def choose(self) -> None:
         chosen, _ = QFileDialog.getOpenFileName(
             self, self.tr("Import"), str(documents_folder()),
-            self.tr("memoir backup, encrypted export or Day One export (*.json *.memoir *.zip)"))
+            self.tr("memoir backup, Markdown export or Day One export (*.json *.memoir *.md *.zip)"))
         if chosen:
             self.path_edit.setText(chosen)
 
@@ -445,13 +482,25 @@ class ImportDialog(QDialog):
         self.result.show()
         self.adjustSize()
         self.imported.emit(outcome)
-        if outcome.get("kind") == "dayone" and outcome.get("entries"):
-            self.batch_started.emit(outcome["batch"], int(outcome["entries"]))
+        # The entries whose memories are now made (a Markdown import's private ones, replies and letters have none).
+        memorizing = int(outcome.get("memorizing", outcome.get("entries", 0)))
+        if outcome.get("kind") in ("dayone", "markdown") and memorizing:
+            self.batch_started.emit(outcome["batch"], memorizing)
 
     def summary(self, outcome: dict) -> str:
         if outcome.get("kind") == "memoir":
             return self.tr("Imported {entries} entries and {memories} memories from the memoir backup.").format(
                 entries=outcome.get("entries", 0), memories=outcome.get("memories", 0))
+        if outcome.get("kind") == "markdown":
+            parts = [self.tr("Imported %n entry(ies) from memoir's Markdown.", None, int(outcome.get("entries", 0)))]
+            if outcome.get("already_there"):
+                parts.append(self.tr("%n were already in your journal.", None, int(outcome["already_there"])))
+            if outcome.get("private"):
+                parts.append(self.tr("%n of them are private, as they were.", None, int(outcome["private"])))
+            if outcome.get("entries"):
+                parts.append(self.tr("memoir now makes memories from them in the background: you can follow it "
+                                     "at the bottom of the window, and keep writing meanwhile."))
+            return " ".join(parts)
         parts = [self.tr("Imported %n entry(ies) from Day One.", None, int(outcome.get("entries", 0)))]
         cut = outcome.get("cut_short")
         if cut:  # an import killed before (core/archive/service.py): said, and completed by this one
@@ -462,8 +511,12 @@ class ImportDialog(QDialog):
             parts.append(self.tr("%n were already in your journal.", None, int(outcome["already_there"])))
         if outcome.get("skipped"):
             parts.append(self.tr("%n empty entry(ies) left out.", None, int(outcome["skipped"])))
-        if outcome.get("media"):
-            parts.append(self.tr("Photos and other attachments are not brought in; the text is."))
+        kinds = outcome.get("media_kinds") or {}
+        counted = [self._attachments(kind, int(kinds[kind])) for kind in ("photo", "video", "audio", "pdf")
+                   if kinds.get(kind)]
+        if counted:
+            parts.append(self.tr("{attachments} were not brought in: memoir keeps the text only.").format(
+                attachments=", ".join(counted)))
         if outcome.get("starred"):
             parts.append(self.tr("%n entry(ies) were starred in Day One; stars are not kept.", None,
                                  int(outcome["starred"])))
@@ -474,6 +527,11 @@ class ImportDialog(QDialog):
             parts.append(self.tr("memoir now makes memories from them in the background: you can follow it at "
                                  "the bottom of the window, and keep writing meanwhile."))
         return " ".join(parts)
+
+    def _attachments(self, kind: str, n: int) -> str:
+        return {"photo": lambda: self.tr("%n photo(s)", None, n), "video": lambda: self.tr("%n video(s)", None, n),
+                "audio": lambda: self.tr("%n audio recording(s)", None, n),
+                "pdf": lambda: self.tr("%n PDF(s)", None, n)}[kind]()
 
     def _failed(self, exc: BaseException) -> None:
         self._running = False

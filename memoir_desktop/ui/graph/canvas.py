@@ -4,9 +4,9 @@ It draws what it is given (nodes, edges, positions, what is shown) and reports w
 by signals; it never reads the store or runs the layout. Positions are in layout units (about one
 edge length), so zoom levels are comparable between graphs.
 
-Speed: one scatter for all nodes and four `connect="pairs"` curves for the edges (valid / invalid,
-plain / highlighted); a new frame only rewrites coordinates, and labels exist only for the nodes
-that can show one.
+Speed: one scatter for all nodes and five `connect="pairs"` curves for the edges (light mentions,
+valid / invalid, plain / highlighted); a new frame only rewrites coordinates, and labels exist only for
+the nodes that can show one.
 """
 
 from __future__ import annotations
@@ -166,6 +166,7 @@ class LabelLayer:
         if len(shown_edges) <= self.RELATIONS_MAX:
             rel = dict.fromkeys(shown_edges.tolist(), _ramp(zoom, 60, 90) * (1.0 if near is None else dim))
         rel.update(dict.fromkeys(hi_edges, 1.0))
+        rel = {j: o for j, o in rel.items() if relations[j]}  # an edge given no words gets no label
         for j, item in self.edges.items():
             if j not in rel:
                 self._show(item, 0.0, None)
@@ -239,7 +240,7 @@ class GraphCanvas(pg.GraphicsView):
 
         self.moving = False
         self.curves = {name: pg.PlotCurveItem(connect="pairs", antialias=False, skipFiniteCheck=True)
-                       for name in ("valid", "invalid", "valid_hi", "invalid_hi")}
+                       for name in ("light", "valid", "invalid", "valid_hi", "invalid_hi")}
         for z, curve in enumerate(self.curves.values()):
             curve.setZValue(z)
             self.view.addItem(curve)
@@ -285,7 +286,8 @@ class GraphCanvas(pg.GraphicsView):
 
     def set_graph(self, nodes: Sequence[tuple[int, str, str]], edges: Sequence[tuple[int, int, int, str, bool]],
                   xy: np.ndarray) -> None:
-        """nodes: (id, name, type); edges: (id, source id, target id, relation, valid); xy: N x 2."""
+        """nodes: (id, name, type); edges: (id, source id, target id, relation, valid[, light]); xy: N x 2.
+        A light edge (two names one entry mentions, no stated relation) is drawn faint, without an arrow."""
         self.ids = [n[0] for n in nodes]
         self.row = {nid: i for i, nid in enumerate(self.ids)}
         self.names = [n[1] for n in nodes]
@@ -297,6 +299,7 @@ class GraphCanvas(pg.GraphicsView):
         self.dst = np.array([self.row[e[2]] for e in kept], dtype=np.intp)
         self.relations = [e[3] for e in kept]
         self.edge_valid_now = np.array([bool(e[4]) for e in kept], dtype=bool)
+        self.edge_light = np.array([len(e) > 5 and bool(e[5]) for e in kept], dtype=bool)
         self.xy = np.asarray(xy, dtype=float).reshape(len(self.ids), 2).copy()
         self.hover: int | None = None
         self.selected: int | None = None
@@ -491,7 +494,8 @@ class GraphCanvas(pg.GraphicsView):
         self._sizes = dict(zip(rows.tolist(), sizes.tolist()))
 
         base = self.edge_shown & ~touching
-        self._edge_sets = {"valid": np.flatnonzero(base & self.edge_ok),
+        self._edge_sets = {"light": np.flatnonzero(base & self.edge_ok & self.edge_light),
+                           "valid": np.flatnonzero(base & self.edge_ok & ~self.edge_light),
                            "invalid": np.flatnonzero(base & ~self.edge_ok),
                            "valid_hi": np.flatnonzero(touching & self.edge_ok),
                            "invalid_hi": np.flatnonzero(touching & ~self.edge_ok)}
@@ -503,6 +507,9 @@ class GraphCanvas(pg.GraphicsView):
         grey.setAlpha(170 if near is None else 45 if hovering else 90)
         # Whole-pixel widths: a fractional cosmetic pen makes the raster engine stroke ~4x slower.
         self.curves["valid"].setPen(pg.mkPen(line, width=1))
+        faint = QColor(line)
+        faint.setAlpha(max(line.alpha() // 2, 20))
+        self.curves["light"].setPen(pg.mkPen(faint, width=1))
         self.curves["invalid"].setPen(_dashed(grey, 1))
         strong = QColor(self.fg)
         strong.setAlpha(210)
@@ -530,14 +537,15 @@ class GraphCanvas(pg.GraphicsView):
         arrows = px > 0 and 1.0 / px >= ARROW_MIN_ZOOM
         size = self._px
         for name, idx in self._edge_sets.items():
-            a, b = self.xy[self.src[idx]], self.xy[self.dst[idx]]
-            starts, ends = [a], [b]
-            if arrows and len(idx):
+            starts, ends = [self.xy[self.src[idx]]], [self.xy[self.dst[idx]]]
+            pointed = idx[~self.edge_light[idx]]  # a mention has no direction: no arrowhead
+            if arrows and len(pointed):
                 # Two short strokes just outside the target node; sizes are pixels, turned into
                 # layout units at the current zoom (so they are redrawn when the zoom changes).
+                a, b = self.xy[self.src[pointed]], self.xy[self.dst[pointed]]
                 d = b - a
                 u = d / np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-12)[:, None]
-                tip = b - u * ((size[self.dst[idx]] / 2 + 1.5) * px)[:, None]
+                tip = b - u * ((size[self.dst[pointed]] / 2 + 1.5) * px)[:, None]
                 back = tip - u * (ARROW_PX[0] * px)
                 side = np.column_stack((-u[:, 1], u[:, 0])) * (ARROW_PX[1] * px)
                 starts += [tip, tip]

@@ -34,11 +34,15 @@ from memoir_desktop.ui.graph.node_panel import NodePanel, type_name
 from memoir_desktop.ui.shared.formatting import short_date
 from memoir_desktop.ui.shared.splitter import KeyboardSplitter
 from memoir_desktop.viewmodels.graph_view import (
+    MENTION,
+    MENTIONED,
+    TOGETHER,
     Filters,
     GraphSnapshot,
     end_of_day,
     filter_view,
     load_snapshot,
+    with_mentions,
 )
 
 log = logging.getLogger(__name__)
@@ -167,6 +171,12 @@ class GraphPage(QWidget):
         layout.setContentsMargins(12, 8, 12, 8)
         layout.addLayout(self._build_filters())
         layout.addLayout(self._build_time_bar())
+        # What the names without an AI's relations are, in one line (shown when there are some).
+        self.note = QLabel()
+        self.note.setObjectName("muted")
+        self.note.setWordWrap(True)
+        self.note.hide()
+        layout.addWidget(self.note)
         self.canvas = GraphCanvas()
         self.canvas.setObjectName("graphCanvas")  # the style sheet's focus ring
         self.canvas.nodeClicked.connect(self.select_node)
@@ -257,7 +267,10 @@ class GraphPage(QWidget):
             return
         self._loading = True
         user_id = self.user_id
-        self.backend.read(lambda m: load_snapshot(m.graph.store, user_id), self._loaded, self._load_failed)
+        # The AI's relations, and the names the journal mentions in entries no AI has read (without an
+        # AI: all of them), so the page is never empty while the journal names someone.
+        self.backend.read(lambda m: with_mentions(load_snapshot(m.graph.store, user_id), m.graph.mentions(user_id)),
+                          self._loaded, self._load_failed)
 
     def _loaded(self, snap: GraphSnapshot) -> None:
         self._loading = False
@@ -267,11 +280,10 @@ class GraphPage(QWidget):
         self.snapshot = snap
         self._loaded_once = True
         if snap.empty and not self.backend.llm_configured:
-            # Without an AI nothing will ever be drawn here: say so, and how to change it, instead
-            # of promising that the graph grows as one writes.
-            self._show_message(self.tr("The graph needs an AI companion"), self.tr(
-                "An AI reads who and what your entries are about and how they connect, and draws it "
-                "here. Your journal, search and memories you add yourself work without one."),
+            # Nothing named yet, and no AI: say what will appear, and what an AI adds.
+            self._show_message(self.tr("No names yet"), self.tr(
+                "The people, places and tags your entries name will appear here as you write. An AI adds "
+                "how they relate; your journal, search and memories you add yourself work without one."),
                 offer_connect=True)
             self.canvas.clear_graph()
             return
@@ -282,8 +294,21 @@ class GraphPage(QWidget):
             self.canvas.clear_graph()
             return
         self.legend.set_types(snap.type_counts(), snap.types())
+        self._set_note(snap)
         self._set_time_range(snap)
         self._pending = (self.engine.set_graph(*snap.layout_input()), snap)
+
+    def _set_note(self, snap: GraphSnapshot) -> None:
+        if not snap.has_mentions:
+            self.note.hide()
+            return
+        if self.backend.llm_configured:
+            self.note.setText(self.tr("Thin lines join names your entries mention together, from entries the "
+                                      "AI has not read yet; the AI adds how they relate when it reads them."))
+        else:
+            self.note.setText(self.tr("The people, places and tags your entries name, joined when an entry "
+                                      "mentions them together. An AI adds how they relate."))
+        self.note.show()
 
     def _load_failed(self, exc: BaseException) -> None:
         self._loading = False
@@ -301,8 +326,8 @@ class GraphPage(QWidget):
             self.refresh()
 
     def _on_changed(self, changes) -> None:
-        if not changes.graph:
-            return  # memories, entries or settings moved: the graph did not
+        if not (changes.graph or changes.entries):
+            return  # memories or settings moved: the graph did not (an entry may name someone new)
         self._dirty = True
         if self.isVisible():
             self._refresh_timer.start()
@@ -333,7 +358,10 @@ class GraphPage(QWidget):
             self._pending = None
             self._canvas_gen = gen
             nodes = [(n.id, n.name, n.type) for n in snap.nodes.values()]
-            edges = [(e.id, e.source, e.target, e.relation, e.valid) for e in snap.edges]
+            # Mentions are drawn faint and unlabelled: the same words on every line would bury the names
+            # (the note above says what the lines are, the node panel names each).
+            edges = [(e.id, e.source, e.target, "" if e.kind == MENTION else e.relation, e.valid, e.kind == MENTION)
+                     for e in snap.edges]
             self.canvas.set_graph(nodes, edges, xy)
             self.stack.setCurrentIndex(1)
             if self.selected is not None and self.selected not in snap.nodes:
@@ -351,6 +379,12 @@ class GraphPage(QWidget):
         if gen == self._canvas_gen and self._pending is None:
             self.canvas.set_moving(False)
             self.layoutSettled.emit()
+
+    def _relation(self, relation: str, kind: str) -> str:
+        """An AI's relation as it wrote it; a mention in the UI's words."""
+        if kind != MENTION:
+            return relation
+        return {MENTIONED: self.tr("mentioned"), TOGETHER: self.tr("mentioned together")}.get(relation, relation)
 
     def _user_moved_view(self) -> None:
         self._auto_fit = False
@@ -433,10 +467,19 @@ class GraphPage(QWidget):
         self.canvas.center_on(node_id)
         if self.local.isChecked():
             self.apply_filters(refit=True)
+        snap = self.snapshot
+
         def shown(detail) -> None:
             if self.selected == node_id:
+                detail = snap.mention_detail(node_id, detail)
+                for edge in (detail or {}).get("edges", []):
+                    if edge.get("kind") == MENTION:
+                        edge["relation"] = self._relation(edge["relation"], MENTION)
                 self.panel.show_detail(detail)
 
+        if node_id < 0:  # a name the journal mentions, which no AI has made a node of
+            shown(None)
+            return
         self.backend.read(lambda m: m.graph.node_detail(self.user_id, node_id), shown, self._load_failed)
 
     def clear_selection(self) -> None:

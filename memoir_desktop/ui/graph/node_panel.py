@@ -24,7 +24,8 @@ def type_name(type_: str) -> str:
              "preference": QCoreApplication.translate("NodePanel", "Preference"),
              "pet": QCoreApplication.translate("NodePanel", "Pet"),
              "event": QCoreApplication.translate("NodePanel", "Event"),
-             "thing": QCoreApplication.translate("NodePanel", "Thing")}
+             "thing": QCoreApplication.translate("NodePanel", "Thing"),
+             "tag": QCoreApplication.translate("NodePanel", "Tag")}
     return names.get(type_, type_)
 
 
@@ -55,6 +56,7 @@ class NodePanel(QFrame):
         while self.body.count():
             item = self.body.takeAt(0)
             if item.widget() is not None:
+                item.widget().hide()  # gone at once, not when the event loop next deletes it
                 item.widget().deleteLater()
         self.rows: list[QLabel] = []
 
@@ -98,8 +100,11 @@ class NodePanel(QFrame):
             heading = QLabel(self.tr("Source entries"))
             heading.setObjectName("dayHeader")
             self.body.addWidget(heading)
+            dates = detail.get("entry_dates") or {}
             for entry_id in sources:
-                self.body.addWidget(self._entry_button(entry_id, self.tr("Open entry #{id}").format(id=entry_id)))
+                text = (self.tr("Open the entry of {date}").format(date=short_date(dates[entry_id]))
+                        if entry_id in dates else self.tr("Open entry #{id}").format(id=entry_id))
+                self.body.addWidget(self._entry_button(entry_id, text))
         self.body.addStretch(1)
 
     def edge_texts(self) -> list[str]:
@@ -107,6 +112,8 @@ class NodePanel(QFrame):
         return [row.accessibleDescription() for row in self.rows]
 
     def _edge_row(self, e: dict, node_id: int) -> QFrame:
+        if e.get("kind") == "mention":
+            return self._mention_row(e, node_id)
         frame = QFrame()
         frame.setObjectName("memoryCard")
         layout = QVBoxLayout(frame)
@@ -148,6 +155,27 @@ class NodePanel(QFrame):
                           0, Qt.AlignmentFlag.AlignBottom)
         layout.addLayout(row)
         plain = f"{e['source']} -[{e['relation']}]-> {e['target']} · {state} · {held} · {known}"
+        line.setAccessibleDescription(plain)
+        frame.setAccessibleName(plain)
+        self.rows.append(line)
+        return frame
+
+    def _mention_row(self, e: dict, node_id: int) -> QFrame:
+        """Two names one or more entries mention together: no fact, so no dates of truth, only how often."""
+        frame = QFrame()
+        frame.setObjectName("memoryCard")
+        layout = QVBoxLayout(frame)
+        layout.setContentsMargins(10, 6, 10, 6)
+        layout.setSpacing(2)
+        other, other_id = (e["target"], e["target_id"]) if e["source_id"] == node_id else (e["source"], e["source_id"])
+        line = QLabel(f"<a href='node:{other_id}'>{html.escape(other)}</a> · {html.escape(e['relation'])}")
+        line.setWordWrap(True)
+        line.linkActivated.connect(lambda href: self.nodeRequested.emit(int(href.split(":", 1)[1])))
+        layout.addWidget(line)
+        count = QLabel(self.tr("in %n entry(ies)", None, int(e.get("entries", 1))))
+        count.setObjectName("muted")
+        layout.addWidget(count)
+        plain = f"{other} · {e['relation']} · {count.text()}"
         line.setAccessibleDescription(plain)
         frame.setAccessibleName(plain)
         self.rows.append(line)

@@ -64,7 +64,7 @@ _DARK = {
 # Categories of the memory graph (Tableau 10): the same hues in both themes, told apart by name too.
 CATEGORY_COLOURS = {"person": "#4e79a7", "place": "#59a14f", "organization": "#9c755f", "food": "#f28e2b",
                     "activity": "#e15759", "preference": "#b07aa1", "pet": "#edc948", "event": "#76b7b2",
-                    "thing": "#9d9792"}
+                    "thing": "#9d9792", "tag": "#d4a6c8"}
 SPARE_CATEGORY_COLOURS = ("#ff9da7", "#86bcb6", "#d4a6c8", "#8cd17d", "#b6992d", "#499894")
 
 _system_style: str | None = None
