@@ -425,7 +425,12 @@ def _dispatch(mem, args) -> int:  # a flat command table reads best
         return EXIT_OK
     if args.cmd == "status":
         st = mem.jobs.status()
-        _print(args, st, "\n".join(f"{k}: {v}" for k, v in st.items()))
+        lines = [f"{k}: {v}" for k, v in st.items()]
+        if st["llm"]["needs_key"]:
+            lines.append(f"memoir-cli: this journal's AI ({st['llm']['model']} at {st['llm']['base_url']}, set on another "
+                         "of your computers) needs its API key here too: set MEMOIR_LLM_API_KEY, or type it in the "
+                         "app's Settings → AI companion. Keys never travel with the journal.")
+        _print(args, st, "\n".join(lines))
         return EXIT_OK
     if args.cmd == "privacy":
         d = mem.connection.disclosure()

@@ -39,7 +39,7 @@ from memoir_desktop.core.journal.entries import Journal, JournalBusy
 from memoir_desktop.core.journal.search_field import SearchField
 from memoir_desktop.core.keys.vault import JournalKey
 from memoir_desktop.core.lexical import LexicalIndexes
-from memoir_desktop.core.llm import Gate, connection
+from memoir_desktop.core.llm import Gate, connection, shared_settings
 from memoir_desktop.core.llm.connection import Connection
 from memoir_desktop.core.llm.probe import ProbeCache
 from memoir_desktop.core.memories.actions import Memories
@@ -136,8 +136,13 @@ class Memoir:
                          switch_state=switcher.state, home=home)
         self.sync = Sync(self.engine, home, settings=cfg, keys=self.keys, journal=self.journal, store=self.store,
                          episodes=self.episodes, graph_store=self.graph.store,
-                         llm_ready=lambda: bool(self.llm.configured))
+                         llm_ready=lambda: bool(self.llm.configured), use_settings=self.reconfigure)
         self.keys.after_passphrase_changed = self.sync.passphrase_changed
+        # The journal's AI settings: taken here when this computer has none of its own, then this
+        # computer's (when it has an AI) made the journal's, in that order (a change another computer
+        # sent is taken before an older one here could overwrite it).
+        self.sync.take_settings()
+        shared_settings.publish(self.engine, home)
 
         self.resumed_jobs = self.job_queue.resume_interrupted()
         self.index_report: dict | None = None
@@ -193,6 +198,7 @@ class Memoir:
         self.llm = self._make_llm()
         self.models.configure()
         self.graph.merge_threshold = settings.graph_merge_threshold or None
+        shared_settings.publish(self.engine, self.home)  # what the diarist saved here becomes the journal's
         return self.models.switcher.choose(chosen, rebuild_now=rebuild_now)
 
     def reconcile(self, progress=None, force: bool = False) -> dict:

@@ -68,6 +68,7 @@ class AsyncMemoir(QObject):
     home = property(lambda self: self.mem.home)
     settings = property(lambda self: self.mem.settings)
     llm_configured = property(lambda self: self.mem.connection.configured)
+    llm_needs_key = property(lambda self: self.mem.connection.needs_key)  # the journal's AI, without a key here
     llm_mode = property(lambda self: self.mem.connection.mode, doc="How the server is asked; None before the probe.")
     encrypted = property(lambda self: self.mem.keys.encrypted)
     has_passphrase = property(lambda self: self.mem.keys.has_passphrase)

@@ -7,6 +7,7 @@ stay while you open a day from them and come back for the next one.
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
@@ -35,6 +36,7 @@ from memoir_desktop.ui.settings.settings_apply import remember
 from memoir_desktop.ui.settings.settings_dialog import open_settings_dialog
 from memoir_desktop.ui.shared import i18n
 from memoir_desktop.ui.shared.a11y import KeyboardActivation, announce, focus_stop, next_stop
+from memoir_desktop.ui.shared.folders import in_documents
 from memoir_desktop.ui.shared.qt_compat import listen
 from memoir_desktop.ui.shared.reasons import reason
 from memoir_desktop.ui.shared.resources import icon
@@ -257,7 +259,8 @@ class MainWindow(QMainWindow):
         from memoir_desktop.ui.settings.privacy import PassphraseDialog
 
         if path is None:
-            path, _ = QFileDialog.getSaveFileName(self, self.tr("Export encrypted"), "memoir-export.memoir")
+            path, _ = QFileDialog.getSaveFileName(self, self.tr("Export encrypted"),
+                                                  in_documents(f"memoir-{date.today().isoformat()}.memoir"))
             if not path:
                 return
         if passphrase is None:
@@ -387,9 +390,14 @@ class MainWindow(QMainWindow):
     def _sync_status(self, status) -> None:
         self.journal.set_sync_notices(status.notices)
 
-    def _synced_in(self, _report) -> None:
+    def _synced_in(self, report) -> None:
         """Changes came from another computer. A round does not say which rows it changed, so what lists
-        entries and memories reloads (each page when it is next on screen)."""
+        entries and memories reloads (each page when it is next on screen). The journal's AI settings,
+        taken here, are used as if saved in Settings."""
+        if report.settings_taken:
+            self.backend.settings_changed.emit(self.backend.settings)
+            self._settings_saved(self.backend.settings, None)
+            self.backend.check_llm()
         self.journal.refresh_days()
         self.journal.redraw_quietly()
         self.memories.mark_dirty()

@@ -5,12 +5,14 @@ have no file manager to open."""
 from __future__ import annotations
 
 from datetime import date, datetime
+from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox
 
 from memoir_desktop.core import Memoir
-from memoir_desktop.ui.files.file_dialogs import ExportDialog
+from memoir_desktop.ui.files.file_dialogs import ExportDialog, ImportDialog
+from memoir_desktop.ui.shared.folders import documents_folder
 from tests.fakes.fake_llm import tool
 from tests.ui.test_search_and_files import dayone_entries, dayone_zip
 
@@ -76,6 +78,9 @@ def test_file_export_encrypted_menu_asks_where_and_writes_a_file_that_imports_ba
     menu_action(window, "Export e&ncrypted…").trigger()
 
     assert asked, "no file chooser was opened"
+    # The chooser opens in the documents folder, never the folder memoir was started from.
+    suggested = Path(asked[0][2])
+    assert suggested.parent == documents_folder() and suggested.suffix == ".memoir", suggested
     qtbot.waitUntil(lambda: target.exists() and target.stat().st_size > 0, timeout=15_000)
     qtbot.waitUntil(lambda: target.name in window.status.currentMessage(), timeout=15_000)
     assert imported_contents(tmp_path, target, "sea and mountains") == WRITTEN
@@ -235,3 +240,28 @@ def test_where_a_file_window_opens_nothing_more_is_said(window, backend, qtbot, 
     window.last_message_box = None
     menu_action(window, "Open &data folder").trigger()
     assert window.last_message_box is None
+
+
+def test_the_export_and_import_dialogs_show_the_whole_path(window, backend, qtbot):
+    """The path is read whole, the file's name at its end included (the dialogs opened 301 px wide,
+    the path cut to 'ments/memoir-…json'); one longer than the screen allows shows its end."""
+    deep = Path("/home/minji/Documents/Journals and letters/2026")
+    export = ExportDialog(backend, window, folder=deep)
+    importing = ImportDialog(backend, window)
+    importing.path_edit.setText(str(deep / "memoir-2026-12-06.json"))
+    for dialog in (export, importing):
+        qtbot.addWidget(dialog)
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        QApplication.processEvents()
+        edit = dialog.path_edit
+        text = edit.text()
+        assert text.endswith(".json")
+        shown = edit.width() - 12  # the frame and the text margins
+        assert edit.fontMetrics().horizontalAdvance(text) <= shown, (dialog.windowTitle(), edit.width(), text)
+        assert dialog.frameGeometry().width() <= dialog.screen().availableGeometry().width()
+    very_long = str(deep / ("a folder with a very long name " * 6) / "memoir-2026-12-06.json")
+    importing.path_edit.setText(very_long)
+    QApplication.processEvents()
+    assert importing.path_edit.cursorPosition() == len(very_long)  # the file's name is what shows
+    assert importing.frameGeometry().width() <= importing.screen().availableGeometry().width()

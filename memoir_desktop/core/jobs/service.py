@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from memoir_desktop.core.jobs.queue import JobQueue, JobRunner
+from memoir_desktop.core.llm import shared_settings
 from memoir_desktop.core.llm.modes import MODE_LABELS
 
 
@@ -27,6 +28,8 @@ class Jobs:
                 "running_jobs": self.queue.count("running") + self.queue.count("waiting"),
                 "failed_jobs": self.queue.count("failed"),
                 "llm": {"configured": llm.configured, "model": settings.llm_model,
+                        "from_journal": bool(settings.extra.get(shared_settings.FOLLOWS)),
+                        "needs_key": shared_settings.needs_key(settings),
                         "base_url": settings.llm_base_url or "(OpenAI default)",
                         "mode": caps.mode if caps else None, "mode_label": MODE_LABELS[caps.mode] if caps else None},
                 "embedder": {"state": es.state, "requested": es.requested, "active": es.active, "message": es.message,
@@ -39,8 +42,9 @@ class Jobs:
         whose payload names any of these entries."""
         jobs = self.queue.dicts(state, user_id, entry_ids)
         configured, outage = bool(self._llm().configured), self.queue.outage()
+        needs_key = shared_settings.needs_key(self._settings())
         for j in jobs:
-            j["reason"] = reason(j, configured=configured, outage=outage)
+            j["reason"] = reason(j, configured=configured, outage=outage, needs_key=needs_key)
         return jobs
 
     def retry(self, job_id: int) -> bool:
@@ -60,10 +64,11 @@ class Jobs:
         return done
 
 
-def reason(job: dict, *, configured: bool, outage: dict | None) -> dict | None:
+def reason(job: dict, *, configured: bool, outage: dict | None, needs_key: bool = False) -> dict | None:
     """Why a job waits or failed, for every job (not only the one tried last): {kind, text, since}.
 
-    kind: not_configured (no LLM set) | answer (a chat turn waiting for its reply) | queued (its turn
+    kind: not_configured (no LLM set) | needs_key (the journal's AI, taken from another computer, needs
+    this computer's API key) | answer (a chat turn waiting for its reply) | queued (its turn
     comes) | the LLM's outage or the job's own last error in one word (llm/errors.py: not_running,
     timeout, key_refused, model_unknown, …; bad_reply, too_long, error for a failed job). `since`: when
     the outage began (the server down since then), else when the job was last tried. `raw_kept`: a
@@ -77,6 +82,11 @@ def reason(job: dict, *, configured: bool, outage: dict | None) -> dict | None:
     if state == "waiting":
         return {"kind": "answer", "text": "The companion's answer is on its way; the entry is remembered with it.",
                 "since": job["updated_at"]}
+    if job.get("kind") in ("memorize", "reconcile", "summary", "consolidate") and needs_key:
+        return {"kind": "needs_key", "text": "Your journal's AI needs its API key on this computer too: its "
+                                             "memories are made once you type it (Settings → AI companion; "
+                                             "memoir-cli reads MEMOIR_LLM_API_KEY), or by another of your "
+                                             "computers that has it.", "since": None}
     if job.get("kind") in ("memorize", "reconcile", "summary", "consolidate") and not configured:
         return {"kind": "not_configured", "text": "No AI companion is connected: its memories are made once one is "
                                                   "(Settings → AI companion).", "since": None}

@@ -108,6 +108,7 @@ class LLMClient:
         self.key = endpoint_key(self.base_url, model)
         self._lock = threading.Lock()
         self.configured = bool(api_key or base_url)
+        self.has_key = bool(api_key)
         self._api_key = api_key or "not-needed"  # local servers ignore the key but the SDK insists on one
         # None or 0: chosen by where the server is (servers.default_timeout).
         self.timeout = float(timeout) if timeout and timeout > 0 else servers.default_timeout(self.base_url)

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 from memoir_desktop.core.keys import secrets
-from memoir_desktop.core.llm import disclosure, servers
+from memoir_desktop.core.llm import disclosure, servers, shared_settings
 from memoir_desktop.core.llm.client import LLMClient
 from memoir_desktop.core.llm.errors import LLMError, LLMUnavailable, address
 from memoir_desktop.core.llm.modes import MODE_LABELS
@@ -177,6 +177,12 @@ class Connection:
     @property
     def configured(self) -> bool:
         return bool(self._llm().configured)
+
+    @property
+    def needs_key(self) -> bool:
+        """The journal's AI settings were taken from another computer and wait for this one's API key
+        (keys never travel with the journal)."""
+        return shared_settings.needs_key(self._settings(), has_key=self._llm().client.has_key)
 
     @property
     def mode(self) -> str | None:

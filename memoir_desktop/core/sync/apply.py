@@ -21,6 +21,7 @@ from sqlalchemy import text
 from sqlmodel import Session, col, delete, select
 
 from memoir_desktop.core.jobs import queue
+from memoir_desktop.core.llm import shared_settings
 from memoir_desktop.core.pipeline import cascade
 from memoir_desktop.core.storage.graph_store import GraphEdge, GraphNode
 from memoir_desktop.core.storage.models import (
@@ -87,6 +88,8 @@ class Applier:
                     self._edge(r)
                 elif r["t"] == "memory":
                     self._memory(r)
+                elif r["t"] == shared_settings.KIND:
+                    self._prefs(r)
             except (KeyError, TypeError, ValueError) as exc:  # a malformed record is skipped, not applied half
                 log.warning("a synced %s could not be applied (%s)", r.get("t"), exc.__class__.__name__)
         for e, r in new_entries:  # replies name entries that may have come in the same batch
@@ -386,6 +389,28 @@ class Applier:
             e.invalidated_by = int(target) if target is not None else None
             self.s.add(e)
         self.s.flush()
+
+    # -- the journal's settings --------------------------------------------------------------------
+
+    def _prefs(self, r: dict) -> None:
+        """The journal's AI settings from another computer, merged with the ones here (the later change
+        wins); after the round the Sync part lets this computer take them (shared_settings.adopt)."""
+        gid = r["id"]
+        values, stamps = r["fields"], dict(r.get("stamps", {}))
+        here = shared_settings.read(self.s)
+        if here is not None:
+            shadow = self.ids.shadow.get((shared_settings.KIND, gid))
+            mine = {**rec.prefs_record(here), "stamps": shadow[1].get("stamps", {}) if shadow else {}}
+            merged = merging.merge(mine, r).record
+            values, stamps = merged["fields"], merged["stamps"]
+        if not isinstance(values, dict):
+            raise ValueError("settings that are not a mapping")
+        shared_settings.write(self.s, values)
+        local = rec.prefs_record(shared_settings.read(self.s) or {})
+        self.ids.set_shadow(shared_settings.KIND, gid, rec.state_hash(local),
+                            {"stamps": stamps, "groups": rec.group_hashes(local)},
+                            push=stamps != r.get("stamps", {}), local=shared_settings.GID)
+        self.out.changed += 1
 
     # -- deleted forever -------------------------------------------------------------------------
 

@@ -35,6 +35,7 @@ from sqlmodel import Session, col, select
 from memoir_desktop.core import config
 from memoir_desktop.core.db import origin_of
 from memoir_desktop.core.keys import crypto
+from memoir_desktop.core.llm import shared_settings
 from memoir_desktop.core.storage.graph_store import GraphEdge, GraphNode
 from memoir_desktop.core.storage.models import Entry, History, Memory, MemorySource, new_uid, now
 from memoir_desktop.core.sync import epochs, errors, guard, hlc, log_format, records, sealing, state
@@ -154,7 +155,7 @@ class Round(TrustSteps):
                                          {"c": int(cursor or 0), "t": top}):
                 cand[tbl].add(str(item))
         for (kind, gid), (_h, _g, push, gone) in ids.shadow.items():
-            if push and not gone:
+            if push and not gone and kind != "prefs":
                 local = ids.local_of(kind, gid)
                 if local is not None:
                     cand[{"entry": "entry", "memory": "memory"}.get(kind, "graph_node")].add(
@@ -164,6 +165,7 @@ class Round(TrustSteps):
         out += self._capture_entries(s, ids, uuids, None if full else cand["entry"])
         out += self._capture_memories(s, ids, uuids, None if full else cand["memory"])
         out += self._capture_graph(s, ids, uuids, None if full else cand["graph_node"] | cand["graph_edge"])
+        out += self._capture_prefs(s, ids)
         ids.flush()
         state.put(con, "feed_cursor", top)
         if not out:
@@ -291,6 +293,16 @@ class Round(TrustSteps):
                         continue
                 out.append(self._tombstone(ids, kind, gid))
         return out
+
+    def _capture_prefs(self, s: Session, ids: state.Objects) -> list[dict]:
+        """The journal's AI settings (shared_settings.py), when they changed here since the last capture."""
+        values = shared_settings.read(s)
+        if values is None:
+            return []
+        r = records.prefs_record(values)
+        r["_local"] = shared_settings.GID
+        stamped = self._stamped(r, ids, {"all": 1})
+        return [stamped] if stamped is not None else []
 
     def _gone_since(self, s: Session, ids: state.Objects, kind: str, seen: set[str], only: set[str] | None) -> list[dict]:
         """Objects with a shadow that are no longer in the database: deleted forever here."""
@@ -565,6 +577,8 @@ class Round(TrustSteps):
             recs.append(self._with_stamps(records.node_record(n, ids, uuids), ids))
         for e in s.exec(select(GraphEdge)):
             recs.append(self._with_stamps(records.edge_record(e, ids, uuids), ids))
+        if (values := shared_settings.read(s)) is not None:
+            recs.append(self._with_stamps(records.prefs_record(values), ids))
         applied = state.applied(con)
         frontier = {dev: state.upto(seqs) for dev, seqs in applied.items()}
         frontier[self.device] = seq

@@ -154,6 +154,11 @@ def edge_record(e: GraphEdge, ids: Objects, uuids: dict[int, str]) -> dict:
         "hidden_with_entry": uuids.get(e.hidden_with_entry) if e.hidden_with_entry else None}}
 
 
+def prefs_record(values: dict) -> dict:
+    """The journal's own settings (shared_settings.py): one object, changed as one, by a person (rank 1)."""
+    return {"t": "prefs", "id": "journal", "fields": dict(values)}
+
+
 def tombstone(kind: str, gid: str) -> dict:
     """An object deleted forever (a purge): it never comes back, whatever arrives later."""
     return {"t": kind, "id": gid, "gone": True}

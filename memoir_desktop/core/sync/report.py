@@ -63,6 +63,7 @@ class SyncReport:
     snapshot: bool = False  # this round wrote a snapshot (and dropped this device's older files)
     purged: int = 0  # entries deleted forever here because they were on another computer
     taken_over: int = 0  # entries another computer left unread, queued to be read here
+    settings_taken: bool = False  # this computer took the journal's AI settings (shared_settings.py)
     started: datetime | None = None
     finished: datetime | None = None
 

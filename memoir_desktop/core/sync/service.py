@@ -15,10 +15,12 @@ from pathlib import Path
 from sqlalchemy import text
 from sqlmodel import Session, col, select
 
+from memoir_desktop.core import config
 from memoir_desktop.core.jobs import queue
 from memoir_desktop.core.journal.entries import Journal
 from memoir_desktop.core.keys import crypto
 from memoir_desktop.core.keys.vault import JournalKey
+from memoir_desktop.core.llm import shared_settings
 from memoir_desktop.core.storage.models import Entry, Job, pk
 from memoir_desktop.core.sync import engine as rounds
 from memoir_desktop.core.sync import epochs, errors, guard, hlc, state
@@ -35,18 +37,31 @@ TAKE_OVER_AFTER = timedelta(minutes=10)
 
 class Sync:
     def __init__(self, db_engine, home: Path, *, settings: Callable, keys: JournalKey, journal: Journal, store,
-                 episodes, graph_store, llm_ready: Callable[[], bool] = lambda: False):
+                 episodes, graph_store, llm_ready: Callable[[], bool] = lambda: False,
+                 use_settings: Callable[[config.Settings], object] = lambda settings: None):
         self.engine, self.home, self.settings = db_engine, home, settings
-        self.keys, self.journal, self.llm_ready = keys, journal, llm_ready
+        self.keys, self.journal, self.llm_ready, self.use_settings = keys, journal, llm_ready, use_settings
         self.store, self.episodes, self.graph_store = store, episodes, graph_store
         self.last_report: SyncReport | None = None  # the last round's, here (a join's first round too)
 
     def run(self, url: str | None = None, progress: Progress | None = None) -> SyncReport:
         """One round with `url` (remembered in the settings for the next rounds), or the remembered one.
-        Then, with an AI here, the entries another computer left unread are queued to be read here."""
+        Then this computer takes the journal's AI settings when it has none of its own, and, with an AI
+        here, the entries another computer left unread are queued to be read here."""
         self.last_report = rounds.run(self, url, progress)
+        self.last_report.settings_taken = self.take_settings()
         self.last_report.taken_over = self.take_over_unread()
         return self.last_report
+
+    def take_settings(self) -> bool:
+        """The journal's AI settings, used here when this computer has no AI of its own or follows the
+        journal's (shared_settings.py). Whether they were taken now."""
+        adopted = shared_settings.adopt(self.engine, self.home, self.settings())
+        if adopted is None:
+            return False
+        log.info("this computer takes the journal's AI settings")
+        self.use_settings(adopted)
+        return True
 
     def take_over_unread(self) -> int:
         """Entries written on another computer and left unread there for TAKE_OVER_AFTER (that computer has

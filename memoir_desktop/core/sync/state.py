@@ -80,7 +80,7 @@ class Objects:
             self.local[(kind, gid)] = local
             if local is not None:
                 self.gid[(kind, local)] = gid
-            if kind in ("entry", "memory", "node", "edge"):
+            if kind in ("entry", "memory", "node", "edge", "prefs"):
                 self.shadow[(kind, gid)] = (h, json.loads(groups) if groups else {}, bool(push), bool(gone))
         self.minted: set[str] = set()  # gids given now: history rows written here since the last capture
         self._dirty: dict[tuple[str, str], None] = {}  # written by flush(), in one executemany

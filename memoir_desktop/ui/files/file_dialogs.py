@@ -12,7 +12,7 @@ import os
 from datetime import date, datetime
 from pathlib import Path
 
-from PySide6.QtCore import QLocale, QStandardPaths, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QLocale, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QApplication,
@@ -43,16 +43,13 @@ from memoir_desktop.core.inputs import InvalidInput
 from memoir_desktop.core.keys import crypto
 from memoir_desktop.ui.shared import i18n
 from memoir_desktop.ui.shared.a11y import readable
-from memoir_desktop.ui.shared.fit import grow_to_fit
+from memoir_desktop.ui.shared.fit import grow_to_fit, show_whole
+from memoir_desktop.ui.shared.folders import documents_folder
 from memoir_desktop.ui.shared.formatting import long_date, short_time
 from memoir_desktop.ui.shared.reasons import reason
 
 POLL_MS = 1_000  # how often the memory building of an import is looked at
 FORMATS = ("json", "md", "txt")
-
-
-def documents_folder() -> Path:
-    return Path(QStandardPaths.writableLocation(QStandardPaths.DocumentsLocation) or Path.home())
 
 
 def _muted(text: str = "") -> QLabel:
@@ -118,9 +115,8 @@ class ExportDialog(QDialog):
         self.stem = f"memoir-{date.today().isoformat()}"
         self.written: list[str] = []
         self.setWindowTitle(self.tr("Export your journal"))
-        self.setMinimumWidth(520)
         layout = QVBoxLayout(self)
-        layout.setSizeConstraint(QLayout.SetMinimumSize)
+        layout.setSizeConstraint(QLayout.SetMinimumSize)  # as wide as the path, as tall as the sentences
 
         what = QGroupBox(self.tr("What to export"))
         what_layout = QVBoxLayout(what)
@@ -173,6 +169,7 @@ class ExportDialog(QDialog):
         layout.addWidget(QLabel(self.tr("Save to")))
         self.path_edit = QLineEdit()
         self.path_edit.setAccessibleName(self.tr("Save to"))
+        show_whole(self.path_edit)
         self.choose_button = QPushButton(self.tr("Choose…"))
         self.choose_button.clicked.connect(self.choose)
         layout.addLayout(_path_row(self.path_edit, self.choose_button))
@@ -377,9 +374,8 @@ class ImportDialog(QDialog):
         self.outcome: dict | None = None
         self.error_text = ""
         self.setWindowTitle(self.tr("Import"))
-        self.setMinimumWidth(520)
         layout = QVBoxLayout(self)
-        layout.setSizeConstraint(QLayout.SetMinimumSize)  # grows with the wrapped sentences it shows
+        layout.setSizeConstraint(QLayout.SetMinimumSize)  # as wide as the path, as tall as the sentences
         layout.addWidget(_muted(self.tr("Bring in entries from a memoir backup (.json), an encrypted export "
                                         "(.memoir), memoir's Markdown export (a .md file, or the folder of "
                                         "its files: write the folder's path) or a Day One export (the .zip "
@@ -387,6 +383,7 @@ class ImportDialog(QDialog):
         self.path_edit = QLineEdit()
         self.path_edit.setAccessibleName(self.tr("File to import"))
         self.path_edit.setPlaceholderText(self.tr("Choose a file…"))
+        show_whole(self.path_edit)
         self.choose_button = QPushButton(self.tr("Choose…"))
         self.choose_button.clicked.connect(self.choose)
         layout.addLayout(_path_row(self.path_edit, self.choose_button))

@@ -22,6 +22,7 @@ from memoir_desktop.viewmodels.day import DayView
 
 BUBBLE_WIDTH_RATIO = 0.72
 EARLY_JOBS_KEPT = 50
+HOLD_MS = 1500  # how long a redraw keeps the reader's place while the page settles its height
 
 
 class PendingExchange:
@@ -84,6 +85,7 @@ class ChatView(QScrollArea):
         # Keep the newest message in view when content grows.
         self.verticalScrollBar().rangeChanged.connect(self._follow_bottom)
         self._stick_to_bottom = True
+        self._held: int | None = None  # a place kept through a redraw (keep_place)
 
     # -- whole day ----------------------------------------------------------------------
 
@@ -424,6 +426,26 @@ class ChatView(QScrollArea):
         widget.hide()
         widget.deleteLater()
 
+    def place(self) -> int | None:
+        """Where the reader is: the scroll position, None at the bottom (which follows what is added)."""
+        bar = self.verticalScrollBar()
+        return None if bar.value() >= bar.maximum() - 4 else bar.value()
+
+    def keep_place(self, place: int | None) -> None:
+        """After a redraw, the reader where `place()` said: held while the new page settles its height
+        (the range grows as bubbles are laid out), then let go."""
+        if place is None:
+            self._stick_to_bottom = True
+            self.verticalScrollBar().setValue(self.verticalScrollBar().maximum())
+            return
+        self._stick_to_bottom = False
+        self._held = place
+        self.verticalScrollBar().setValue(place)
+        QTimer.singleShot(HOLD_MS, self._let_go)
+
+    def _let_go(self) -> None:
+        self._held = None
+
     def show_top(self) -> None:
         """Scroll to the top (what is above the day's first entry: the reflection cards) until a new
         message is written."""
@@ -431,7 +453,9 @@ class ChatView(QScrollArea):
         self.verticalScrollBar().setValue(0)
 
     def _follow_bottom(self, _min: int, maximum: int) -> None:
-        if self._stick_to_bottom:
+        if self._held is not None:
+            self.verticalScrollBar().setValue(min(self._held, maximum))
+        elif self._stick_to_bottom:
             self.verticalScrollBar().setValue(maximum)
 
 

@@ -178,16 +178,16 @@ class JournalPage(QWidget):
     def refresh_banner(self) -> None:
         """One message about a missing companion (the welcome panel on an empty today, else the
         banner), then the reflection cards: a new letter, follow-ups, On This Day."""
-        configured = self.backend.llm_configured
+        configured, needs_key = self.backend.llm_configured, self.backend.llm_needs_key
         self.chat.set_llm_missing(not configured)
         top: QWidget | None = None
-        if self._empty and self.day == date.today():
+        if self._empty and self.day == date.today() and not needs_key:
             panel = WelcomePanel(configured, self.journal_empty)
             panel.open_settings.connect(self.open_settings)
             panel.join_requested.connect(self.join_requested)
             top = panel
-        elif not configured:
-            banner = NoLLMBanner()
+        elif not configured or needs_key:
+            banner = NoLLMBanner(journal_model=self.backend.settings.llm_model if needs_key else None)
             banner.open_settings.connect(self.open_settings)
             top = banner
         self.cards = self._reflection_cards()
@@ -284,7 +284,13 @@ class JournalPage(QWidget):
             return
         if any(b.editing for b in self.chat.bubbles):
             return
-        self.show_day(self.day)
+        # The reader stays where they were: the cards above the entries are not brought back into view,
+        # and the same scroll position is kept (at the bottom, the bottom).
+        place = self.chat.place()
+        seen = self._cards_seen == self._generation
+        self.show_day(self.day, then=lambda: self.chat.keep_place(place))
+        if seen:
+            self._cards_seen = self._generation
 
     def show_conflict(self, notice) -> None:
         """The entry's day, the entry, and its history (where the other version is); the notice is seen."""

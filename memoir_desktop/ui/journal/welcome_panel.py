@@ -79,15 +79,24 @@ class WelcomePanel(QFrame):
 class NoLLMBanner(QFrame):
     open_settings = Signal()
 
-    def __init__(self, parent=None):
+    def __init__(self, parent=None, journal_model: str | None = None):
+        """`journal_model`: the journal's AI was set on another computer and waits for this one's key."""
         super().__init__(parent)
         self.setObjectName("banner")
         row = QHBoxLayout(self)
         row.setContentsMargins(12, 6, 8, 6)
-        text = QLabel(no_companion_text())
+        if journal_model:
+            said = self.tr("Your journal uses {model}, set on another of your computers. Type its API key on "
+                           "this computer too (keys never travel with the journal) to have memories made here "
+                           "as well.").format(model=journal_model)
+            label, name = self.tr("Type the key…"), self.tr("Open settings to type the API key")
+        else:
+            said, label, name = (no_companion_text(), self.tr("Connect…"),
+                                 self.tr("Open settings to connect an AI companion"))
+        text = QLabel(said)
         text.setWordWrap(True)
         row.addWidget(text, 1)
-        button = QPushButton(self.tr("Connect…"))
-        button.setAccessibleName(self.tr("Open settings to connect an AI companion"))
+        button = QPushButton(label)
+        button.setAccessibleName(name)
         button.clicked.connect(self.open_settings)
         row.addWidget(button)

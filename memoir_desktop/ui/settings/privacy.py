@@ -23,6 +23,7 @@ from memoir_desktop.core.keys.crypto import MIN_PASSPHRASE
 from memoir_desktop.core.keys.private_files import write_private
 from memoir_desktop.core.llm.disclosure import Disclosure
 from memoir_desktop.ui.shared.fit import grow_to_fit
+from memoir_desktop.ui.shared.folders import in_documents
 from memoir_desktop.ui.shared.key_field import key_field
 from memoir_desktop.ui.shared.reasons import reason as _reason
 
@@ -160,7 +161,8 @@ class RecoveryKeyDialog(QDialog):
         return box
 
     def save(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Save the recovery key"), "memoir-recovery-key.txt")
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Save the recovery key"),
+                                              in_documents("memoir-recovery-key.txt"))
         if not path:
             return
         try:

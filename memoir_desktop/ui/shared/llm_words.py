@@ -23,6 +23,8 @@ def problem(kind: str, *, address: str = "", seconds: float | None = None, text:
     limit = f"{seconds:g}" if seconds else "?"
     sentences = {
         "not_configured": tr("No AI companion is connected yet. Connect one in Settings → AI companion."),
+        "needs_key": tr("Your journal's AI needs its API key on this computer too. Type it in Settings → AI "
+                        "companion; until then, another of your computers that has it makes the memories."),
         "not_running": tr("The model server at {where} is not running. Start it, or check the address in "
                            "Settings → AI companion."),
         "unreachable": tr("The server {where} could not be found. Check the address in Settings → AI companion, "
@@ -67,7 +69,7 @@ def job_reason(reason: dict | None, *, address: str = "", seconds: float | None 
         return ""
     kind = reason.get("kind") or ""
     line = problem(kind, address=address, seconds=seconds, text=reason.get("text") or "")
-    if kind not in ("queued", "answer", "not_configured", "bad_reply"):
+    if kind not in ("queued", "answer", "not_configured", "needs_key", "bad_reply"):
         line += since(reason.get("since"))
     return line
 
