@@ -7,6 +7,7 @@ and dropped it: the graph keeps history, and this is where the user reads it.
 from __future__ import annotations
 
 import html
+import re
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
@@ -44,6 +45,7 @@ class NodePanel(QFrame):
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # rows wrap instead
+        scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # its links and buttons take the keyboard; it scrolls to them
         outer.addWidget(scroll)
         body = QWidget()
         scroll.setWidget(body)
@@ -129,6 +131,7 @@ class NodePanel(QFrame):
             relation = f"<s>{relation}</s>"
         line = QLabel(f"{end(e['source'], e['source_id'])} —{relation}→ {end(e['target'], e['target_id'])}")
         line.setWordWrap(True)
+        _keyboard_links(line)
         line.linkActivated.connect(lambda href: self.nodeRequested.emit(int(href.split(":", 1)[1])))
         layout.addWidget(line)
 
@@ -170,6 +173,7 @@ class NodePanel(QFrame):
         other, other_id = (e["target"], e["target_id"]) if e["source_id"] == node_id else (e["source"], e["source_id"])
         line = QLabel(f"<a href='node:{other_id}'>{html.escape(other)}</a> · {html.escape(e['relation'])}")
         line.setWordWrap(True)
+        _keyboard_links(line)
         line.linkActivated.connect(lambda href: self.nodeRequested.emit(int(href.split(":", 1)[1])))
         layout.addWidget(line)
         count = QLabel(self.tr("in %n entry(ies)", None, int(e.get("entries", 1))))
@@ -187,3 +191,11 @@ class NodePanel(QFrame):
         button.setCursor(Qt.CursorShape.PointingHandCursor)
         button.clicked.connect(lambda: self.openEntryRequested.emit(entry_id))
         return button
+
+
+def _keyboard_links(label: QLabel) -> None:
+    """A name in a row opens that node from the keyboard too (Tab to it, Enter), and a screen reader
+    reads the row."""
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse
+                                  | Qt.TextInteractionFlag.LinksAccessibleByKeyboard)
+    label.setAccessibleName(html.unescape(re.sub(r"<[^>]+>", "", label.text())))
