@@ -12,7 +12,7 @@ import pytest
 from memoir_desktop.core import Memoir
 from memoir_desktop.core.companion import grounding
 
-pytestmark = [pytest.mark.real_llm, pytest.mark.xdist_group("real_llm"), pytest.mark.timeout(1800)]
+pytestmark = [pytest.mark.real_llm, pytest.mark.timeout(1800)]
 
 MEMORIES = ["강아지 이름은 초코다", "서울 마포구로 이사했다", "회사는 판교에 있다", "매주 토요일 아침에 수영을 한다",
             "새우 알레르기가 있다"]

@@ -17,7 +17,7 @@ from memoir_desktop.core.llm.connection import check_connection
 from memoir_desktop.core.pipeline.extraction import extract_facts
 from memoir_desktop.core.storage.models import Entry
 
-pytestmark = [pytest.mark.real_llm, pytest.mark.xdist_group("real_llm"), pytest.mark.timeout(1800)]
+pytestmark = [pytest.mark.real_llm, pytest.mark.timeout(1800)]
 
 ENTRY = ("I started learning the cello last month. My sister Mina lives in Busan. "
          "I walk my dog Bori every morning. I don't like coffee any more.")

@@ -7,7 +7,9 @@ from PySide6.QtCore import QTimer
 
 from tests.fakes.fake_llm import slow, tool, user_lines
 
-MAX_STALL_S = 0.1
+# Under the slow LLM's 2 s, so a call on the UI thread fails the test; well over the 100-200 ms a
+# busy two-core CI machine can take from the loop between ticks. The gaps are printed as a figure.
+MAX_STALL_S = 1.0
 
 
 def test_event_loop_keeps_ticking_while_slow_llm_processes_jobs(window, backend, mem, qtbot, fake_llm):
@@ -34,4 +36,7 @@ def test_event_loop_keeps_ticking_while_slow_llm_processes_jobs(window, backend,
         timer.stop()
     gaps = [b - a for a, b in itertools.pairwise(ticks)]
     assert len(ticks) > 100
+    ordered = sorted(gaps)
+    print(f"timer gaps: median {ordered[len(ordered) // 2] * 1000:.0f} ms, "
+          f"99th {ordered[int(len(ordered) * 0.99)] * 1000:.0f} ms, longest {ordered[-1] * 1000:.0f} ms")
     assert max(gaps) < MAX_STALL_S, f"event loop stalled {max(gaps) * 1000:.0f} ms"
