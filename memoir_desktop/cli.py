@@ -11,6 +11,9 @@ An encrypted export's passphrase comes from MEMOIR_EXPORT_PASSPHRASE, else it is
 
 from __future__ import annotations
 
+# Each command imports what it uses inside its own function, on purpose: `memoir-cli --help`, a usage
+# error or `memoir-cli mcp config` answer in 0.04 s; importing the core first (SQLModel, the LLM SDK,
+# the embedder's glue) costs 1.2 s on every call, scripts and MCP clients included.
 import argparse
 import dataclasses
 import json
@@ -41,6 +44,16 @@ def build_parser() -> argparse.ArgumentParser:
     j.add_argument("--private", action="store_true", help="journal only: never sent to an LLM (local search finds it)")
     c = sub.add_parser("chat", help="talk to the companion (no text: interactive)")
     c.add_argument("text", nargs="?")
+    _memory_commands(sub)
+    _model_commands(sub)
+    _app_commands(sub)
+    _journal_file_commands(sub)
+    _entry_commands(sub)
+    return p
+
+
+def _memory_commands(sub) -> None:
+    """The commands for search, memories and their history, the background jobs."""
     s = sub.add_parser("search", help="search memories")
     s.add_argument("query")
     s.add_argument("--limit", type=int, default=10)
@@ -63,6 +76,10 @@ def build_parser() -> argparse.ArgumentParser:
     what.add_argument("--all", action="store_true", help="merge every proposal")
     what.add_argument("--undo", metavar="ID", help="undo a merge: the merged memory's id")
     td.add_argument("--include-edited", action="store_true", help="also merge memories you typed or edited")
+
+
+def _model_commands(sub) -> None:
+    """The commands for the search index and models, backups and encryption."""
     sub.add_parser("reindex", help="rebuild the vector index from the database")
     sub.add_parser("status", help="show data dir, LLM and embedding model state")
     mo = sub.add_parser("model", help="fetch the multilingual search model (or show where it is)")
@@ -80,6 +97,10 @@ def build_parser() -> argparse.ArgumentParser:
     rb = sub.add_parser("restore-backup", help="replace the database with a backup (the current file is kept)")
     rb.add_argument("file")
     sub.add_parser("encrypt", help="convert a plain journal into an encrypted one (resumable)")
+
+
+def _app_commands(sub) -> None:
+    """The commands for other AI tools over MCP, and the model server."""
     mc = sub.add_parser("mcp", help="serve memories to other AI tools over MCP (stdio, or HTTP on this computer)")
     mc.add_argument("--http", metavar="127.0.0.1:PORT",
                     help="serve over streamable HTTP on the loopback address, behind an access key")
@@ -111,6 +132,10 @@ def build_parser() -> argparse.ArgumentParser:
     lt.add_argument("--url", help="the server's base URL, e.g. http://127.0.0.1:8080/v1 (default: the saved one)")
     lt.add_argument("--model", help="the model's name (default: the saved one)")
     lsub.add_parser("find", help="model servers running on this computer, with their models")
+
+
+def _journal_file_commands(sub) -> None:
+    """The commands for privacy, passphrase, files in and out, sync."""
     pv = sub.add_parser("privacy", help="what is sent to the LLM endpoint, and when")
     pv.add_argument("--lang", choices=["ko", "en"], default=None, help="language of the answer (default English)")
     pw = sub.add_parser("passphrase", help="set or change the passphrase (MEMOIR_NEW_PASSPHRASE, else asked)")
@@ -137,6 +162,10 @@ def build_parser() -> argparse.ArgumentParser:
     im = sub.add_parser("import", help="import a memoir export (JSON, or its Markdown: a .md file or its folder) "
                                        "or a Day One export (.zip or .json)")
     im.add_argument("file")
+
+
+def _entry_commands(sub) -> None:
+    """The commands for the entries themselves."""
     en = sub.add_parser("entries", help="list journal entries (not the trash), or search them")
     en.add_argument("--search", metavar="Q", help="entries that match Q (words; meaning too with the model)")
     en.add_argument("--day", help="only this day (YYYY-MM-DD)")
@@ -157,7 +186,6 @@ def build_parser() -> argparse.ArgumentParser:
                            ("share", "let the LLM read a private entry again"),
                            ("purge", "delete an entry in the trash forever"), ("history", "an entry's history")):
         esub.add_parser(name, help=helptext).add_argument("id", help="the entry's ref, as `entries` shows it")
-    return p
 
 
 def _why(reason: dict | None) -> str:
@@ -351,139 +379,163 @@ def _tidy(mem, args) -> int:
     return code
 
 
-def _dispatch(mem, args) -> int:  # a flat command table reads best
+def _dispatch(mem, args) -> int:
+    """One handler per command (COMMANDS); `entry` and `import` have their own sub-actions."""
+    return COMMANDS[args.cmd](mem, args)
+
+def _cmd_journal(mem, args) -> int:
     u = args.user
-    if args.cmd == "journal":
-        eid = mem.journal.write(args.text, user_id=u, timestamp=args.date, private=args.private)
-        if args.private:
-            # No memories come from it, so no job runs for it: an LLM that is away (exit 3) is not its
-            # business, and writing a private entry is not a moment to call an LLM at all.
-            _print(args, {"entry_id": eid}, f"saved private entry {eid}: no LLM reads it")
-            return EXIT_OK
-        _print(args, {"entry_id": eid}, f"saved entry {eid}")
-        return EXIT_OK if args.no_process else _process(mem, args)
-    if args.cmd == "chat":
-        texts = [args.text] if args.text else _interactive()
-        code = EXIT_OK
-        for text in texts:
-            out = mem.companion.chat(text, user_id=u)
-            if out["error"]:
-                print(f"memoir-cli: {out['error']}", file=sys.stderr)
-                code = EXIT_LLM
-            else:
-                _print(args, out, out["reply"])
-                code = max(code, _process(mem, args))
-        return code
-    if args.cmd == "search":
-        res = mem.search(args.query, user_id=u, limit=args.limit)["results"]
-        _print(args, res, "\n".join(f"{r['score']:.4f}  {r['created_at'][:10]}  {r['id']}  {r['memory']}"
-                                    for r in res) or "(no memories found)")
+    eid = mem.journal.write(args.text, user_id=u, timestamp=args.date, private=args.private)
+    if args.private:
+        # No memories come from it, so no job runs for it: an LLM that is away (exit 3) is not its
+        # business, and writing a private entry is not a moment to call an LLM at all.
+        _print(args, {"entry_id": eid}, f"saved private entry {eid}: no LLM reads it")
         return EXIT_OK
-    if args.cmd == "memories":
-        res = mem.get_all(user_id=u, include_invalid=args.all)["results"]
-        _print(args, res, "\n".join(f"{r['id']}  {r['created_at'][:10]}  {'' if r['state'] == 'active' else '[forgotten] '}"
-                                    f"{r['memory']}" for r in res) or "(no memories yet)")
+    _print(args, {"entry_id": eid}, f"saved entry {eid}")
+    return EXIT_OK if args.no_process else _process(mem, args)
+
+
+def _cmd_chat(mem, args) -> int:
+    u = args.user
+    texts = [args.text] if args.text else _interactive()
+    code = EXIT_OK
+    for text in texts:
+        out = mem.companion.chat(text, user_id=u)
+        if out["error"]:
+            print(f"memoir-cli: {out['error']}", file=sys.stderr)
+            code = EXIT_LLM
+        else:
+            _print(args, out, out["reply"])
+            code = max(code, _process(mem, args))
+    return code
+
+
+def _cmd_search(mem, args) -> int:
+    u = args.user
+    res = mem.search(args.query, user_id=u, limit=args.limit)["results"]
+    _print(args, res, "\n".join(f"{r['score']:.4f}  {r['created_at'][:10]}  {r['id']}  {r['memory']}"
+                                for r in res) or "(no memories found)")
+    return EXIT_OK
+
+
+def _cmd_memories(mem, args) -> int:
+    u = args.user
+    res = mem.get_all(user_id=u, include_invalid=args.all)["results"]
+    _print(args, res, "\n".join(f"{r['id']}  {r['created_at'][:10]}  {'' if r['state'] == 'active' else '[forgotten] '}"
+                                f"{r['memory']}" for r in res) or "(no memories yet)")
+    return EXIT_OK
+
+
+def _cmd_history(mem, args) -> int:
+    res = mem.history(args.id)
+    _print(args, res, "\n".join(
+        f"{h['created_at']}  {h['event']:<8} {h['actor']:<6} {h['old_memory'] or ''} -> {h['new_memory'] or ''}"
+        for h in res))
+    return EXIT_OK
+
+
+def _cmd_forget_or_restore(mem, args) -> int:
+    done = (mem.memories.delete if args.cmd == "forget" else mem.memories.restore)(args.id)
+    _print(args, done, f"{args.cmd}: {done.memory['memory']} ({done.memory['state']})")
+    return EXIT_OK
+
+
+def _cmd_edit(mem, args) -> int:
+    edited = mem.memories.update(args.id, args.text)
+    _print(args, edited, f"edited: {edited.memory['previous_memory']} -> {edited.memory['memory']}")
+    return EXIT_OK
+
+
+def _cmd_jobs(mem, args) -> int:
+    u = args.user
+    res = mem.jobs.all(args.state, user_id=u)
+    _print(args, res, "\n".join(f"{j['id']:>5}  {j['kind']:<10} {j['state']:<8} {_why(j['reason'])}"
+                                for j in res) or "(no jobs)")
+    return EXIT_OK
+
+
+def _cmd_retry(mem, args) -> int:
+    ok = mem.jobs.retry(args.id)
+    if not ok:
+        print(f"memoir-cli: job {args.id} is not a failed job", file=sys.stderr)
+        return EXIT_USAGE
+    return _process(mem, args)
+
+
+def _cmd_reindex(mem, args) -> int:
+    rep = mem.reconcile(progress=_progress, force=True)
+    _print(args, rep, f"rebuilt the vector index for {len(rep['rebuilt'])} user(s)")
+    return EXIT_OK
+
+
+def _cmd_status(mem, args) -> int:
+    st = mem.jobs.status()
+    lines = [f"{k}: {v}" for k, v in st.items()]
+    if st["llm"]["needs_key"]:
+        lines.append(f"memoir-cli: this journal's AI ({st['llm']['model']} at {st['llm']['base_url']}, set on another "
+                     "of your computers) needs its API key here too: set MEMOIR_LLM_API_KEY, or type it in the "
+                     "app's Settings → AI companion. Keys never travel with the journal.")
+    _print(args, st, "\n".join(lines))
+    return EXIT_OK
+
+
+def _cmd_privacy(mem, args) -> int:
+    d = mem.connection.disclosure()
+    lang = args.lang or "en"
+    _print(args, {"where": d.where, "host": d.host, "sent": {p.name: p.text(lang) for p in d.sent},
+                  "not_sent": d.never_lines(lang), "encrypted": mem.keys.encrypted}, d.text(lang))
+    return EXIT_OK
+
+
+def _cmd_passphrase(mem, args) -> int:
+    if args.new_recovery_key:
+        key = mem.keys.new_recovery_key()
+        print(f"new recovery key (the previous one no longer works; shown only now):\n  {key}")
         return EXIT_OK
-    if args.cmd == "history":
-        res = mem.history(args.id)
-        _print(args, res, "\n".join(
-            f"{h['created_at']}  {h['event']:<8} {h['actor']:<6} {h['old_memory'] or ''} -> {h['new_memory'] or ''}"
-            for h in res))
-        return EXIT_OK
-    if args.cmd in ("forget", "restore"):
-        done = (mem.memories.delete if args.cmd == "forget" else mem.memories.restore)(args.id)
-        _print(args, done, f"{args.cmd}: {done.memory['memory']} ({done.memory['state']})")
-        return EXIT_OK
-    if args.cmd == "edit":
-        edited = mem.memories.update(args.id, args.text)
-        _print(args, edited, f"edited: {edited.memory['previous_memory']} -> {edited.memory['memory']}")
-        return EXIT_OK
-    if args.cmd == "jobs":
-        res = mem.jobs.all(args.state, user_id=u)
-        _print(args, res, "\n".join(f"{j['id']:>5}  {j['kind']:<10} {j['state']:<8} {_why(j['reason'])}"
-                                    for j in res) or "(no jobs)")
-        return EXIT_OK
-    if args.cmd == "retry":
-        ok = mem.jobs.retry(args.id)
-        if not ok:
-            print(f"memoir-cli: job {args.id} is not a failed job", file=sys.stderr)
+    current = _secret("MEMOIR_PASSPHRASE", "current passphrase: ") if mem.keys.has_passphrase else None
+    mem.keys.set_passphrase(_secret("MEMOIR_NEW_PASSPHRASE", "new passphrase: "), current=current)
+    text = "passphrase set (the data key was rewrapped; nothing was re-encrypted)"
+    if mem.sync.status().device:
+        text += ("; the next sync starts a new sync key: your other computers ask for the new passphrase once, "
+                 "and one that is lost reads nothing written after")
+    _print(args, {"ok": True}, text)
+    return EXIT_OK
+
+
+def _cmd_export(mem, args) -> int:
+    u = args.user
+    if args.format == "json":
+        passphrase = _secret(ENV_EXPORT_PASSPHRASE, "passphrase for the export: ") if args.encrypt else None
+        if not args.encrypt:
+            print("memoir-cli: a plain export is readable by anyone who gets the file; --encrypt protects it "
+                  "with a passphrase.", file=sys.stderr)
+        counts = mem.archive.export(args.file, passphrase=passphrase)
+        _print(args, counts, "exported " + ", ".join(f"{v} {k}" for k, v in counts.items()))
+    else:
+        if args.per_entry and (args.format != "md" or args.per_day):
+            print("memoir-cli: --per-entry writes Markdown notes (--format md), not also --per-day", file=sys.stderr)
             return EXIT_USAGE
-        return _process(mem, args)
-    if args.cmd == "process":
-        return _process(mem, args)
-    if args.cmd == "tidy":
-        return _tidy(mem, args)
-    if args.cmd == "apps":
-        return _apps(mem, args)
-    if args.cmd == "suggestions":
-        return _suggestions(mem, args)
-    if args.cmd == "search-model":
-        return _search_model(mem, args)
-    if args.cmd == "reindex":
-        rep = mem.reconcile(progress=_progress, force=True)
-        _print(args, rep, f"rebuilt the vector index for {len(rep['rebuilt'])} user(s)")
-        return EXIT_OK
-    if args.cmd == "status":
-        st = mem.jobs.status()
-        lines = [f"{k}: {v}" for k, v in st.items()]
-        if st["llm"]["needs_key"]:
-            lines.append(f"memoir-cli: this journal's AI ({st['llm']['model']} at {st['llm']['base_url']}, set on another "
-                         "of your computers) needs its API key here too: set MEMOIR_LLM_API_KEY, or type it in the "
-                         "app's Settings → AI companion. Keys never travel with the journal.")
-        _print(args, st, "\n".join(lines))
-        return EXIT_OK
-    if args.cmd == "privacy":
-        d = mem.connection.disclosure()
-        lang = args.lang or "en"
-        _print(args, {"where": d.where, "host": d.host, "sent": {p.name: p.text(lang) for p in d.sent},
-                      "not_sent": d.never_lines(lang), "encrypted": mem.keys.encrypted}, d.text(lang))
-        return EXIT_OK
-    if args.cmd == "passphrase":
-        if args.new_recovery_key:
-            key = mem.keys.new_recovery_key()
-            print(f"new recovery key (the previous one no longer works; shown only now):\n  {key}")
-            return EXIT_OK
-        current = _secret("MEMOIR_PASSPHRASE", "current passphrase: ") if mem.keys.has_passphrase else None
-        mem.keys.set_passphrase(_secret("MEMOIR_NEW_PASSPHRASE", "new passphrase: "), current=current)
-        text = "passphrase set (the data key was rewrapped; nothing was re-encrypted)"
-        if mem.sync.status().device:
-            text += ("; the next sync starts a new sync key: your other computers ask for the new passphrase once, "
-                     "and one that is lost reads nothing written after")
-        _print(args, {"ok": True}, text)
-        return EXIT_OK
-    if args.cmd == "export":
-        if args.format == "json":
-            passphrase = _secret(ENV_EXPORT_PASSPHRASE, "passphrase for the export: ") if args.encrypt else None
-            if not args.encrypt:
-                print("memoir-cli: a plain export is readable by anyone who gets the file; --encrypt protects it "
-                      "with a passphrase.", file=sys.stderr)
-            counts = mem.archive.export(args.file, passphrase=passphrase)
-            _print(args, counts, "exported " + ", ".join(f"{v} {k}" for k, v in counts.items()))
-        else:
-            if args.per_entry and (args.format != "md" or args.per_day):
-                print("memoir-cli: --per-entry writes Markdown notes (--format md), not also --per-day", file=sys.stderr)
-                return EXIT_USAGE
-            done = mem.archive.export_text(args.file, fmt=args.format, per_day=args.per_day, per_entry=args.per_entry,
-                                           lang=args.lang, include_private=args.include_private, user_id=u)
-            _print(args, {"paths": list(done), "entries": done.entries, "left_out": done.left_out},
-                   f"wrote {_count(done.entries, 'entry', 'entries')} in {len(done)} file(s): "
-                   + ", ".join(done[:3]) + (" …" if len(done) > 3 else "") + "".join(f"\n  {line}" for line in done.said))
-        return EXIT_OK
-    if args.cmd == "import":
-        return _import(mem, args)
-    if args.cmd in ("entries", "trash"):
-        if args.cmd == "trash":
-            res = mem.journal.in_trash(user_id=u)
-        elif args.search:
-            res = mem.search_field.search_entries(args.search, user_id=u, limit=args.limit)
-        else:
-            res = mem.journal.entries(user_id=u, day=_day(args.day), limit=args.limit)
-        _print(args, res, "\n".join(_entry_line(e) for e in res) or (
-            "(the trash is empty)" if args.cmd == "trash" else "(no entries found)"))
-        return EXIT_OK
-    if args.cmd == "entry":
-        return _entry(mem, args)
-    raise AssertionError(args.cmd)
+        done = mem.archive.export_text(args.file, fmt=args.format, per_day=args.per_day, per_entry=args.per_entry,
+                                       lang=args.lang, include_private=args.include_private, user_id=u)
+        _print(args, {"paths": list(done), "entries": done.entries, "left_out": done.left_out},
+               f"wrote {_count(done.entries, 'entry', 'entries')} in {len(done)} file(s): "
+               + ", ".join(done[:3]) + (" …" if len(done) > 3 else "") + "".join(f"\n  {line}" for line in done.said))
+    return EXIT_OK
+
+
+def _cmd_entries(mem, args) -> int:
+    u = args.user
+    if args.cmd == "trash":
+        res = mem.journal.in_trash(user_id=u)
+    elif args.search:
+        res = mem.search_field.search_entries(args.search, user_id=u, limit=args.limit)
+    else:
+        res = mem.journal.entries(user_id=u, day=_day(args.day), limit=args.limit)
+    _print(args, res, "\n".join(_entry_line(e) for e in res) or (
+        "(the trash is empty)" if args.cmd == "trash" else "(no entries found)"))
+    return EXIT_OK
+
+
 
 
 def _entry(mem, args) -> int:
@@ -806,6 +858,35 @@ def _interactive():
         if line in ("", "/quit", "/exit"):
             return
         yield line
+
+
+# The command table: every name build_parser() defines, to the function that runs it.
+COMMANDS = {
+    "journal": _cmd_journal,
+    "chat": _cmd_chat,
+    "search": _cmd_search,
+    "memories": _cmd_memories,
+    "history": _cmd_history,
+    "forget": _cmd_forget_or_restore,
+    "restore": _cmd_forget_or_restore,
+    "edit": _cmd_edit,
+    "jobs": _cmd_jobs,
+    "retry": _cmd_retry,
+    "process": _process,
+    "tidy": _tidy,
+    "apps": _apps,
+    "suggestions": _suggestions,
+    "search-model": _search_model,
+    "reindex": _cmd_reindex,
+    "status": _cmd_status,
+    "privacy": _cmd_privacy,
+    "passphrase": _cmd_passphrase,
+    "export": _cmd_export,
+    "import": _import,
+    "entries": _cmd_entries,
+    "trash": _cmd_entries,
+    "entry": _entry,
+}
 
 
 def main(argv: list[str] | None = None) -> int:

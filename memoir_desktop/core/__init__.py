@@ -12,11 +12,12 @@ _MODULES = {"backup": "memoir_desktop.core.archive.backup", "config": "memoir_de
 
 def __getattr__(name: str):
     if name == "Memoir":
+        # On access: importing one core module must not load the whole facade (and its services).
         from memoir_desktop.core.memory import Memoir
 
         return Memoir
     if name in _MODULES:
-        import importlib
+        import importlib  # with the line above: on access only
 
         return importlib.import_module(_MODULES[name])
     raise AttributeError(name)

@@ -147,7 +147,7 @@ def _on_connect(dbapi_conn, _record) -> None:
 
 def sqlcipher_module() -> Any:
     """sqlcipher3's DB-API module (the sqlite3 interface over SQLCipher; its C names are untyped)."""
-    import sqlcipher3.dbapi2
+    import sqlcipher3.dbapi2  # on first open: memoir-cli commands that open no journal never load SQLCipher
 
     return sqlcipher3.dbapi2
 

@@ -15,7 +15,7 @@ import numpy as np
 from sqlmodel import Session, col, select
 
 from memoir_desktop.core.db import reading_now
-from memoir_desktop.core.storage.models import Metric, now
+from memoir_desktop.core.storage.models import Job, Metric, now
 
 STAGES = ("extraction", "update", "summary", "search", "answer", "embedding", "graph")
 
@@ -56,8 +56,6 @@ class MetricsRecorder:
                 s.commit()
 
     def _memorize_jobs(self, job_ids: list[int]) -> list[int]:
-        from memoir_desktop.core.storage.models import Job
-
         if not job_ids:
             return []
         with Session(self._engine) as s:

@@ -337,6 +337,7 @@ def _context_runs(mem, queries: int, off, on) -> list[str]:
 # --------------------------------------------------------------------------- main
 
 
+# Long: the benchmark's steps in order (an evaluation tool, not the app).
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m memoir_desktop.eval.bench_rerank", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -39,6 +39,7 @@ from memoir_desktop.eval.embed_cache import cached_embeddings
 from memoir_desktop.eval.headless import throwaway_passphrase
 from memoir_desktop.eval.ko_retrieval import _load
 from memoir_desktop.eval.locomo_retrieval import _quiet_environment, _reproducible_ids
+from memoir_desktop.eval.output import show
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "tests" / "data" / "blind" / "2026-12-06"
 PATHS = ("api", "context", "field")
@@ -139,10 +140,7 @@ def main(argv=None) -> int:
         print(f"blind_retrieval: no blind set in {a.data}", file=sys.stderr)
         return 2
     r = run(Path(a.data))
-    print(render(r))
-    if a.json:
-        Path(a.json).write_text(json.dumps(r, indent=1, ensure_ascii=False), "utf-8")
-    return 0
+    return show(r, render(r), a.json)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from pathlib import Path
 from memoir_desktop.eval.embed_cache import cached_embeddings
 from memoir_desktop.eval.headless import throwaway_passphrase
 from memoir_desktop.eval.locomo_retrieval import _quiet_environment, _reproducible_ids
+from memoir_desktop.eval.output import show
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "tests" / "data" / "retrieval"
 
@@ -173,10 +174,7 @@ def main(argv=None) -> int:
         print(f"ko_retrieval: no dev sets in {a.data}", file=sys.stderr)
         return 2
     r = run(Path(a.data), a.split, a.where_lost)
-    print(render(r))
-    if a.json:
-        Path(a.json).write_text(json.dumps(r, indent=1, ensure_ascii=False), "utf-8")
-    return 0
+    return show(r, render(r), a.json)
 
 
 if __name__ == "__main__":

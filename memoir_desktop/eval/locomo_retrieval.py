@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import math
 import os
 import random
@@ -49,6 +48,7 @@ from memoir_desktop.eval.embed_cache import cached_embeddings
 from memoir_desktop.eval.headless import throwaway_passphrase
 from memoir_desktop.eval.locomo_data import CATEGORY_NAMES, Conversation, load_locomo
 from memoir_desktop.eval.mem0_peer import PeerUnavailable
+from memoir_desktop.eval.output import show
 from memoir_desktop.eval.stats import percentile
 
 CATEGORIES = (1, 2, 3, 4)
@@ -224,6 +224,7 @@ def run(data: str | Path, *, limit_questions: int | None = None, embed_model: st
     return results
 
 
+# Long: one evaluation variant end to end (an evaluation tool, not the app).
 def _run_variant(mem, selected, dated: bool, count_tokens, peer=None) -> dict:
     retrievers = (*RETRIEVERS, *(("mem0",) if peer is not None else ()))
     tallies: dict[str, dict[int, Tally]] = {r: defaultdict(Tally) for r in (*retrievers, "ceiling")}
@@ -413,10 +414,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PeerUnavailable as exc:
         print(f"cannot run the peer: {exc}", file=sys.stderr)
         return 2
-    print(render(results))
-    if args.json:
-        Path(args.json).write_text(json.dumps(results, indent=1, ensure_ascii=False), "utf-8")
-    return 0
+    return show(results, render(results), args.json)
 
 
 if __name__ == "__main__":

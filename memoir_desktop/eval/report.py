@@ -188,6 +188,7 @@ def _score_table(title: str, groups: dict, labels: dict | None = None, label_hea
     return out + [""]
 
 
+# Long on purpose: the report read top to bottom (an evaluation tool, not the app).
 def markdown(rep: dict) -> str:
     meta = rep["meta"]
     ov = rep["overall"]

@@ -110,6 +110,7 @@ class ForceLayout:
         self.iterations = 0  # total steps taken since construction
 
     # ------------------------------------------------------------------ graph
+    # Long on purpose: the CSR arrays, components and degrees computed once from the same sorted edges.
     def set_graph(
         self,
         node_ids: Sequence[str],

@@ -63,6 +63,8 @@ def repulsion_exact(p: np.ndarray, targets: np.ndarray | None = None) -> np.ndar
     return out
 
 
+# Long on purpose: one vectorised pass per tree level over arrays built once; helpers would pass a
+# dozen arrays each and hide the order the levels must run in.
 def repulsion_tree(p: np.ndarray, theta: float, targets: np.ndarray | None = None) -> np.ndarray:
     """Barnes-Hut approximation of ``sum_{j != i} (p_i - p_j) / |p_i - p_j|**2`` for every node i
     (or only for the groups holding a node of ``targets``; other rows may stay zero).

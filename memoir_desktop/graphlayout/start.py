@@ -86,6 +86,7 @@ def _spread_coincident(xy: np.ndarray, scale: float, rng: np.random.Generator) -
     xy += rng.uniform(-0.05, 0.05, size=xy.shape) * scale
 
 
+# Long on purpose: the stages of the start layout share the component arrays it builds.
 def initial_layout(
     src: np.ndarray,
     dst: np.ndarray,

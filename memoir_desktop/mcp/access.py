@@ -12,6 +12,14 @@ from dataclasses import dataclass
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 
+from memoir_desktop.core import Memoir
+from memoir_desktop.core.apps import connected_apps as apps
+from memoir_desktop.core.apps.app_access import PASSPHRASE_PLACEHOLDER
+from memoir_desktop.core.apps.app_view import visible_entries, visible_memories
+from memoir_desktop.core.journal.entries import JournalBusy
+from memoir_desktop.core.keys import crypto
+from memoir_desktop.core.keys.crypto import KeyError_
+
 log = logging.getLogger(__name__)
 
 PAUSED = "You paused this app in memoir's Connected apps, so it cannot read or add anything until you allow it again."
@@ -73,9 +81,6 @@ GIVE_PASSPHRASE_TERMINAL = "Start the server with MEMOIR_PASSPHRASE set to the j
 def locked_sentence(exc, *, terminal: bool = False) -> str:
     """What an app's user (or, `terminal`, the person who started the HTTP server) reads when the journal
     did not open: why, and where the passphrase goes."""
-    from memoir_desktop.core.apps.app_access import PASSPHRASE_PLACEHOLDER
-    from memoir_desktop.core.keys import crypto
-
     given = crypto.env_passphrase()
     if given is not None and given.strip() == PASSPHRASE_PLACEHOLDER:
         return (f'The journal is locked: MEMOIR_PASSPHRASE in this app\'s MCP configuration still says '
@@ -104,10 +109,6 @@ class JournalAccess:
         self.home, self.mem, self.problem, self.terminal = home, None, None, terminal
 
     def open(self):
-        from memoir_desktop.core import Memoir
-        from memoir_desktop.core.journal.entries import JournalBusy
-        from memoir_desktop.core.keys.crypto import KeyError_
-
         try:
             self.mem = Memoir.open(self.home)
         except KeyError_ as exc:
@@ -123,22 +124,16 @@ class JournalAccess:
 
     def visible(self, memories: list[dict]) -> list[dict]:
         """Core decides what may leave: not private-only memories, not switched-off categories."""
-        from memoir_desktop.core.apps.app_view import visible_memories
-
         mem = self.memoir()
         return visible_memories(mem.engine, mem.home, memories)
 
     def visible_entries(self, entries: list[dict]) -> list[dict]:
-        from memoir_desktop.core.apps.app_view import visible_entries
-
         return visible_entries(self.memoir().engine, entries)
 
     @contextmanager
     def call(self, ctx: Context | None, tool: str, needs: str | None = None) -> Iterator[Served]:
         """Run one tool call for the app behind `ctx`: refused when it is paused or lacks `needs`;
         logged however it ends (answered, refused, failed), never with any text."""
-        from memoir_desktop.core.apps import connected_apps as apps
-
         engine = self.memoir().engine  # a locked journal has no log to write to: its sentence only
         by_key = key_app(ctx)
         # Over HTTP the key says which app this is, never the name the client gives itself.

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import sys
 import threading
+from datetime import date, datetime, timedelta
 from typing import Any
 
 # Context must be a name of this module at run time: the SDK finds the parameter to fill with it
@@ -15,7 +16,11 @@ from mcp.server.lowlevel.helper_types import ReadResourceContents
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 
-from memoir_desktop.core.pipeline.categories import CATEGORIES
+from memoir_desktop.core.apps import app_suggestions
+from memoir_desktop.core.apps.app_view import switched_off_kind
+from memoir_desktop.core.inputs import InvalidInput, NotFound
+from memoir_desktop.core.pipeline.categories import CATEGORIES, category_of
+from memoir_desktop.core.temporal.recurring import describe
 from memoir_desktop.mcp.access import JournalAccess
 
 log = logging.getLogger(__name__)
@@ -61,9 +66,6 @@ def _within(seconds: float, fn):
 
 
 def _shown(m: dict) -> dict:
-    from memoir_desktop.core.pipeline.categories import category_of
-    from memoir_desktop.core.temporal.recurring import describe
-
     # The category the profile page shows (the LLM's, else the rules'), the one the user switches off.
     # Its dates: when it was recorded and last changed, and the time it is about (a span) or its
     # repetition ("every Friday"), so an app can answer "when" without guessing from the words.
@@ -119,6 +121,8 @@ class MemoirServer(MCPServer):
             return "\n".join(lines).rstrip() + "\n"
 
 
+# Long on purpose: the MCP surface in one place, each tool a few lines registered on the server
+# (the decorators need the server and the access in scope).
 def build_server(access: JournalAccess) -> MCPServer:
     app = MemoirServer(access)
 
@@ -155,8 +159,6 @@ def build_server(access: JournalAccess) -> MCPServer:
 
     @app.tool(structured_output=True, description="One memory by its id, with its history: each change, who made it and when.")
     def get_memory(id: str, ctx: Context) -> dict[str, Any]:
-        from memoir_desktop.core.inputs import NotFound
-
         with access.call(ctx, "get_memory") as call:
             _bounded(id, "id", ID_MAX)
             mem = access.memoir()
@@ -174,10 +176,6 @@ def build_server(access: JournalAccess) -> MCPServer:
         "diarist lets this app write directly, it becomes a suggestion they accept or reject in memoir; "
         "the answer says which happened."))
     def add_memory(text: str, ctx: Context) -> dict[str, Any]:
-        from memoir_desktop.core.apps import app_suggestions
-        from memoir_desktop.core.apps.app_view import switched_off_kind
-        from memoir_desktop.core.inputs import InvalidInput
-
         with access.call(ctx, "add_memory") as call:
             mem = access.memoir()
             try:
@@ -220,8 +218,6 @@ def build_server(access: JournalAccess) -> MCPServer:
         "The diarist's journal entries of the last `days` days (1 to 366), newest first. Only for an app "
         "allowed to read entries."))
     def recent_entries(ctx: Context, days: int = 7) -> list[dict]:
-        from datetime import datetime, timedelta
-
         with access.call(ctx, "recent_entries", needs="read_entries") as call:
             if not 1 <= days <= 366:
                 raise ToolError("Give a number of days between 1 and 366.")
@@ -237,8 +233,6 @@ def build_server(access: JournalAccess) -> MCPServer:
 
 
 def _day(text: str | None):
-    from datetime import date
-
     if not text:
         return date.today()
     try:

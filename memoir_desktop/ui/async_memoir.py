@@ -22,6 +22,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from memoir_desktop.core.changes import Changes
 from memoir_desktop.ui.background_writer import BackgroundWriter
 from memoir_desktop.ui.ops import CoreOp, QueryOp
+from memoir_desktop.ui.settings.settings_apply import build_next_index
 from memoir_desktop.ui.tasks import TaskRunner, call_if_alive
 
 if TYPE_CHECKING:
@@ -90,8 +91,6 @@ class AsyncMemoir(QObject):
         CoreOp(self, op, poke=poke).run(on_done, on_error)
 
     def start(self) -> None:
-        from memoir_desktop.ui.settings.settings_apply import build_next_index
-
         self.writer.start()
         self._outside_timer.start()
         self.refresh_status()

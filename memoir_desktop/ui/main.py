@@ -7,6 +7,9 @@
 
 from __future__ import annotations
 
+# Qt and the app's modules are imported inside run(), after the display check: without a display
+# server, importing QtWidgets aborts the process in C++ before one sentence could say what to install,
+# and `--help` should not load Qt at all.
 import argparse
 import logging
 import os

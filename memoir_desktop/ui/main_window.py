@@ -8,6 +8,7 @@ stay while you open a day from them and come back for the next one.
 from __future__ import annotations
 
 from datetime import date
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
@@ -31,6 +32,7 @@ from memoir_desktop.ui.memories.memory_card_list import MemoryCardList
 from memoir_desktop.ui.reflection.profile_page import ProfilePage
 from memoir_desktop.ui.reflection.stats_page import StatsPage
 from memoir_desktop.ui.search.search_page import SearchPage
+from memoir_desktop.ui.settings.privacy import PassphraseDialog, RecoveryKeyDialog, disclosure_text
 from memoir_desktop.ui.settings.reminders import ReminderTray
 from memoir_desktop.ui.settings.settings_apply import remember
 from memoir_desktop.ui.settings.settings_dialog import open_settings_dialog
@@ -256,8 +258,6 @@ class MainWindow(QMainWindow):
 
     def export_encrypted(self, path: str | None = None, passphrase: str | None = None) -> None:
         """The whole journal as one file only its passphrase opens (on any computer)."""
-        from memoir_desktop.ui.settings.privacy import PassphraseDialog
-
         if path is None:
             path, _ = QFileDialog.getSaveFileName(self, self.tr("Export encrypted"),
                                                   in_documents(f"memoir-{date.today().isoformat()}.memoir"))
@@ -296,8 +296,6 @@ class MainWindow(QMainWindow):
 
     def show_recovery_key(self, key: str):
         """The recovery key of a journal just made or converted, shown once."""
-        from memoir_desktop.ui.settings.privacy import RecoveryKeyDialog
-
         dialog = RecoveryKeyDialog(key, self)
         dialog.setAttribute(Qt.WA_DeleteOnClose)
         self.recovery_dialog = dialog
@@ -420,8 +418,6 @@ class MainWindow(QMainWindow):
 
     def _say_what_is_sent(self, settings) -> QMessageBox:
         """The first time an LLM is connected: exactly what it will be sent, and when."""
-        from memoir_desktop.ui.settings.privacy import disclosure_text
-
         box = QMessageBox(QMessageBox.Information, self.tr("What your AI companion is sent"),
                           disclosure_text(self.backend.mem.connection.disclosure()), QMessageBox.Ok, self)
         box.setInformativeText(self.tr("Settings → Privacy shows this again. Mark an entry private to keep it "
@@ -446,8 +442,6 @@ class MainWindow(QMainWindow):
         self.backend.read(lambda m: source_day(m, entry_id), found)
 
     def about(self) -> None:
-        from importlib.metadata import PackageNotFoundError, version
-
         try:
             ver = version("memoir-desktop")
         except PackageNotFoundError:

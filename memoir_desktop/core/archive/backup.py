@@ -15,6 +15,7 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 
+from memoir_desktop.core.db import connect_encrypted, sqlcipher_module
 from memoir_desktop.core.keys import crypto
 from memoir_desktop.core.keys.private_files import create_private, private_folder
 from memoir_desktop.core.storage.mirror import mirror_folder
@@ -40,7 +41,6 @@ def list_backups(home: Path) -> list[Path]:
 def _connect(path: Path, data_key: bytes | None):
     if data_key is None:
         return sqlite3.connect(path)
-    from memoir_desktop.core.db import connect_encrypted
 
     return connect_encrypted(path, data_key)
 
@@ -55,7 +55,6 @@ def _key_for(home: Path, data_key: bytes | None) -> bytes | None:
 def _errors(data_key: bytes | None) -> tuple[type[Exception], ...]:
     if data_key is None:
         return (sqlite3.Error,)
-    from memoir_desktop.core.db import sqlcipher_module
 
     return (sqlite3.Error, sqlcipher_module().Error)
 

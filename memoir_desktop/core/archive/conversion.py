@@ -34,6 +34,7 @@ from memoir_desktop.core.keys import crypto
 from memoir_desktop.core.keys.crypto import KeyFile
 from memoir_desktop.core.keys.private_files import create_private, write_private
 from memoir_desktop.core.keys.vault import DB_NAME, JournalKey
+from memoir_desktop.core.storage.mirror import mirror_folder
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +100,7 @@ def _digest(con, schema: str, table: str) -> tuple[int, str]:
     return n, h.hexdigest()
 
 
+# Long on purpose: the resumable steps in their order, each checking what a crash left behind.
 def convert_to_encrypted(home: Path, *, passphrase: str | None = None, progress: ProgressFn | None = None,
                          use_keyring: bool = True) -> JournalKey:
     """Encrypt a plain journal (no Memoir open on it). Resumable: call again after a crash.
@@ -243,6 +245,8 @@ def _move_vectors(home: Path, enc) -> None:
     if "vector_point" not in have:
         return  # an older schema: the tables come with the migration, the index is rebuilt then
     try:
+        # In the try: a plain journal's qdrant folder only, and a broken qdrant-client install must
+        # not stop the conversion (the index is rebuilt from the database).
         from memoir_desktop.core.storage.vectors import VectorIndex
 
         plain_index = VectorIndex(index)
@@ -284,7 +288,5 @@ def _encrypt_backups(home: Path, data_key: bytes) -> None:
 
 
 def _drop_plain_index(home: Path) -> None:
-    from memoir_desktop.core.storage.mirror import mirror_folder
-
     shutil.rmtree(home / "qdrant", ignore_errors=True)
     shutil.rmtree(mirror_folder(home / "qdrant"), ignore_errors=True)

@@ -178,6 +178,8 @@ def is_memoir_export(path) -> bool:
     return crypto.is_sealed(head) or (head.lstrip()[:1] == b"{" and FORMAT.encode() in head)
 
 
+# Long on purpose: one transaction, and the id maps (entries, memories) that each later table needs
+# from the earlier ones; split, they would travel as half a dozen arguments.
 def import_journal(engine, data: dict) -> tuple[dict, set[str]]:
     """Merge `data` (from `read_export`); returns (counts, users whose graph changed). The counts
     carry `changes` (the entries and memories brought in), so every screen shows them at once."""

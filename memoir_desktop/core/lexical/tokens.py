@@ -282,6 +282,7 @@ def _kiwi_locked():
     global _kiwi, _kiwi_failed, _kiwi_match
     if _kiwi is None and not _kiwi_failed:
         try:
+            # In the try, on first Korean text: without Kiwi search still runs (whole words only).
             from kiwipiepy import Kiwi, Match
 
             _kiwi_match = Match.ALL & ~(Match.HASHTAG | Match.MENTION)

@@ -12,6 +12,7 @@ from memoir_desktop.core.keys import secrets
 from memoir_desktop.core.llm import disclosure, servers, shared_settings
 from memoir_desktop.core.llm.client import LLMClient
 from memoir_desktop.core.llm.errors import LLMError, LLMUnavailable, address
+from memoir_desktop.core.llm.gate import Gate, PrivacyLens
 from memoir_desktop.core.llm.modes import MODE_LABELS
 from memoir_desktop.core.llm.probe import Speed
 
@@ -128,8 +129,6 @@ def seconds_per_entry(speed: Speed, latency: float, *, graph: bool = True, summa
 def make_gate(settings, engine, metric_sink, probe_cache):
     """The gate every feature holds (never the client): each request is cleared there (gate.py). The key
     goes only to the endpoint it was saved for (secrets.key_for)."""
-    from memoir_desktop.core.llm.gate import Gate, PrivacyLens
-
     client = LLMClient(base_url=settings.llm_base_url or None,
                        api_key=secrets.key_for(settings.llm_base_url, settings.llm_key_endpoint),
                        model=settings.llm_model, timeout=settings.llm_timeout_s, max_retries=settings.llm_max_retries,

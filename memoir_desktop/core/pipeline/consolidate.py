@@ -17,6 +17,7 @@ import numpy as np
 from sqlmodel import Session
 
 from memoir_desktop.core.changes import Changes
+from memoir_desktop.core.inputs import NotFound
 from memoir_desktop.core.jobs.queue import Prepared
 from memoir_desktop.core.llm import prompts
 from memoir_desktop.core.llm.tokens import count_tokens
@@ -145,8 +146,6 @@ def prepare(store: MemoryStore, llm, job: Job, threshold: float) -> Prepared:
 
 def undo_merge(engine, store: MemoryStore, write_lock, merged_id: str) -> list[str]:
     """The user's Undo of a merge, in its own transaction: the originals come back."""
-    from memoir_desktop.core.inputs import NotFound
-
     change = Change()
     with write_lock, Session(engine) as s:
         m = s.get(Memory, merged_id)

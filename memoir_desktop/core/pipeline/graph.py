@@ -30,6 +30,7 @@ from memoir_desktop.core.pipeline.extraction import fact_span
 from memoir_desktop.core.pipeline.mentions import MentionGraph, UnreadEntry, derive
 from memoir_desktop.core.search.fusion import fuse
 from memoir_desktop.core.search.query import Query
+from memoir_desktop.core.search_models import model_catalog
 from memoir_desktop.core.storage.graph_store import (
     USER_NODE_NAME,
     USER_NODE_TYPE,
@@ -112,8 +113,6 @@ DEFAULT_MERGE_THRESHOLD = 0.85
 
 
 def merge_threshold_for(model: str) -> float:
-    from memoir_desktop.core.search_models import model_catalog
-
     if model in MERGE_THRESHOLDS:
         return MERGE_THRESHOLDS[model]
     return float(model_catalog.calibration(model).get("merge", DEFAULT_MERGE_THRESHOLD))

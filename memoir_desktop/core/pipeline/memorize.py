@@ -254,6 +254,8 @@ def _plan_graph(ctx: WriteContext, job: Job, new: list[Entry], when):
         return None, str(exc)
 
 
+# Long on purpose: the LLM's operations applied in one transaction, each checked against the same
+# per-turn limits and held list (Mem0's Algorithm 1, the update step).
 def apply_operations(ctx: WriteContext, s: Session, plan: _Plan) -> dict:
     st, job = ctx.settings, plan.job
     results: list[dict] = []

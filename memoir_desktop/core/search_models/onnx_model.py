@@ -25,6 +25,7 @@ def open_model(folder: Path, *, what: str, error: type[Exception], max_tokens: i
             raise error(f"{what} is incomplete ({name} is missing)")
     model_engine.activate()  # an engine fetched with the model, where the app came without one
     try:
+        # After activate(), which may put a fetched engine on the path; in the try: it may be absent.
         import onnxruntime as ort
         from tokenizers import Tokenizer
     except ImportError as exc:

@@ -352,6 +352,8 @@ class Round(TrustSteps):
 
     # -- download and apply ----------------------------------------------------------------------
 
+    # Long on purpose: one pass over the other computers' segments in one connection, where the gap,
+    # damage and rollback checks share what was seen.
     def _pull(self, listing: log_format.Listing) -> None:
         others = {d: f for d, f in listing.devices.items() if d != self.device and d not in self.isolated}
         self.report.devices = len([d for d in listing.devices if d != self.device])

@@ -139,6 +139,7 @@ def open_target(url: str) -> Target:
     parts = urlsplit(url)
     scheme = parts.scheme.lower()
     if scheme in ("", "file") or (len(scheme) == 1 and os.name == "nt"):  # C:\… is a path, not a scheme
+        # Each kind of place loads its own library, only when used (s3fs brings botocore: a second).
         from fsspec.implementations.local import LocalFileSystem
 
         path = unquote(parts.path) if scheme == "file" else url

@@ -113,10 +113,6 @@ class DiagnosticsDialog(QDialog):
             mid = (lo + hi) / 2
             plot.setXRange(mid - 300, mid + 300, padding=0)
 
-    def showEvent(self, event) -> None:
-        super().showEvent(event)
-        self.refresh.shown()
-
     def reload(self) -> None:
         self.refresh.run()
 

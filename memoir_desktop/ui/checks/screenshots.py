@@ -19,6 +19,12 @@ from pathlib import Path
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication, QWidget
 
+from memoir_desktop.core import Memoir, lexical
+from memoir_desktop.core.keys import crypto
+from memoir_desktop.ui.async_memoir import AsyncMemoir
+from memoir_desktop.ui.checks.demo import seed_demo, seed_demo_app_calls, seed_demo_app_suggestion
+from memoir_desktop.ui.main_window import MainWindow
+
 log = logging.getLogger(__name__)
 
 WINDOW_SIZE = (1280, 820)
@@ -49,8 +55,6 @@ def _save(widget: QWidget, path: Path) -> None:
 
 def _key_problem(exc: Exception) -> str:
     """One sentence for the terminal: what the journal's key needs to open the screenshots' journal."""
-    from memoir_desktop.core.keys import crypto
-
     code = getattr(exc, "code", "")
     if code == "no_keyring":
         return (f"memoir-desktop --screenshot needs a passphrase for its journal, since no system keyring "
@@ -80,13 +84,8 @@ def _connected_apps_shots(app: QApplication, backend, window, out_dir: Path, sug
     _save(window, out_dir / "app-suggestion.png")
 
 
+# Long: one view after another, in the order README shows them.
 def take_screenshots(app: QApplication, out_dir: Path, home: Path | None = None) -> int:
-    from memoir_desktop.core import Memoir, lexical
-    from memoir_desktop.core.keys import crypto
-    from memoir_desktop.ui.async_memoir import AsyncMemoir
-    from memoir_desktop.ui.checks.demo import seed_demo, seed_demo_app_calls, seed_demo_app_suggestion
-    from memoir_desktop.ui.main_window import MainWindow
-
     out_dir.mkdir(parents=True, exist_ok=True)
     scratch = tempfile.TemporaryDirectory(prefix="memoir-shots-")
     try:

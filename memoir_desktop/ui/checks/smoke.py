@@ -15,6 +15,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from memoir_desktop.core import Memoir, config
+from memoir_desktop.core.search_models import model_files
+
 
 def _progress(done: int, total: int, _shown=[-1]) -> None:  # noqa: B006 (remembers the last 10 MB step)
     step = done // 10_000_000
@@ -25,9 +28,6 @@ def _progress(done: int, total: int, _shown=[-1]) -> None:  # noqa: B006 (rememb
 
 
 def run_smoke() -> int:
-    from memoir_desktop.core import Memoir, config
-    from memoir_desktop.core.search_models import model_files
-
     with tempfile.TemporaryDirectory(prefix="memoir-smoke-") as home:
         # As the app does at start: fetch the model if this build does not carry it.
         problem = model_files.ensure(config.load_settings(config.resolve_home(home)).embed_model,

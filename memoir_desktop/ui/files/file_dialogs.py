@@ -108,6 +108,7 @@ class ExportDialog(QDialog):
 
     exported = Signal(list)  # the paths written
 
+    # Long: the dialog's form built in reading order (field, its help, its error line).
     def __init__(self, backend, parent=None, folder: Path | None = None):
         super().__init__(parent)
         self.backend = backend

@@ -151,6 +151,7 @@ class PurgeConfirmDialog(QDialog):
     history), its graph relations and index entries; backups made before still hold it.
     Cancel is the default button; the destructive one must be chosen."""
 
+    # Long: the dialog built in reading order.
     def __init__(self, preview: dict, parent=None):
         super().__init__(parent)
         self.preview = preview

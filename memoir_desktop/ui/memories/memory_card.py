@@ -22,6 +22,7 @@ class MemoryCard(QFrame):
     history_requested = Signal(dict)
     source_requested = Signal(dict)
 
+    # Long: the card built in reading order (text, when, where from, actions).
     def __init__(self, memory: dict, parent=None):
         super().__init__(parent)
         self.memory = memory

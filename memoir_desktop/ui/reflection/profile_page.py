@@ -148,10 +148,6 @@ class ProfilePage(QWidget):
         if changes.memories or changes.settings:
             self.refresh.changed()
 
-    def showEvent(self, event) -> None:
-        super().showEvent(event)
-        self.refresh.shown()
-
     def reload(self) -> None:
         self.refresh.run()
 

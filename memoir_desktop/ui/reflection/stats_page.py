@@ -70,6 +70,7 @@ def _legend(items: list[tuple[str, Qt.BrushStyle, str]]) -> QWidget:
 
 
 class StatsPage(QWidget):
+    # Long: the page built in reading order (totals, then each chart with its text alternative).
     def __init__(self, backend, parent=None):
         super().__init__(parent)
         self.backend = backend
@@ -170,10 +171,6 @@ class StatsPage(QWidget):
             plot.getAxis(axis).setTextPen(fg)
             plot.getAxis(axis).setPen(pg.mkPen(fg, width=1))
         return widget
-
-    def showEvent(self, event) -> None:
-        super().showEvent(event)
-        self.refresh.shown()
 
     def reload(self) -> None:
         self.refresh.run()

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from memoir_desktop.core.keys.crypto import MIN_PASSPHRASE
 from memoir_desktop.core.keys.private_files import write_private
 from memoir_desktop.core.llm.disclosure import Disclosure
+from memoir_desktop.ui.shared import i18n
 from memoir_desktop.ui.shared.fit import grow_to_fit
 from memoir_desktop.ui.shared.folders import in_documents
 from memoir_desktop.ui.shared.key_field import key_field
@@ -177,6 +178,4 @@ class RecoveryKeyDialog(QDialog):
 def disclosure_text(d: Disclosure) -> str:
     """What leaves the machine, in the UI's language: generated from the registered purposes
     (core/llm/purposes.py), so it lists every feature that calls the LLM."""
-    from memoir_desktop.ui.shared import i18n
-
     return d.text(i18n.current(), bullet="•")

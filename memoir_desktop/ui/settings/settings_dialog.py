@@ -34,8 +34,10 @@ from PySide6.QtWidgets import (
 
 from memoir_desktop.core import config
 from memoir_desktop.core.keys import crypto
+from memoir_desktop.core.llm import disclosure
 from memoir_desktop.core.llm.servers import BY_KEY, PRESETS, preset_for
 from memoir_desktop.ui.connected_apps.page import ConnectedAppsPage
+from memoir_desktop.ui.settings.privacy import PassphraseDialog, RecoveryKeyDialog, disclosure_text
 from memoir_desktop.ui.settings.search_settings import SearchGroup
 from memoir_desktop.ui.settings.settings_apply import api_key_present, apply_settings, remove_passphrase
 from memoir_desktop.ui.shared import llm_words
@@ -327,9 +329,6 @@ class SettingsDialog(QDialog):
         return box
 
     def _show_what_is_sent(self) -> None:
-        from memoir_desktop.core.llm import disclosure
-        from memoir_desktop.ui.settings.privacy import disclosure_text
-
         provider = self.provider.currentData()
         configured = provider != "openai" or bool(self.api_key.text().strip()) or self._has_saved_key \
             or bool(os.environ.get("MEMOIR_LLM_API_KEY"))
@@ -341,8 +340,6 @@ class SettingsDialog(QDialog):
         self.what_is_sent.setText(disclosure_text(disclosure.describe(url, configured, chosen)))
 
     def change_passphrase(self) -> None:
-        from memoir_desktop.ui.settings.privacy import PassphraseDialog
-
         current = None
         if self.backend.has_passphrase:
             ask = PassphraseDialog(self.tr("Enter the current passphrase (or the recovery key)."), parent=self)
@@ -376,8 +373,6 @@ class SettingsDialog(QDialog):
         self.backend.change(lambda m: m.keys.set_passphrase(passphrase, current=current), done, failed)
 
     def remove_passphrase(self) -> None:
-        from memoir_desktop.ui.settings.privacy import PassphraseDialog
-
         ask = PassphraseDialog(self.tr("Enter the current passphrase (or the recovery key) to remove it. The journal "
                                        "will then open with this computer's keyring alone, and the app lock goes "
                                        "too."), parent=self)
@@ -409,8 +404,6 @@ class SettingsDialog(QDialog):
         remove_passphrase(self.backend, ask.passphrase(), done, failed)
 
     def new_recovery_key(self) -> None:
-        from memoir_desktop.ui.settings.privacy import RecoveryKeyDialog
-
         def show(key: str) -> None:
             self.recovery_dialog = RecoveryKeyDialog(key, self)
             self.recovery_dialog.setAttribute(Qt.WA_DeleteOnClose)

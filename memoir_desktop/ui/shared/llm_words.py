@@ -10,6 +10,9 @@ from datetime import datetime
 
 from PySide6.QtCore import QCoreApplication
 
+from memoir_desktop.core.llm.errors import address
+from memoir_desktop.core.llm.servers import default_timeout
+
 SETTINGS_PLACE = "Settings → AI companion"
 
 
@@ -76,9 +79,6 @@ def job_reason(reason: dict | None, *, address: str = "", seconds: float | None 
 
 def place(settings) -> tuple[str, float]:
     """The configured server's host:port and the seconds memoir waits for it (what the sentences name)."""
-    from memoir_desktop.core.llm.errors import address
-    from memoir_desktop.core.llm.servers import default_timeout
-
     url = settings.llm_base_url or None
     return address(url), (settings.llm_timeout_s or default_timeout(url))
 

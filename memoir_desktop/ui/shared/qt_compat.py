@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import ctypes
+import gc
 import sys
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QPointF
+from PySide6.QtCore import QObject, QPointF, QTimer
 
 
 def guard_none_refcount() -> None:
@@ -40,9 +41,6 @@ class MainThreadCollector:
     everything that is not in a cycle at once, in any thread."""
 
     def __init__(self, interval_ms: int = 1000):
-        import gc
-
-        from PySide6.QtCore import QTimer
 
         self._gc = gc
         self.threshold = gc.get_threshold()

@@ -13,6 +13,9 @@ import logging
 
 from PySide6.QtCore import QCoreApplication
 
+from memoir_desktop.core.inputs import NotFound
+from memoir_desktop.core.keys.crypto import KeyError_
+
 log = logging.getLogger(__name__)
 
 # Python's own errors of a program that went wrong; never a sentence meant for the user.
@@ -42,9 +45,6 @@ def _disk_reason(exc: OSError) -> str:
 
 def reason(exc: BaseException) -> str:
     """A short clause (no final full stop) saying why something did not work."""
-    from memoir_desktop.core.inputs import NotFound
-    from memoir_desktop.core.keys.crypto import KeyError_
-
     if isinstance(exc, OSError):
         return _disk_reason(exc)
     if isinstance(exc, NotFound):

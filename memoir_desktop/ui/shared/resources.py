@@ -12,6 +12,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
+from PySide6.QtSvg import QSvgRenderer
 
 
 def resources_dir() -> Path:
@@ -32,7 +33,6 @@ def icon(name: str, colour: QColor | None = None) -> QIcon:
         return QIcon()
     if colour is None:
         return QIcon(str(path))
-    from PySide6.QtSvg import QSvgRenderer
 
     svg = re.sub(r"#[0-9a-fA-F]{6}", colour.name(), path.read_text("utf-8"))
     renderer = QSvgRenderer(QByteArray(svg.encode("utf-8")))

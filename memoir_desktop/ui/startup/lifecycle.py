@@ -22,10 +22,18 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QCheckBox, QMessageBox
 
+from memoir_desktop.core.archive import conversion
+from memoir_desktop.core.archive.backup import restore_backup
+from memoir_desktop.core.keys import crypto
+from memoir_desktop.ui.async_memoir import AsyncMemoir
+from memoir_desktop.ui.main_window import MainWindow
+from memoir_desktop.ui.settings.privacy import PassphraseDialog
 from memoir_desktop.ui.settings.settings_apply import remember
 from memoir_desktop.ui.shared import i18n
+from memoir_desktop.ui.startup.app_lock import AppLock, passphrase_checker
 from memoir_desktop.ui.startup.opening import MemoirOpener, StartupWindow
 from memoir_desktop.ui.startup.single_instance import SingleInstance
+from memoir_desktop.ui.sync.auto_sync import AutoSync
 from memoir_desktop.ui.sync.join_flow import JoinFlow
 from memoir_desktop.ui.tasks import TaskRunner
 
@@ -80,8 +88,6 @@ class AppLifecycle(QObject):
         self.opener.start()
 
     def _ready(self, mem) -> None:
-        from memoir_desktop.ui.async_memoir import AsyncMemoir
-
         self.backend = AsyncMemoir(mem, self, reads=self.reads)
         self.join_flow.backend_ready(self.backend)
         self.window = self._make_window()
@@ -115,8 +121,6 @@ class AppLifecycle(QObject):
 
     def _ask_passphrase(self, code: str, creating: bool) -> None:
         """The journal needs a passphrase to open (or, new and without a keyring, to be made)."""
-        from memoir_desktop.ui.settings.privacy import PassphraseDialog
-
         reasons = {
             "no_keyring": self.tr("No system keyring is available on this computer to keep your journal's key, "
                                   "so your journal needs a passphrase. You will type it each time memoir starts."),
@@ -147,8 +151,6 @@ class AppLifecycle(QObject):
         self.opener.start()
 
     def _make_lock(self, window) -> None:
-        from memoir_desktop.ui.startup.app_lock import AppLock, passphrase_checker
-
         mem = self.backend.mem
         minutes = mem.settings.lock_idle_minutes if mem.keys.encrypted and mem.keys.has_passphrase else 0
         self.app_lock = AppLock(window, passphrase_checker(self.backend), minutes)
@@ -181,11 +183,7 @@ class AppLifecycle(QObject):
 
     def encrypt_journal(self, passphrase: str | None = None) -> None:
         """Close the journal, convert it (resumable, verified), open it again encrypted."""
-        from memoir_desktop.core.keys import crypto
-
         if passphrase is None and not crypto.keyring_available():
-            from memoir_desktop.ui.settings.privacy import PassphraseDialog
-
             dialog = PassphraseDialog(self.tr("No system keyring is available on this computer to keep your "
                                               "journal's key, so your journal needs a passphrase."), creating=True,
                                       parent=self.window)
@@ -196,8 +194,6 @@ class AppLifecycle(QObject):
                             self.tr("Closing your journal to encrypt it…"))
 
     def _make_window(self):
-        from memoir_desktop.ui.main_window import MainWindow
-
         window = MainWindow(self.backend)
         window.language_changed.connect(self._switch_language)
         window.restore_requested.connect(self.restore_backup)
@@ -264,8 +260,6 @@ class AppLifecycle(QObject):
         self.opening.submit(lambda: self._put_in_place(backup, data_key), self._restored, self._restore_failed)
 
     def _convert(self, passphrase: str | None):
-        from memoir_desktop.core.archive import conversion
-
         text = self.tr("Encrypting your journal…")
         return conversion.convert_to_encrypted(self.home, passphrase=passphrase,
                                           progress=lambda done, total: self.opener.progress.emit(text, done, total))
@@ -277,8 +271,6 @@ class AppLifecycle(QObject):
         self.opener.start()
 
     def _put_in_place(self, backup: str, data_key: bytes | None = None) -> str:
-        from memoir_desktop.core.archive.backup import restore_backup
-
         return str(restore_backup(self.home, Path(backup), data_key))
 
     def _restored(self, kept: str) -> None:
@@ -335,7 +327,6 @@ class AppLifecycle(QObject):
             self.instance.release()
         if self.backend is None:
             return True
-        from memoir_desktop.ui.sync.auto_sync import AutoSync
 
         grace = SHUTDOWN_GRACE_MS
         sync = AutoSync.find(self.backend)

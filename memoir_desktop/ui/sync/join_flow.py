@@ -23,8 +23,13 @@ import shiboken6
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QMessageBox
 
+from memoir_desktop.core import Memoir
+from memoir_desktop.core.keys import secrets
+from memoir_desktop.core.sync import joining
+from memoir_desktop.core.sync.engine import open_place
 from memoir_desktop.ui.sync import words
 from memoir_desktop.ui.sync.address import kind_of
+from memoir_desktop.ui.sync.auto_sync import AutoSync
 from memoir_desktop.ui.sync.join_dialog import JoinDialog
 
 log = logging.getLogger(__name__)
@@ -68,8 +73,6 @@ class JoinFlow(QObject):
         return dialog
 
     def _look(self) -> None:
-        from memoir_desktop.core.sync.engine import open_place
-
         dialog = self.dialog
         target, passphrase = dialog.target(), dialog.passphrase()
         url, login = dialog.place.url(), dialog.place.typed_login()
@@ -100,10 +103,6 @@ class JoinFlow(QObject):
 
     def closed(self, state: dict) -> None:
         """No journal is open now (AppLifecycle._close_journal): the join runs on the `opening` pool."""
-        from memoir_desktop.core import Memoir
-        from memoir_desktop.core.keys import secrets
-        from memoir_desktop.core.sync import joining
-
         life = self.life
         life.startup.set_step(words.join_progress("look", 0, 0), 0, 0)
         opened, login, url = state["opened"], state["login"], state["url"]
@@ -144,8 +143,6 @@ class JoinFlow(QObject):
     def backend_ready(self, backend) -> None:
         """Before the window starts its first round: a login kept only for this session goes to AutoSync."""
         if self._session_login is not None:
-            from memoir_desktop.ui.sync.auto_sync import AutoSync
-
             url, login = self._session_login
             AutoSync.of(backend).session_logins[url] = login
             self._session_login = None

@@ -31,6 +31,7 @@ from memoir_desktop.ui.tasks import call_if_alive
 class SyncPage(QWidget):
     join_requested = Signal(str, object)  # (place, WebDAV login typed here or None): use the journal kept there
 
+    # Long: the sync page's form built in reading order (where, login, status, computers).
     def __init__(self, backend, url: str, set_passphrase: Callable[[], None] | None = None, parent=None):
         super().__init__(parent)
         self.backend = backend
