@@ -25,6 +25,7 @@ from PySide6.QtCore import QObject, QThread, QTimer, Signal
 from memoir_desktop.ui.tasks import TaskRunner
 
 log = logging.getLogger(__name__)
+SLOW = "slow"  # the LLM answers, slower than its time limit
 
 BACKOFF_FIRST_MS = 2_000
 BACKOFF_MAX_MS = 60_000
@@ -36,7 +37,7 @@ USER_WRITE_WAIT_S = 30.0  # at shut-down: a user's edit needs no LLM, only SQLit
 class BackgroundWriter(QObject):
     job_finished = Signal(dict)  # one process_jobs result: {id, kind, state, result | error}
     pending_changed = Signal(int)
-    llm_reachable = Signal(bool)
+    llm_reachable = Signal(object)  # True | False | SLOW
     busy_changed = Signal(bool)
     error = Signal(object)  # a user write failed and its caller gave no error handler
 
@@ -145,7 +146,10 @@ class BackgroundWriter(QObject):
         if not results:
             return  # queue empty: idle until poked
         if results[-1]["state"] == "pending":
-            self.llm_reachable.emit(False)
+            # A server that answers, only slower than the time limit, is not "unreachable": the
+            # diarist's fix is the limit (or a smaller model), not the server.
+            slow = (results[-1].get("reason") or {}).get("kind") == "timeout"
+            self.llm_reachable.emit(SLOW if slow else False)
             self._back_off()
             return
         # "failed" means the LLM answered but unusably: it is reachable; the job stays visible.

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar, QWidget
 
+from memoir_desktop.ui.background_writer import SLOW
+
 
 class MemoirStatusBar(QStatusBar):
     def __init__(self, parent=None):
@@ -68,6 +70,10 @@ class MemoirStatusBar(QStatusBar):
         elif reachable is False:
             self.llm.setText(self.tr("○ AI unreachable"))
             self.llm.setToolTip(self.tr("Entries are saved and organized when the AI is back."))
+        elif reachable == SLOW:
+            self.llm.setText(self.tr("◐ AI too slow"))
+            self.llm.setToolTip(self.tr("The model answers more slowly than the time limit allows. Entries are "
+                                        "saved; raise the limit in Settings → AI companion."))
         else:
             self.llm.setText(self.tr("● AI: {model}").format(model=model) if reachable
                              else self.tr("◌ AI: checking…"))

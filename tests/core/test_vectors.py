@@ -149,3 +149,13 @@ def test_without_room_for_the_change_marker_the_copy_is_dropped(tmp_path, monkey
         assert again.search("c", v[30], 1)[0][0] == ids[2]
     finally:
         again.close()
+
+
+def test_a_plain_journal_searched_before_its_first_memory_searches_quietly(tmp_path, caplog):
+    """No collection yet: the store asks for "" (a read makes nothing), which Qdrant refused with a
+    ValueError that every search logged as "dense search unavailable" before falling back to words."""
+    from memoir_desktop.core import Memoir
+
+    with Memoir.open(tmp_path / "home", encrypt=False) as mem, caplog.at_level("WARNING"):
+        assert mem.search("내가 키우는 고양이 이름이 뭐였지?")["results"] == []
+    assert not [r for r in caplog.records if "unavailable" in r.getMessage()]

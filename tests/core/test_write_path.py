@@ -186,3 +186,15 @@ def test_chat_reports_error_kind(tmp_path):
 
     with Memoir.open(tmp_path) as m:
         assert m.companion.chat("hello there, what did I do?")["error_kind"] == "not_configured"
+
+
+def test_a_question_the_model_gives_back_as_a_fact_is_not_remembered(mem, fake_llm):
+    """Seen with the real 0.5B model: asked "내가 키우는 고양이 이름이 뭐였지?", it returned the question as a
+    fact, and the journal remembered "고양이의 이름은 뭐였지?". A question states nothing about the diarist."""
+    from tests.fakes.fake_llm import tool
+
+    fake_llm.on("save_facts", lambda req: tool({"facts": [
+        "고양이의 이름은 뭐였지?", "What was my cat's name ?", "Has a cat named Mocha", "모카는 고양이다"]}))
+    mem.journal.write("내가 키우는 고양이 이름이 뭐였지? 모카였나.")
+    mem.jobs.process()
+    assert sorted(m["memory"] for m in mem.get_all()["results"]) == ["Has a cat named Mocha", "모카는 고양이다"]

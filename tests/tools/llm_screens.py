@@ -22,7 +22,7 @@ from pathlib import Path
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
-from memoir_desktop.core import Memoir, lexical
+from memoir_desktop.core import Memoir, config, lexical
 from memoir_desktop.ui.async_memoir import AsyncMemoir
 from memoir_desktop.ui.main_window import MainWindow
 from memoir_desktop.ui.shared import i18n
@@ -55,6 +55,21 @@ def _window(app: QApplication, mem: Memoir, scratch: Path) -> tuple[AsyncMemoir,
     return backend, window
 
 
+def _journal(home: Path, **llm) -> Memoir:
+    """A plain journal whose saved settings name the server, as Settings → AI companion leaves them."""
+    settings = config.load_settings(home, apply_env=False)
+    for name, value in llm.items():
+        setattr(settings, name, value)
+    home.mkdir(parents=True, exist_ok=True)
+    config.save_settings(home, settings)
+    return Memoir.open(home, encrypt=False)
+
+
+def _waiting_says_why(mem: Memoir) -> bool:
+    jobs = [j for j in mem.jobs.all() if j["state"] in ("pending", "failed")]
+    return bool(jobs) and any((j.get("reason") or {}).get("kind") not in (None, "queued", "answer") for j in jobs)
+
+
 def run(label: str, out: Path) -> int:
     model = Path(os.environ.get("MEMOIR_TEST_MODELS", "models")) / MODELS[label]
     out.mkdir(parents=True, exist_ok=True)
@@ -67,14 +82,14 @@ def run(label: str, out: Path) -> int:
         server = start_working(model, log=scratch / "server.log")
         try:
             # 1. Test connection, with the time limit the app chooses for this computer's server.
-            mem = Memoir.open(scratch / "a", encrypt=False, llm_provider="custom", llm_base_url=server.url,
-                              llm_model=model.stem)
+            mem = _journal(scratch / "a", llm_provider="custom", llm_base_url=server.url, llm_model=model.stem)
             backend, window = _window(app, mem, scratch)
             dialog = window.open_settings()
             dialog.show_page(dialog.test_button)
             dialog.resize(820, 900)
             dialog.test_connection()
             _wait(app, lambda: dialog.test_button.isEnabled(), 300)
+            _wait(app, lambda: False, 1)  # the answer's lines laid out
             dialog.grab().save(str(out / "llm-test-connection.png"))
             print("test connection:", dialog.test_result.text().replace("\n", " / "))
             dialog.reject()
@@ -90,14 +105,13 @@ def run(label: str, out: Path) -> int:
             mem.close()
 
             # 3. A server slower than the time limit: the entries wait, and say why.
-            mem = Memoir.open(scratch / "b", encrypt=False, llm_provider="custom", llm_base_url=server.url,
-                              llm_model=model.stem, llm_timeout_s=SLOW_LIMIT_S, llm_max_retries=0)
+            mem = _journal(scratch / "b", llm_provider="custom", llm_base_url=server.url, llm_model=model.stem,
+                           llm_timeout_s=SLOW_LIMIT_S, llm_max_retries=0)
             backend, window = _window(app, mem, scratch)
             for text in ENTRIES:
                 mem.journal.write(text)
             backend.writer.poke()
-            _wait(app, lambda: not mem.jobs.all("running") and mem.jobs.all("pending")
-                  and all(j.get("reason") for j in mem.jobs.all("pending")), 300)
+            _wait(app, lambda: _waiting_says_why(mem), 300)
             window.journal.show_today()
             _wait(app, lambda: False, 2)
             window.grab().save(str(out / "llm-jobs-slow.png"))

@@ -89,10 +89,17 @@ def _extract(llm, cleared, summary, recent, new, today, chunk_chars: int, with_c
             todo[:0] = _chunks(part, max(MIN_CHUNK_CHARS // 2, size // 2))
         for f in args.facts:
             fact = shape_fact(f.text, today, f.category)
+            if is_question(fact.text):
+                continue  # a small model gives the diarist's question back as a "fact"; it states nothing
             if fact.text and fact.text not in seen:
                 seen.add(fact.text)
                 facts.append(fact)
     return facts
+
+
+def is_question(text: str) -> bool:
+    """A sentence that asks (it ends in a question mark, closing quotes and brackets aside)."""
+    return text.rstrip(" \t\"'”’」』)]").endswith(("?", "？"))
 
 
 def _chunks(lines: list[dict], limit: int) -> list[list[dict]]:

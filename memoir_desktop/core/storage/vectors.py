@@ -224,7 +224,7 @@ class VectorIndex:
         with self._lock:
             mirror = self._mirror.get(name)
             if mirror is None:
-                if not self._client.collection_exists(name):
+                if not name or not self._client.collection_exists(name):  # "": none made yet (Qdrant refuses it)
                     return [], SimilarityStats(0, 0.0, 0.0)
                 mirror = self._load_mirror(name)
             return mirror.search_with_stats(vector, limit)
@@ -234,7 +234,7 @@ class VectorIndex:
         with self._lock:
             mirror = self._mirror.get(name)
             if mirror is None:
-                if not self._client.collection_exists(name):
+                if not name or not self._client.collection_exists(name):
                     return {}
                 mirror = self._load_mirror(name)
             return mirror.vectors([str(i) for i in item_ids])

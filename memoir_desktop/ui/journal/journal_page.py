@@ -19,6 +19,7 @@ from memoir_desktop.core.inputs import InvalidInput
 from memoir_desktop.core.journal.entries import EntryChanged, EntryPurged
 from memoir_desktop.core.memories.actions import Added
 from memoir_desktop.core.sync import joining
+from memoir_desktop.ui.background_writer import SLOW
 from memoir_desktop.ui.journal import turns
 from memoir_desktop.ui.journal.chat_view import ChatView, PendingExchange
 from memoir_desktop.ui.journal.composer import Composer
@@ -371,7 +372,7 @@ class JournalPage(QWidget):
 
     def _saved(self, pending: PendingExchange, entry_id: int, private: bool = False) -> None:
         self._answered_followup(entry_id)
-        waiting = not self.backend.llm_configured or self._llm_reachable is False
+        waiting = not self.backend.llm_configured or self._llm_reachable in (False, SLOW)
         if not self.chat.finish_saving(pending, entry_id, pending.when, waiting, private=private):
             self._redraw_if_shown(pending.day)
 
@@ -477,7 +478,7 @@ class JournalPage(QWidget):
             bubble.finish_edit(changed.entry)
             if changed.job_id is not None:
                 self.chat.show_rereading(bubble, changed.job_id)
-                if not self.backend.llm_configured or self._llm_reachable is False:
+                if not self.backend.llm_configured or self._llm_reachable in (False, SLOW):
                     self.chat.mark_waiting_for_llm()
 
         def failed(exc: BaseException) -> None:
@@ -669,6 +670,6 @@ class JournalPage(QWidget):
 
     def _on_llm_state(self, reachable) -> None:
         self._llm_reachable = reachable
-        if reachable is False:
+        if reachable in (False, SLOW):
             self.chat.mark_waiting_for_llm()
         self.refresh_banner()
