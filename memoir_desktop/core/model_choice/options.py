@@ -13,7 +13,6 @@ from sqlmodel import Session, col, select
 
 from memoir_desktop.core.inputs import InvalidInput
 from memoir_desktop.core.model_choice.switcher import ModelSwitcher
-from memoir_desktop.core.search.llm_rerank import estimate_tokens
 from memoir_desktop.core.search_models import model_catalog
 from memoir_desktop.core.search_models.embedder import minilm_installed
 from memoir_desktop.core.storage.models import Memory
@@ -25,6 +24,9 @@ class SearchModels:
         self._llm, self._settings = llm, settings
 
     def available(self, user_id: str = "me") -> dict:
+        # Here: llm_rerank brings the openai SDK (0.75 s), which opening a journal never needs.
+        from memoir_desktop.core.search.llm_rerank import estimate_tokens
+
         with Session(self.engine) as s:
             recent = s.exec(select(Memory).where(col(Memory.user_id) == user_id, col(Memory.state) == "active")
                             .order_by(col(Memory.created_at).desc()).limit(30)).all()

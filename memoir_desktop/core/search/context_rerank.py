@@ -21,7 +21,6 @@ import time
 from collections.abc import Callable
 
 from memoir_desktop.core.search.fusion import fuse
-from memoir_desktop.core.search.llm_rerank import llm_rerank
 from memoir_desktop.core.search_models import model_catalog
 from memoir_desktop.core.search_models.cross_encoder import CrossEncoder, CrossEncoderUnavailable
 
@@ -110,6 +109,9 @@ class ContextReranker:
             return self._encoder
 
     def _ask_llm(self, question: str, candidates: list[dict]) -> list[dict]:
+        # Here: llm_rerank brings the openai SDK (0.75 s), which a search without an LLM never needs.
+        from memoir_desktop.core.search.llm_rerank import llm_rerank
+
         shown = [{"id": c["id"], "text": c["memory"], "created_at": c.get("created_at")} for c in candidates]
         by_id = {c["id"]: c for c in candidates}
         return [by_id[d["id"]] for d in llm_rerank(self.llm(), question, shown)]

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from sqlmodel import Session, col, select
 
 from memoir_desktop.core import temporal
+from memoir_desktop.core.search import rivals
 from memoir_desktop.core.search.first_stage import rankings
 from memoir_desktop.core.search.floor import Floor, has_content
 from memoir_desktop.core.search.fusion import fuse, rank_score
@@ -111,6 +112,7 @@ class FactSearch:
             out = rerank(q, out, vecs, vec, second_stage)
         out = order_states(self.engine, bm, user_id, q, out, lambda m: _passes(m, filters),
                            lambda ids: self.store.vectors.vectors(collection(), ids))
+        out = rivals.reorder(q.text, q.asks_now, q.asks_about_the_past, out, bm)
         return out[:limit]
 
     def _in_span(self, user_id: str, lo: datetime, hi: datetime, limit: int) -> list[str]:

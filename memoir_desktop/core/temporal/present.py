@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from memoir_desktop.core.lexical.tokens import morphemes
+
 _KO_NOW = re.compile(r"요즘|요새|지금|아직|현재|이제는|이제|근래|최근에는")
 _EN_NOW = re.compile(r"\b(?:now|these\s+days|nowadays|still|currently|current|lately|at\s+the\s+moment|anymore"
                      r"|present|today)\b", re.I)
@@ -29,7 +31,7 @@ def asks_about_now(text: str) -> bool:
     if _HANGUL.search(t):
         if _KO_NOW.search(t):
             return True
-        return bool(_KO_QUESTION.search(t)) and not _KO_PAST.search(t)
+        return bool(_KO_QUESTION.search(t)) and not _KO_PAST.search(t) and not _korean_past(t)
     if _EN_NOW.search(t):
         return True
     return bool(_EN_QUESTION.search(t)) and not _EN_PAST.search(t)
@@ -51,3 +53,14 @@ def asks_about_before(text: str) -> str | None:
         return "before"
     return None
 
+
+def _korean_past(text: str) -> bool:
+    """Past as Kiwi reads it, where a list of syllables misses forms: a past-tense ending (걸렸어:
+    걸리 + 었), or what one has done ("잡은 적 있지?": a past adnominal before 적)."""
+    found = morphemes(text)
+    for (form, tag), after in zip(found, [*found[1:], ("", "")]):
+        if tag == "EP" and form in ("었", "았", "였", "었었", "았었"):
+            return True
+        if tag == "ETM" and form in ("은", "ᆫ", "ㄴ") and after == ("적", "NNB"):
+            return True
+    return False
