@@ -12,6 +12,7 @@ A long entry is read in chunks, and a prompt the server finds too long is sent a
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -19,7 +20,10 @@ from datetime import date, datetime
 from memoir_desktop.core import temporal
 from memoir_desktop.core.llm import Clearance, Gate, prompts
 from memoir_desktop.core.llm.errors import LLMPromptTooLong
+from memoir_desktop.core.pipeline import support
 from memoir_desktop.core.storage.models import Entry
+
+log = logging.getLogger(__name__)
 
 _ISO = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 CHUNK_CHARS = 6000  # per extraction call: a 4k-token local model still fits prompt + reply
@@ -87,10 +91,15 @@ def _extract(llm, cleared, summary, recent, new, today, chunk_chars: int, with_c
             # The reply ran out of room: read the part again in halves, so the facts the cut-off
             # reply lost come back (duplicates of the ones it kept are dropped below).
             todo[:0] = _chunks(part, max(MIN_CHUNK_CHARS // 2, size // 2))
+        shown = [m["content"] for m in part]
+        others = [annotate(e) for e in recent] + [system] if with_context else [system]
         for f in args.facts:
             fact = shape_fact(f.text, today, f.category)
             if is_question(fact.text):
                 continue  # a small model gives the diarist's question back as a "fact"; it states nothing
+            if support.copied(f.text, shown, others):
+                log.info("extraction: a fact of an earlier message or of the prompt, not of this entry; left out")
+                continue
             if fact.text and fact.text not in seen:
                 seen.add(fact.text)
                 facts.append(fact)

@@ -19,6 +19,7 @@ from datetime import datetime
 
 from memoir_desktop.core.llm import Gate, prompts
 from memoir_desktop.core.llm.errors import LLMPromptTooLong
+from memoir_desktop.core.pipeline import support
 from memoir_desktop.core.pipeline.extraction import Fact, shape_fact
 from memoir_desktop.core.storage.models import Memory
 
@@ -111,6 +112,9 @@ def _op(raw, i: int, fact: Fact, cands: list[Candidate], listing: _Listing, toda
     mid = listing.id_of.get(raw.id) if raw.id is not None else None
     named = raw.id is not None or raw.id_unreadable
     if raw.event == "ADD":
+        if raw.text and not support.grounded(raw.text, [fact.text]):
+            # Another text than the fact's (a small model copied the prompt's example): the fact is added.
+            return _add(i, fact.text, fact, today, note="the model's wording was not the fact's: fact kept")
         return _add(i, raw.text or fact.text, fact, today)
     if raw.event in ("UPDATE", "DELETE"):
         if mid is None:
@@ -119,6 +123,9 @@ def _op(raw, i: int, fact: Fact, cands: list[Candidate], listing: _Listing, toda
         if raw.event == "DELETE":
             return Op("DELETE", i, fact.text, mid)
         text = (raw.text or "").strip() or fact.text
+        shown = [c.memory.text for c in cands if c.memory.id == mid]
+        if not support.grounded(text, [fact.text, *shown]):
+            return _add(i, fact.text, fact, today, note="the update's wording said neither the fact nor the memory: fact kept")
         return Op("UPDATE", i, text, mid, shaped=_shaped(text, fact, today))
     # NOOP
     if mid is not None:

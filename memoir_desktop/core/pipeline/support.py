@@ -1,0 +1,52 @@
+"""Where the words of a fact come from: the entry being read, or something else the model was shown.
+
+Mem0 reads facts from the new exchange; the running summary and the last messages are there to make it
+understood, not to be read again. A small local model does not keep that apart (seen with Qwen2.5
+0.5B on two cores: "매주 금요일 저녁에는 엄마랑 통화한다" gave back two facts of the entries before it,
+and "My brother Sam is getting married in June" was stored as "서울 마포구로 이사했다", the update
+prompt's own example). A fact whose words are the new entry's is kept, however it is phrased; one
+whose words are another message's or the prompt's, and not the entry's, is not the entry's fact.
+The words are content words (Kiwi's morphemes, stemmed English), less words of time and numbers:
+dates are written into facts by the time rules, not copied from anywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from memoir_desktop.core.lexical import tokenize
+from memoir_desktop.core.search.versions import without_time
+
+OWN = 0.5  # at least this share of the fact's words in the new messages: the entry's own fact
+COPIED = 0.8  # this share in one other source (and not the entry's): copied from there
+
+
+def words(text: str) -> set[str]:
+    return {t for t in tokenize(without_time(text or "")) if not any(c.isdigit() for c in t)}
+
+
+def share(text: str, sources: Iterable[str]) -> float | None:
+    """The share of the text's words found in the sources together (None: no words to judge)."""
+    own = words(text)
+    if not own:
+        return None
+    found: set[str] = set()
+    for source in sources:
+        found |= words(source)
+    return len(own & found) / len(own)
+
+
+def copied(fact: str, new: list[str], others: Iterable[str]) -> bool:
+    """The fact's words are one of `others`' and not the new messages'."""
+    if len(words(fact)) < 2:
+        return False
+    in_new = share(fact, new)
+    if in_new is None or in_new >= OWN:
+        return False
+    return any((share(fact, [other]) or 0.0) >= COPIED for other in others)
+
+
+def grounded(text: str, sources: list[str]) -> bool:
+    """The model's wording of a memory says what its sources say (the fact, the memory it updates)."""
+    found = share(text, sources)
+    return found is None or found >= OWN

@@ -1,0 +1,57 @@
+"""A fact is the new entry's: what a small model copies from the messages before it or from the
+prompt's own examples is not stored (seen with Qwen2.5 0.5B through llama.cpp; tests/tools/real_server_log.py).
+No fact of the entry is lost: a copied wording is replaced by the fact it was meant to store."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from tests.fakes.fake_llm import new_facts, tool, user_lines
+
+T = datetime(2026, 11, 20, 21)
+
+
+def test_a_fact_of_the_entry_before_is_not_read_again_from_the_next_one(mem, fake_llm):
+    first = "여동생 지민이가 다음 달에 부산으로 이사 간다고 한다."
+    second = "매주 금요일 저녁에는 엄마랑 통화한다."
+
+    def extract(req):
+        lines = user_lines(req)
+        if any("금요일" in line for line in lines):  # what the real model answered for the second entry
+            return tool({"facts": ["여동생 지민이가 다음 달에 부산으로 이사 간다고 한다", "매주 금요일 저녁에 엄마랑 통화한다"]})
+        return tool({"facts": lines})
+
+    fake_llm.on("save_facts", extract)
+    mem.journal.write(first, timestamp=T)
+    mem.jobs.process()
+    mem.journal.write(second, timestamp=T.replace(hour=22))
+    mem.jobs.process()
+    texts = [m["memory"] for m in mem.get_all()["results"]]
+    assert sum("지민" in t for t in texts) == 1, texts
+    assert any("금요일" in t for t in texts), texts
+
+
+def test_an_add_in_the_words_of_the_prompts_example_stores_the_fact(mem, fake_llm):
+    # The update step's example in the prompt adds "서울 마포구로 이사했다": the real model copied it.
+    fake_llm.on("memory_operations", lambda req: tool({"operations": [
+        {"fact": i, "event": "ADD", "text": "서울 마포구로 이사했다"} for i, _ in enumerate(new_facts(req))]}))
+    mem.journal.write("Went to the gym after work.", timestamp=T)  # a first memory, so the update step runs
+    fake_llm.on("save_facts", lambda req: tool({"facts": ["Went to the gym after work"]}))
+    mem.jobs.process()
+    fake_llm.on("save_facts", lambda req: tool({"facts": ["My brother Sam is getting married in June"]}))
+    mem.journal.write("My brother Sam is getting married in June.", timestamp=T.replace(hour=22))
+    mem.jobs.process()
+    texts = [m["memory"] for m in mem.get_all()["results"]]
+    assert "서울 마포구로 이사했다" not in texts, texts
+    assert any("Sam is getting married" in t for t in texts), texts
+
+
+def test_an_update_that_rewords_the_fact_and_the_memory_is_kept(mem, fake_llm):
+    fake_llm.on("save_facts", lambda req: tool({"facts": user_lines(req)}))
+    mem.journal.write("I like pizza", timestamp=T)
+    mem.jobs.process()
+    fake_llm.on("memory_operations", lambda req: tool({"operations": [
+        {"fact": 0, "event": "UPDATE", "id": 0, "text": "I love cheese pizza"}]}))
+    mem.journal.write("I love cheese pizza the most", timestamp=T.replace(hour=22))
+    mem.jobs.process()
+    assert [m["memory"] for m in mem.get_all()["results"]] == ["I love cheese pizza"]
