@@ -308,8 +308,9 @@ def test_table(expr, now, start, end):
 
 @pytest.mark.parametrize(("expr", "now", "start", "end"), CASES, ids=[f"{c[0]}@{c[1]:%Y-%m-%d}" for c in CASES])
 def test_table_inside_a_sentence(expr, now, start, end):
-    # The same expression embedded in running text, with a particle or punctuation after it.
-    tail = "에 있었던 일." if _is_korean(expr) else ", we met."
+    # The same expression embedded in running text, with a particle or punctuation after it. No verb:
+    # a sentence's tense moves a bare month across a year (test_a_bare_months_year_follows_the_tense).
+    tail = "에 관한 메모." if _is_korean(expr) else ", in the notes."
     assert resolve(f"그리고 {expr}{tail}", now) == [TimeSpan(expr, d(start), d(end))]
 
 
@@ -578,3 +579,19 @@ def test_arbitrary_text_never_breaks(now, parts):
     assert normalize(once, now) == once
     q = query_span(text, now)
     assert (q is None) == (not spans)
+
+
+@pytest.mark.parametrize(("sentence", "start"), [
+    ("My brother Sam is getting married in June.", "2027-06-01"),  # a plan: the June to come
+    ("We will move in March.", "2027-03-01"),
+    ("동생이 6월에 결혼한다.", "2027-06-01"),
+    ("3월에 이사할 예정이다.", "2027-03-01"),
+    ("I went to Paris in June.", "2026-06-01"),  # the past June of this year
+    ("6월에 파리에 갔다.", "2026-06-01"),
+    ("I was in Lisbon in December.", "2025-12-01"),  # said in November: last December
+    ("12월에 리스본에 갔었다.", "2025-12-01"),
+    ("6월 파리 여행", "2026-06-01"),  # no telling: this year's, as before
+])
+def test_a_bare_months_year_follows_the_tense(sentence, start):
+    [span] = resolve(sentence, datetime(2026, 11, 30, 21))
+    assert span.start == d(start), span

@@ -42,6 +42,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from memoir_desktop.core.lexical.tokens import morphemes
 from memoir_desktop.core.temporal import recurring
 
 Span = tuple[date, date]
@@ -276,8 +277,18 @@ def _weekday_rel(t: date, wd: int, rel: str | None) -> Span:
     return _weekday_or_weekend(t, 1 if rel in ("다음", "next") else 0, wd, False)
 
 
-def _month_named(t: date, mon: int, day: int | None, rel: str, year: int | None) -> Span | None:
-    """An explicit month (and maybe day): rel is ''/'this' (this year), 'last' or 'next'."""
+def _month_named(t: date, mon: int, day: int | None, rel: str, year: int | None,
+                 said: str = "") -> Span | None:
+    """An explicit month (and maybe day): rel is ''/'this' (this year), 'last' or 'next'. `said`:
+    the sentence's tense ("past", "future" or ""), which decides a bare month's year when the month of
+    this year is on the other side of today ("Sam is getting married in June" said in November is
+    next June; "I was in Lisbon in December", said in November, last December)."""
+    if year is None and not rel and said:
+        this = date(t.year, mon, min(day or 1, _last_day(t.year, mon)))
+        if said == "future" and (this < t.replace(day=1) if not day else this < t):
+            year = t.year + 1
+        elif said == "past" and (this > t if day else (t.year, mon) > (t.year, t.month)):
+            year = t.year - 1
     if year is not None:
         y = year
     elif rel in ("last", "next") and day:
@@ -293,6 +304,36 @@ def _month_named(t: date, mon: int, day: int | None, rel: str, year: int | None)
     else:
         y = t.year
     return _single(date(y, mon, day)) if day else _month(y, mon)
+
+
+_HANGUL = re.compile(r"[가-힣]")
+_SENTENCE_END = re.compile(r"[.!?。\n]")
+_EN_FUTURE = re.compile(r"\b(?:will|shall|going\s+to|gonna|plan(?:s|ning)?\s+to|next|upcoming|soon)\b|'ll\b"
+                        r"|\b(?:is|are|am|'s|'re|'m)\s+(?:\w+\s+)?\w+ing\b", re.I)
+_EN_PAST = re.compile(r"\b(?:was|were|did|had|went|came|got|saw|made|took|met|left|ago|last)\b"
+                      r"|\b(?:i|we|he|she|they|you)\s+\w+ed\b", re.I)
+_KO_FUTURE = re.compile(r"(?:ㄹ|을|일)\s*(?:거|것|예정|계획)|예정|하려고|할\s*거|기로\s*했")
+
+
+def tense(m: re.Match) -> str:
+    """The tense of the sentence a time expression stands in: "past", "future" (a plan, or the present
+    of something still to come), or "" (no telling)."""
+    text = m.string
+    start = max((e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())), default=0)
+    end = next((e.start() for e in _SENTENCE_END.finditer(text, m.end())), len(text))
+    sentence = text[start:end]
+    if _HANGUL.search(sentence):
+        if _KO_FUTURE.search(sentence):
+            return "future"
+        found = morphemes(sentence)
+        if not found:
+            return ""
+        if any(tag == "EP" and form in ("었", "았", "였", "었었", "았었") for form, tag in found):
+            return "past"
+        return "future" if found[-1][1] in ("EF", "SF") or any(t == "EF" for _, t in found[-3:]) else ""
+    if _EN_FUTURE.search(sentence):
+        return "future"
+    return "past" if _EN_PAST.search(sentence) else ""
 
 
 def _ko_year_of(m: re.Match, t: date) -> int | None:
@@ -321,7 +362,7 @@ def _ko_month(m: re.Match, t: date) -> Span | None:
         if day and part:
             return None
         rel = {"지난": "last", "오는": "next", "다음": "next"}.get(m["mrel"] or "", "")
-        span = _month_named(t, mon, day, rel, _ko_year_of(m, t))
+        span = _month_named(t, mon, day, rel, _ko_year_of(m, t), tense(m))
         if span is None or day:
             return span
         y = span[0].year
@@ -420,7 +461,7 @@ def _en_month(m: re.Match, t: date) -> Span | None:
         if m["yrel"]:
             year = t.year + _EN_REL[m["yrel"].lower()]
         mon = _EN_MONTHS.index(name.lower()) + 1
-        span = _month_named(t, mon, day, mod if mod in ("last", "next") else "", year)
+        span = _month_named(t, mon, day, mod if mod in ("last", "next") else "", year, tense(m))
         if span is None or day:
             return span
         return _month_part(span[0].year, mon, part)
