@@ -595,3 +595,16 @@ def test_arbitrary_text_never_breaks(now, parts):
 def test_a_bare_months_year_follows_the_tense(sentence, start):
     [span] = resolve(sentence, datetime(2026, 11, 30, 21))
     assert span.start == d(start), span
+
+
+@pytest.mark.parametrize(("sentence", "day"), [
+    ("Went hiking on Mount Hood with Priya on Saturday.", "2026-11-28"),  # written on a Friday
+    ("토요일에 등산 갔다.", "2026-11-28"),
+    ("I am going hiking on Saturday.", "2026-12-05"),
+    ("I'll call her on Monday.", "2026-12-07"),  # a plan, Monday already past this week
+    ("월요일에 병원에 갈 예정이다.", "2026-12-07"),
+    ("We met on Monday.", "2026-11-30"),  # this week's Monday, before today
+])
+def test_a_bare_weekday_follows_the_tense(sentence, day):
+    [span] = resolve(sentence, datetime(2026, 12, 4, 21))
+    assert span.start == d(day), span

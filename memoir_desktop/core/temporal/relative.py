@@ -6,7 +6,9 @@
 Conventions where language is vague (all spans inclusive, computed from ``now``'s date):
 
 * Weeks are ISO weeks (Monday-Sunday). A bare weekday ("금요일에", "on Friday") and "이번 금요일" /
-  "this Friday" are that day of the current week; "다음 금요일" / "next Friday" the day in next week;
+  "this Friday" are that day of the current week (a bare one in a sentence about the past that
+  would fall after today is the one before, in one about the future before today the one after;
+  a bare month likewise moves a year); "다음 금요일" / "next Friday" the day in next week;
   "지난 금요일" / "last Friday" the most recent one strictly before today; "오는 금요일" /
   "this coming Friday" the first one strictly after today. A bare "주말" is this week's weekend.
 * 요즘 / 요새 / 최근 / 근래 / recently / lately / these days / nowadays: the 30 days ending today
@@ -265,11 +267,17 @@ def _ko_week(m: re.Match, t: date) -> Span | None:
 
 
 def _ko_weekday(m: re.Match, t: date) -> Span | None:
-    return _weekday_rel(t, _KO_WEEKDAYS.index(m["wd"][0]), m["rel"])
+    return _weekday_rel(t, _KO_WEEKDAYS.index(m["wd"][0]), m["rel"], tense(m))
 
 
-def _weekday_rel(t: date, wd: int, rel: str | None) -> Span:
+def _weekday_rel(t: date, wd: int, rel: str | None, said: str = "") -> Span:
+    """`said`: the sentence's tense. A bare weekday of this week on the other side of today follows
+    it: "Went hiking on Saturday", written on a Friday, is the Saturday before."""
     rel = _key(rel or "")
+    if not rel and said == "past" and wd > t.weekday():
+        return _single(_prev_weekday(t, wd))
+    if not rel and said == "future" and wd < t.weekday():
+        return _single(_next_weekday(t, wd))
     if rel in ("지난", "저번", "last"):
         return _single(_prev_weekday(t, wd))
     if rel in ("오는", "coming", "thiscoming"):
@@ -439,7 +447,7 @@ def _en_week(m: re.Match, t: date) -> Span | None:
 
 
 def _en_weekday(m: re.Match, t: date) -> Span | None:
-    return _weekday_rel(t, _EN_WEEKDAYS.index(m["wd"].lower()), m["rel"])
+    return _weekday_rel(t, _EN_WEEKDAYS.index(m["wd"].lower()), m["rel"], tense(m))
 
 
 def _en_month(m: re.Match, t: date) -> Span | None:
