@@ -198,3 +198,14 @@ def test_a_question_the_model_gives_back_as_a_fact_is_not_remembered(mem, fake_l
     mem.journal.write("내가 키우는 고양이 이름이 뭐였지? 모카였나.")
     mem.jobs.process()
     assert sorted(m["memory"] for m in mem.get_all()["results"]) == ["Has a cat named Mocha", "모카는 고양이다"]
+
+
+def test_a_fact_that_is_only_a_date_or_dots_is_not_remembered(mem, fake_llm):
+    """SmolLM2-135M through llama.cpp answered "...", "2026-11-28" and "2026-11-23~2026-11-29" as facts."""
+    from tests.fakes.fake_llm import tool
+
+    fake_llm.on("save_facts", lambda req: tool({"facts": ["...", "2026-11-28", "2026-11-23~2026-11-29",
+                                                          "지난주에 본 영화 파묘가 무서웠다"]}))
+    mem.journal.write("지난주에 본 영화 '파묘'가 생각보다 무서웠다.")
+    mem.jobs.process()
+    assert [m["memory"] for m in mem.get_all()["results"]] == ["지난주에 본 영화 파묘가 무서웠다"]

@@ -95,8 +95,10 @@ def _extract(llm, cleared, summary, recent, new, today, chunk_chars: int, with_c
         others = [annotate(e) for e in recent] + [system] if with_context else [system]
         for f in args.facts:
             fact = shape_fact(f.text, today, f.category)
-            if is_question(fact.text):
-                continue  # a small model gives the diarist's question back as a "fact"; it states nothing
+            if is_question(fact.text) or not support.words(f.text):
+                # A small model gives the diarist's question back as a "fact", or only a date or "...":
+                # neither states anything.
+                continue
             if support.copied(f.text, shown, others):
                 log.info("extraction: a fact of an earlier message or of the prompt, not of this entry; left out")
                 continue
