@@ -608,3 +608,12 @@ def test_a_bare_months_year_follows_the_tense(sentence, start):
 def test_a_bare_weekday_follows_the_tense(sentence, day):
     [span] = resolve(sentence, datetime(2026, 12, 4, 21))
     assert span.start == d(day), span
+
+
+def test_lately_is_searched_as_the_last_month_but_not_written_into_an_entry_as_a_date():
+    # The real 0.5B model, given "요즘 (2026-10-29~2026-11-27) 무릎이 아파서…", stored that the knee began
+    # to hurt on 2026-10-29.
+    now = datetime(2026, 11, 27, 21)
+    assert normalize("요즘 무릎이 아파서 수영을 시작했다", now) == "요즘 무릎이 아파서 수영을 시작했다"
+    assert normalize("I've been tired lately.", now) == "I've been tired lately."
+    assert query_span("요즘 무슨 운동 해?", now) == (d("2026-10-29"), d("2026-11-27"))

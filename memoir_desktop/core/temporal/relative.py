@@ -628,10 +628,19 @@ def _label(start: date, end: date) -> str:
     return start.isoformat() if start == end else f"{start.isoformat()}~{end.isoformat()}"
 
 
+_VAGUE = {pattern for pattern, rule in RULES if rule is _recent}
+
+
 def normalize(text: str, now: datetime) -> str:
-    """``text`` with each expression followed by " (YYYY-MM-DD)" or " (YYYY-MM-DD~YYYY-MM-DD)"."""
+    """``text`` with each expression followed by " (YYYY-MM-DD)" or " (YYYY-MM-DD~YYYY-MM-DD)".
+
+    Not "요즘" / "recently": a search reads them as the last 30 days, but written into an entry they
+    are no date, and a model given "요즘 (2026-10-29~2026-11-27) 무릎이 아파서" wrote down that the
+    knee began to hurt on 2026-10-29."""
     out, last = [], 0
     for m, (start, end) in _scan(text, _today(now)):
+        if m.re in _VAGUE:
+            continue
         out.append(text[last:m.end()])
         if not _ANNOTATION.match(text, m.end()):  # already annotated: keep normalize idempotent
             out.append(f" ({_label(start, end)})")
