@@ -55,3 +55,39 @@ def test_an_update_that_rewords_the_fact_and_the_memory_is_kept(mem, fake_llm):
     mem.journal.write("I love cheese pizza the most", timestamp=T.replace(hour=22))
     mem.jobs.process()
     assert [m["memory"] for m in mem.get_all()["results"]] == ["I love cheese pizza"]
+
+
+def test_a_tiny_models_nonsense_is_not_stored(mem, fake_llm):
+    """SmolLM2-135M through llama.cpp: "고마다" for an English entry, and an ADD whose text was "..."."""
+    fake_llm.on("save_facts", lambda req: tool({"facts": ["고마다", "Allergic to peanuts"]}))
+    mem.journal.write("Went to the gym after work.", timestamp=T)
+    fake_llm.on("save_facts", lambda req: tool({"facts": ["Went to the gym after work"]}))
+    mem.jobs.process()
+    fake_llm.on("save_facts", lambda req: tool({"facts": ["고마다", "Allergic to peanuts"]}))
+    fake_llm.on("memory_operations", lambda req: tool({"operations": [
+        {"fact": i, "event": "ADD", "text": "..."} for i, _ in enumerate(new_facts(req))]}))
+    mem.journal.write("I'm allergic to peanuts, so I skipped the satay at the party.", timestamp=T.replace(hour=22))
+    mem.jobs.process()
+    assert sorted(m["memory"] for m in mem.get_all()["results"]) == ["Allergic to peanuts", "Went to the gym after work"]
+
+
+def test_a_reply_of_only_earlier_facts_is_asked_again_with_the_entry_alone(mem, fake_llm):
+    """What Qwen2.5 0.5B did for "요즘 무릎이 아파서 러닝 대신 수영을 시작했다": it gave back the entry before."""
+    first = "여동생 지민이가 다음 달에 부산으로 이사 간다고 한다."
+
+    def extract(req):
+        lines = user_lines(req)
+        if any("무릎" in line for line in lines):
+            if "(left out)" in str(req["messages"]):  # asked again without the messages before it
+                return tool({"facts": ["무릎이 아파서 러닝 대신 수영을 시작했다"]})
+            return tool({"facts": [first]})
+        return tool({"facts": lines})
+
+    fake_llm.on("save_facts", extract)
+    mem.journal.write(first, timestamp=T)
+    mem.jobs.process()
+    mem.journal.write("요즘 무릎이 아파서 러닝 대신 수영을 시작했다.", timestamp=T.replace(hour=22))
+    mem.jobs.process()
+    texts = [m["memory"] for m in mem.get_all()["results"]]
+    assert any("수영을 시작했다" in t for t in texts), texts
+    assert sum("지민" in t for t in texts) == 1, texts

@@ -51,7 +51,14 @@ def extract_facts(llm: Gate, cleared: Clearance, *, summary: str, recent: list[E
     chunk, with_context = CHUNK_CHARS, True
     while True:
         try:
-            return _extract(llm, cleared, summary, recent, new, today, chunk, with_context, moods)
+            copied: list[str] = []
+            facts = _extract(llm, cleared, summary, recent, new, today, chunk, with_context, moods, copied)
+            if facts or not copied or not with_context:
+                return facts
+            # Every fact it gave was an earlier message's (a small model reads the context again
+            # instead of the entry): asked once more with the entry alone.
+            log.info("extraction: only earlier messages' facts came back; asking again without them")
+            with_context = False
         except LLMPromptTooLong:
             if with_context:
                 with_context = False  # the summary and recent messages go first
@@ -62,7 +69,8 @@ def extract_facts(llm: Gate, cleared: Clearance, *, summary: str, recent: list[E
 
 
 def _extract(llm, cleared, summary, recent, new, today, chunk_chars: int, with_context: bool,
-             moods: list[str] | None = None) -> list[Fact]:
+             moods: list[str] | None = None, copied: list[str] | None = None) -> list[Fact]:
+    """`copied`: the facts left out as another message's or the prompt's are appended to it."""
     system = prompts.EXTRACTION_SYSTEM.format(today=today.date().isoformat(),
                                               weekday=temporal.WEEKDAY_NAMES[today.weekday()],
                                               categories=", ".join(prompts.FACT_CATEGORIES))
@@ -99,8 +107,10 @@ def _extract(llm, cleared, summary, recent, new, today, chunk_chars: int, with_c
                 # A small model gives the diarist's question back as a "fact", or only a date or "...":
                 # neither states anything.
                 continue
-            if support.copied(f.text, shown, others):
-                log.info("extraction: a fact of an earlier message or of the prompt, not of this entry; left out")
+            if support.copied(f.text, shown, others) or support.foreign(f.text, shown):
+                log.info("extraction: a fact not of this entry (another message's, the prompt's, another language); left out")
+                if copied is not None:
+                    copied.append(f.text)
                 continue
             if fact.text and fact.text not in seen:
                 seen.add(fact.text)

@@ -12,11 +12,13 @@ dates are written into facts by the time rules, not copied from anywhere.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from memoir_desktop.core.lexical import tokenize
 from memoir_desktop.core.search.versions import without_time
 
+_HANGUL = re.compile(r"[가-힣]")
 OWN = 0.5  # at least this share of the fact's words in the new messages: the entry's own fact
 COPIED = 0.8  # this share in one other source (and not the entry's): copied from there
 
@@ -47,6 +49,13 @@ def copied(fact: str, new: list[str], others: Iterable[str]) -> bool:
 
 
 def grounded(text: str, sources: list[str]) -> bool:
-    """The model's wording of a memory says what its sources say (the fact, the memory it updates)."""
+    """The model's wording of a memory says what its sources say (the fact, the memory it updates);
+    a wording with no words at all ("...") says nothing."""
     found = share(text, sources)
-    return found is None or found >= OWN
+    return found is not None and found >= OWN
+
+
+def foreign(fact: str, new: list[str]) -> bool:
+    """Korean in a fact of messages that have none: the facts are written in the diarist's language
+    (the prompt says so), and SmolLM2-135M answered "고마다" for an English entry about peanuts."""
+    return bool(_HANGUL.search(fact)) and not any(_HANGUL.search(text) for text in new)
