@@ -22,6 +22,15 @@ def test_a_server_slower_than_the_limit_is_called_slow_not_unreachable(fake_llm,
         assert "제한 시간" in window.status.llm.toolTip()
         [job] = mem.jobs.all("pending")
         assert job["reason"]["kind"] == "timeout"
+        # The entry's note says why it waits: not "connecting", the AI is there and slow.
+        window.journal.show_today()
+        qtbot.waitUntil(lambda: any("느려서" in t.title.text() for t in _ops_logs(window)), timeout=10_000)
     finally:
         backend.shutdown(10_000)
         mem.close()
+
+
+def _ops_logs(window):
+    from memoir_desktop.ui.journal.memory_ops_log import MemoryOpsLog
+
+    return window.journal.chat.findChildren(MemoryOpsLog)

@@ -78,7 +78,10 @@ class MemoryOpsLog(QFrame):
         # The page says "waiting" again when the server stays away; the reason last read still holds.
         reason = reason or (self.reason if waiting_for_llm else None)
         self.reason = reason
-        self._title(self.tr("waiting for the AI to connect") if waiting_for_llm else self.tr("organizing…"))
+        if waiting_for_llm and reason and reason.get("kind") == "timeout":
+            self._title(self.tr("waiting: the AI answers too slowly"))  # it is there; it is not "connecting"
+        else:
+            self._title(self.tr("waiting for the AI to connect") if waiting_for_llm else self.tr("organizing…"))
         if reason and reason.get("kind") not in ("not_configured", "queued"):
             # Without an AI the page's banner says it once; in line is what "organizing…" says.
             self._add_label(llm_words.job_reason(reason, address=self.address, seconds=self.seconds), "opsWhy")
