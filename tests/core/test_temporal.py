@@ -477,6 +477,7 @@ NOWS = st.dates(min_value=date(2000, 1, 1), max_value=date(2099, 12, 31)).map(
     lambda x: datetime(x.year, x.month, x.day, 12, 0))
 
 EXPRESSIONS = sorted({c[0] for c in CASES})
+LATELY = ("lately", "these days", "요즘")
 
 WEEKDAY_EXPRESSIONS = [
     ("지난주 금요일", 4), ("다음 주 월요일", 0), ("이번 주 수요일", 2), ("지난 금요일", 4), ("last Friday", 4),
@@ -551,7 +552,9 @@ def test_normalize_idempotent_property(now, picks):
     text = " 그리고 ".join(f"{e}에" if _is_korean(e) else f"{e}," for e in picks)
     once = normalize(text, now)
     assert normalize(once, now) == once
-    assert once.count("(") == len(picks)
+    # Every expression is dated but "lately" / "these days" / "요즘", which are searched as the last
+    # month and never written into an entry as a date (test_lately_is_searched_…).
+    assert once.count("(") == len([p for p in picks if p not in LATELY])
 
 
 TOKENS = [
