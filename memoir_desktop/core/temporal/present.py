@@ -54,12 +54,17 @@ def asks_about_before(text: str) -> str | None:
     return None
 
 
+def past_ending(form: str, tag: str) -> bool:
+    """Kiwi's past-tense pre-final ending (걸렸어: 걸리 + 었)."""
+    return tag == "EP" and form in ("었", "았", "였", "었었", "았었")
+
+
 def _korean_past(text: str) -> bool:
     """Past as Kiwi reads it, where a list of syllables misses forms: a past-tense ending (걸렸어:
     걸리 + 었), or what one has done ("잡은 적 있지?": a past adnominal before 적)."""
     found = morphemes(text)
     for (form, tag), after in zip(found, [*found[1:], ("", "")]):
-        if tag == "EP" and form in ("었", "았", "였", "었었", "았었"):
+        if past_ending(form, tag):
             return True
         if tag == "ETM" and form in ("은", "ᆫ", "ㄴ") and after == ("적", "NNB"):
             return True

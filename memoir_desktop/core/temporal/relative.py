@@ -46,6 +46,7 @@ from datetime import date, datetime, timedelta
 
 from memoir_desktop.core.lexical.tokens import morphemes
 from memoir_desktop.core.temporal import recurring
+from memoir_desktop.core.temporal.present import past_ending
 
 Span = tuple[date, date]
 
@@ -267,17 +268,19 @@ def _ko_week(m: re.Match, t: date) -> Span | None:
 
 
 def _ko_weekday(m: re.Match, t: date) -> Span | None:
-    return _weekday_rel(t, _KO_WEEKDAYS.index(m["wd"][0]), m["rel"], tense(m))
+    return _weekday_rel(t, _KO_WEEKDAYS.index(m["wd"][0]), m["rel"], m)
 
 
-def _weekday_rel(t: date, wd: int, rel: str | None, said: str = "") -> Span:
-    """`said`: the sentence's tense. A bare weekday of this week on the other side of today follows
-    it: "Went hiking on Saturday", written on a Friday, is the Saturday before."""
+def _weekday_rel(t: date, wd: int, rel: str | None, m: re.Match | None = None) -> Span:
+    """`m`: the match, whose sentence's tense moves a bare weekday of this week that is on the other
+    side of today: "Went hiking on Saturday", written on a Friday, is the Saturday before."""
     rel = _key(rel or "")
-    if not rel and said == "past" and wd > t.weekday():
-        return _single(_prev_weekday(t, wd))
-    if not rel and said == "future" and wd < t.weekday():
-        return _single(_next_weekday(t, wd))
+    if not rel and m is not None and wd != t.weekday():
+        said = tense(m)  # read only here: it runs Kiwi on the sentence
+        if said == "past" and wd > t.weekday():
+            return _single(_prev_weekday(t, wd))
+        if said == "future" and wd < t.weekday():
+            return _single(_next_weekday(t, wd))
     if rel in ("지난", "저번", "last"):
         return _single(_prev_weekday(t, wd))
     if rel in ("오는", "coming", "thiscoming"):
@@ -286,12 +289,13 @@ def _weekday_rel(t: date, wd: int, rel: str | None, said: str = "") -> Span:
 
 
 def _month_named(t: date, mon: int, day: int | None, rel: str, year: int | None,
-                 said: str = "") -> Span | None:
-    """An explicit month (and maybe day): rel is ''/'this' (this year), 'last' or 'next'. `said`:
-    the sentence's tense ("past", "future" or ""), which decides a bare month's year when the month of
-    this year is on the other side of today ("Sam is getting married in June" said in November is
-    next June; "I was in Lisbon in December", said in November, last December)."""
-    if year is None and not rel and said:
+                 m: re.Match | None = None) -> Span | None:
+    """An explicit month (and maybe day): rel is ''/'this' (this year), 'last' or 'next'. `m`: the
+    match, whose sentence's tense decides a bare month's year when the month of this year is on the
+    other side of today ("Sam is getting married in June" said in November is next June; "I was in
+    Lisbon in December", said in November, last December)."""
+    said = tense(m) if year is None and not rel and m is not None else ""  # read only here: Kiwi
+    if said:
         this = date(t.year, mon, min(day or 1, _last_day(t.year, mon)))
         if said == "future" and (this < t.replace(day=1) if not day else this < t):
             year = t.year + 1
@@ -336,7 +340,7 @@ def tense(m: re.Match) -> str:
         found = morphemes(sentence)
         if not found:
             return ""
-        if any(tag == "EP" and form in ("었", "았", "였", "었었", "았었") for form, tag in found):
+        if any(past_ending(form, tag) for form, tag in found):
             return "past"
         return "future" if found[-1][1] in ("EF", "SF") or any(t == "EF" for _, t in found[-3:]) else ""
     if _EN_FUTURE.search(sentence):
@@ -370,7 +374,7 @@ def _ko_month(m: re.Match, t: date) -> Span | None:
         if day and part:
             return None
         rel = {"지난": "last", "오는": "next", "다음": "next"}.get(m["mrel"] or "", "")
-        span = _month_named(t, mon, day, rel, _ko_year_of(m, t), tense(m))
+        span = _month_named(t, mon, day, rel, _ko_year_of(m, t), m)
         if span is None or day:
             return span
         y = span[0].year
@@ -447,7 +451,7 @@ def _en_week(m: re.Match, t: date) -> Span | None:
 
 
 def _en_weekday(m: re.Match, t: date) -> Span | None:
-    return _weekday_rel(t, _EN_WEEKDAYS.index(m["wd"].lower()), m["rel"], tense(m))
+    return _weekday_rel(t, _EN_WEEKDAYS.index(m["wd"].lower()), m["rel"], m)
 
 
 def _en_month(m: re.Match, t: date) -> Span | None:
@@ -469,7 +473,7 @@ def _en_month(m: re.Match, t: date) -> Span | None:
         if m["yrel"]:
             year = t.year + _EN_REL[m["yrel"].lower()]
         mon = _EN_MONTHS.index(name.lower()) + 1
-        span = _month_named(t, mon, day, mod if mod in ("last", "next") else "", year, tense(m))
+        span = _month_named(t, mon, day, mod if mod in ("last", "next") else "", year, m)
         if span is None or day:
             return span
         return _month_part(span[0].year, mon, part)
