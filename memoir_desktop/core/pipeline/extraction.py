@@ -82,6 +82,9 @@ def _extract(llm, cleared, summary, recent, new, today, chunk_chars: int, with_c
     facts: list[Fact] = []
     seen: set[str] = set()
     todo = _chunks(lines, chunk_chars)
+    # What else the model was shown, as words once: a fact made of them is not the entry's (support.py).
+    others = [annotate(e) for e in recent] + [system] if with_context else [system]
+    other_words = [support.words(text) for text in others]
     while todo:
         part = todo.pop(0)
         user = prompts.EXTRACTION_USER.format(
@@ -100,14 +103,15 @@ def _extract(llm, cleared, summary, recent, new, today, chunk_chars: int, with_c
             # reply lost come back (duplicates of the ones it kept are dropped below).
             todo[:0] = _chunks(part, max(MIN_CHUNK_CHARS // 2, size // 2))
         shown = [m["content"] for m in part]
-        others = [annotate(e) for e in recent] + [system] if with_context else [system]
+        shown_words = set().union(*(support.words(text) for text in shown))
         for f in args.facts:
             fact = shape_fact(f.text, today, f.category)
-            if is_question(fact.text) or not support.words(f.text):
+            fact_words = support.words(f.text)
+            if is_question(fact.text) or not fact_words:
                 # A small model gives the diarist's question back as a "fact", or only a date or "...":
                 # neither states anything.
                 continue
-            if support.copied(f.text, shown, others) or support.foreign(f.text, shown):
+            if support.copied(fact_words, shown_words, other_words) or support.foreign(f.text, shown):
                 log.info("extraction: a fact not of this entry (another message's, the prompt's, another language); left out")
                 if copied is not None:
                     copied.append(f.text)

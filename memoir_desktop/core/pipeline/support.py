@@ -27,31 +27,25 @@ def words(text: str) -> set[str]:
     return {t for t in tokenize(without_time(text or "")) if not any(c.isdigit() for c in t)}
 
 
-def share(text: str, sources: Iterable[str]) -> float | None:
-    """The share of the text's words found in the sources together (None: no words to judge)."""
-    own = words(text)
-    if not own:
-        return None
-    found: set[str] = set()
-    for source in sources:
-        found |= words(source)
-    return len(own & found) / len(own)
+def share(own: set[str], found: set[str]) -> float | None:
+    """The share of a text's words (`own`) found among `found` (None: no words to judge)."""
+    return len(own & found) / len(own) if own else None
 
 
-def copied(fact: str, new: list[str], others: Iterable[str]) -> bool:
-    """The fact's words are one of `others`' and not the new messages'."""
-    if len(words(fact)) < 2:
+def copied(fact: set[str], new: set[str], others: Iterable[set[str]]) -> bool:
+    """The fact's words are one of `others`' and not the new messages' (all given as words())."""
+    if len(fact) < 2:
         return False
     in_new = share(fact, new)
     if in_new is None or in_new >= OWN:
         return False
-    return any((share(fact, [other]) or 0.0) >= COPIED for other in others)
+    return any((share(fact, other) or 0.0) >= COPIED for other in others)
 
 
 def grounded(text: str, sources: list[str]) -> bool:
     """The model's wording of a memory says what its sources say (the fact, the memory it updates);
     a wording with no words at all ("...") says nothing."""
-    found = share(text, sources)
+    found = share(words(text), set().union(*(words(source) for source in sources)))
     return found is not None and found >= OWN
 
 
