@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from memoir_desktop.ui.journal.entry_dialogs import first_lines
-from memoir_desktop.ui.shared.a11y import announce, focus_stop, next_stop, short
+from memoir_desktop.ui.shared.a11y import announce, focus_stop, put_away, short
 from memoir_desktop.ui.shared.formatting import date_time
 
 
@@ -219,11 +219,7 @@ class ActionBar(QFrame):
         super().keyPressEvent(event)
 
     def dismiss(self) -> None:
-        """Put the message away; the keyboard, if it was on it, goes on to what comes after it."""
-        after = next_stop(self.window(), True) if self.isAncestorOf(QApplication.focusWidget()) else None
-        self.hide()
-        if after is not None and after.isVisible():
-            focus_stop(after)
+        put_away(self)
 
     def _act(self) -> None:
         action, self._action = self._action, None

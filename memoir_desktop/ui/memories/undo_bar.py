@@ -7,9 +7,9 @@ was read, or before the keyboard reached Undo (WCAG 2.2.1, 4.1.3). Ctrl+Z is Und
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QApplication, QFrame, QHBoxLayout, QLabel, QPushButton
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton
 
-from memoir_desktop.ui.shared.a11y import announce, focus_stop, next_stop, short
+from memoir_desktop.ui.shared.a11y import announce, put_away, short
 
 
 class UndoBar(QFrame):
@@ -54,12 +54,8 @@ class UndoBar(QFrame):
         super().keyPressEvent(event)
 
     def dismiss(self) -> None:
-        """Put the bar away; the keyboard, if it was on it, goes on to what comes after it."""
-        after = next_stop(self.window(), True) if self.isAncestorOf(QApplication.focusWidget()) else None
         self.memory = None
-        self.hide()
-        if after is not None and after.isVisible():
-            focus_stop(after)
+        put_away(self)
 
     def _undo(self) -> None:
         if self.memory is not None:

@@ -162,6 +162,14 @@ def focus_stop(widget: QWidget, forward: bool = True, wait: bool = True) -> None
         parent = parent.parentWidget()
 
 
+def put_away(widget: QWidget) -> None:
+    """Hide a bar or message; the keyboard, if it was on it, goes on to what comes after it."""
+    after = next_stop(widget.window(), True) if widget.isAncestorOf(QApplication.focusWidget()) else None
+    widget.hide()
+    if after is not None and after.isVisible():
+        focus_stop(after)
+
+
 # -- Enter on a focused button ------------------------------------------------------------------------
 
 
