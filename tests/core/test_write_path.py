@@ -165,8 +165,8 @@ def test_extraction_sees_recent_messages_and_absolute_today(mem, fake_llm):
     mem.journal.write("newer message", timestamp="2026-03-02T09:00")
     mem.jobs.process()
     req = fake_llm.calls("save_facts")[-1]
-    assert "2026-03-02" in req["messages"][0]["content"]
     user = req["messages"][-1]["content"]
+    assert "Today is 2026-03-02" in user
     assert "older message" in user.split("New exchange:")[0]
 
 

@@ -36,9 +36,8 @@ ENTRY = ("user: I started learning the cello last month. My sister Mina lives in
 
 
 def requests() -> list[tuple[str, str, dict]]:
-    system = prompts.EXTRACTION_SYSTEM.format(today="2026-03-13", weekday="Friday",
-                                              categories=", ".join(prompts.FACT_CATEGORIES))
-    user = prompts.EXTRACTION_USER.format(summary="(none yet)", recent="(none)", new=ENTRY)
+    system = prompts.EXTRACTION_SYSTEM.format(categories=", ".join(prompts.FACT_CATEGORIES))
+    user = prompts.EXTRACTION_USER.format(today="2026-03-13", weekday="Friday", summary="(none yet)", recent="(none)", new=ENTRY)
     tool = prompts.EXTRACTION_TOOL
     out = []
     for mode in modes.MODES:

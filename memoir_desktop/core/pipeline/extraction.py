@@ -71,9 +71,9 @@ def extract_facts(llm: Gate, cleared: Clearance, *, summary: str, recent: list[E
 def _extract(llm, cleared, summary, recent, new, today, chunk_chars: int, with_context: bool,
              moods: list[str] | None = None, copied: list[str] | None = None) -> list[Fact]:
     """`copied`: the facts left out as another message's or the prompt's are appended to it."""
-    system = prompts.EXTRACTION_SYSTEM.format(today=today.date().isoformat(),
-                                              weekday=temporal.WEEKDAY_NAMES[today.weekday()],
-                                              categories=", ".join(prompts.FACT_CATEGORIES))
+    # The instructions are the same for every entry (today's date is in the user message): a server
+    # that keeps the prompt's beginning (llama.cpp, LM Studio, Ollama) reads them once, not every time.
+    system = prompts.EXTRACTION_SYSTEM.format(categories=", ".join(prompts.FACT_CATEGORIES))
     tool = prompts.EXTRACTION_TOOL
     if moods is not None:
         system += prompts.EXTRACTION_MOOD_RULE
@@ -88,6 +88,7 @@ def _extract(llm, cleared, summary, recent, new, today, chunk_chars: int, with_c
     while todo:
         part = todo.pop(0)
         user = prompts.EXTRACTION_USER.format(
+            today=today.date().isoformat(), weekday=temporal.WEEKDAY_NAMES[today.weekday()],
             summary=(summary or "(none yet)") if with_context else "(left out)",
             recent=prompts.format_messages([{"role": e.role, "content": e.content} for e in recent])
             if with_context else "(left out)",

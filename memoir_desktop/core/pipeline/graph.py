@@ -323,9 +323,9 @@ class GraphMemory:
         return idx
 
     def _extract_entities(self, llm, text: str, today: str) -> dict[str, tuple[str, str]]:
-        system = prompts.GRAPH_ENTITIES_SYSTEM.format(today=today, types=", ".join(prompts.GRAPH_ENTITY_TYPES))
+        system = prompts.GRAPH_ENTITIES_SYSTEM.format(types=", ".join(prompts.GRAPH_ENTITY_TYPES))
         args = llm.call_tool("graph", [{"role": "system", "content": system},
-                                       {"role": "user", "content": prompts.GRAPH_ENTITIES_USER.format(text=text)}],
+                                       {"role": "user", "content": prompts.GRAPH_ENTITIES_USER.format(today=today, text=text)}],
                              prompts.GRAPH_ENTITIES_TOOL)
         out: dict[str, tuple[str, str]] = {}
         for item in args.entities:
@@ -340,8 +340,8 @@ class GraphMemory:
     def _extract_relations(self, llm, text: str, entities: dict, today: str) -> list[tuple[str, str, str]]:
         """(source key, relation, destination key); an end the entity list lacks is added to it untyped."""
         listing = "\n".join(f"- {name} ({type_})" for name, type_ in entities.values())
-        user = prompts.GRAPH_RELATIONS_USER.format(text=text, entities=listing)
-        args = llm.call_tool("graph", [{"role": "system", "content": prompts.GRAPH_RELATIONS_SYSTEM.format(today=today)},
+        user = prompts.GRAPH_RELATIONS_USER.format(today=today, text=text, entities=listing)
+        args = llm.call_tool("graph", [{"role": "system", "content": prompts.GRAPH_RELATIONS_SYSTEM},
                                        {"role": "user", "content": user}], prompts.GRAPH_RELATIONS_TOOL)
         out = []
         for item in args.relations:
@@ -413,8 +413,8 @@ class GraphMemory:
             blocks.append("\n".join(lines))
         if not blocks:
             return
-        user = prompts.GRAPH_OBSOLETE_USER.format(blocks="\n\n".join(blocks))
-        args = llm.call_tool("graph", [{"role": "system", "content": prompts.GRAPH_OBSOLETE_SYSTEM.format(today=today)},
+        user = prompts.GRAPH_OBSOLETE_USER.format(today=today, blocks="\n\n".join(blocks))
+        args = llm.call_tool("graph", [{"role": "system", "content": prompts.GRAPH_OBSOLETE_SYSTEM},
                                        {"role": "user", "content": user}], prompts.GRAPH_OBSOLETE_TOOL)
         id_of = {num: eid for eid, num in num_of.items()}
         for num in args.obsolete:

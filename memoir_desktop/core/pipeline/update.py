@@ -93,8 +93,8 @@ def _plan_batch(llm, facts, candidates, idx: list[int], today, shown: int | None
         if not cands:
             lines.append("  (none)")
         blocks.append("\n".join(lines))
-    system = prompts.UPDATE_SYSTEM.format(today=today.date().isoformat())
-    user = prompts.UPDATE_USER.format(blocks="\n\n".join(blocks))
+    system = prompts.UPDATE_SYSTEM.format()  # the same every time; the date is the user message's
+    user = prompts.UPDATE_USER.format(today=today.date().isoformat(), blocks="\n\n".join(blocks))
     args = llm.call_tool(cleared, [{"role": "system", "content": system},
                                    {"role": "user", "content": user}], prompts.UPDATE_TOOL)
     out: list[Op] = []
