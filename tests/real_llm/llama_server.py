@@ -36,6 +36,9 @@ class LlamaServer:
     port: int
     extra_bufts: bool = True
     log: Path | None = None
+    # llama-cpp-python's server keeps only the last prompt unless started with --cache true (llama.cpp's
+    # own llama-server, LM Studio and Ollama keep prompt beginnings without being asked).
+    cache: bool = False
     proc: subprocess.Popen | None = field(default=None, repr=False)
 
     @property
@@ -51,6 +54,8 @@ class LlamaServer:
                "--n_threads", "2", "--port", str(self.port), "--host", "127.0.0.1"]
         if not self.extra_bufts:
             cmd.append("--no-extra-bufts")
+        if self.cache:
+            cmd += ["--cache", "true"]
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115 (lives with the process)
         self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + READY_S
@@ -100,17 +105,17 @@ class LlamaServer:
 _repacking_crashes = False  # learnt once per process: every later server starts without it
 
 
-def start_working(model: Path, *, log: Path | None = None) -> LlamaServer:
+def start_working(model: Path, *, log: Path | None = None, cache: bool = False) -> LlamaServer:
     """A server on a free port that has generated a token (restarted without the repacking kernels
     when they crash it)."""
     global _repacking_crashes
     if not _repacking_crashes:
-        server = LlamaServer(model, free_port(), log=log).start()
+        server = LlamaServer(model, free_port(), log=log, cache=cache).start()
         if server.generates():
             return server
         server.stop()
         _repacking_crashes = True
-    server = LlamaServer(model, free_port(), extra_bufts=False, log=log).start()
+    server = LlamaServer(model, free_port(), extra_bufts=False, log=log, cache=cache).start()
     if not server.generates():
         server.stop()
         raise RuntimeError(f"llama_cpp.server crashes generating with {model.name}, also without repacking")

@@ -3,6 +3,7 @@ would see them: how memoir asks the model (the probe's mode), every job done or 
 the memories stored, and the time each entry took.
 
     MEMOIR_TEST_MODELS=models python -m tests.tools.real_server_log qwen      # or smollm2
+    MEMOIR_TEST_MODELS=models python -m tests.tools.real_server_log qwen --cache   # server keeps prompts
 
 Needs llama-cpp-python[server] and the model file (tests/tools/local_model.sh). Prints the log; nothing
 is kept (the journal lives in a temporary folder).
@@ -34,17 +35,26 @@ ENTRIES = [
 ]
 
 
-def run(label: str, model: Path) -> int:
+def run(label: str, model: Path, cache: bool = False) -> int:
     from memoir_desktop.core import Memoir
     from tests.real_llm.llama_server import start_working
 
     print(f"# {len(ENTRIES)} entries through llama.cpp with {model.name} ({datetime.now():%Y-%m-%d %H:%M}, "
-          f"{os.cpu_count()} cores)\n")
+          f"{os.cpu_count()} cores{', server started with --cache true' if cache else ''})\n")
     with tempfile.TemporaryDirectory() as tmp:
-        server = start_working(model, log=Path(tmp) / "server.log")
+        server = start_working(model, log=Path(tmp) / "server.log", cache=cache)
         try:
             mem = Memoir.open(Path(tmp) / "journal", encrypt=False, llm_base_url=server.url,
                               llm_model=model.stem)
+            calls: list[str] = []
+            record = mem.metrics.record
+
+            def each_call(stage, ms, prompt_tokens=0, completion_tokens=0):
+                if prompt_tokens or completion_tokens:  # an LLM request (embeddings count no tokens)
+                    calls.append(f"{stage} {ms / 1000:.1f} s ({prompt_tokens} read, {completion_tokens} written)")
+                record(stage, ms, prompt_tokens, completion_tokens)
+
+            mem.llm.client._sink = each_call  # what the client tells the metrics, shown here too
             try:
                 report = mem.connection.check_connection(server.url, model.stem)
                 print(f"connection test: mode {report.mode} ({report.mode_label}); first token "
@@ -55,6 +65,7 @@ def run(label: str, model: Path) -> int:
                 for n, (lang, text) in enumerate(ENTRIES, 1):
                     before = {m["id"] for m in mem.get_all()["results"]}
                     started = time.monotonic()
+                    calls.clear()
                     mem.journal.write(text, timestamp=when + timedelta(days=n))
                     results = []
                     for _ in range(6):  # the entry's jobs, and what they queue after them
@@ -71,6 +82,7 @@ def run(label: str, model: Path) -> int:
                         state = r["state"]
                         totals[state if state in totals else "waiting"] += 1
                         print(f"   job {r.get('kind', '?')}: {state}" + (f" — {why}" if why else ""))
+                    print(f"   calls: {'; '.join(calls)}")
                     for m in new:
                         print(f"   + {m['memory']}")
                     totals["memories"] += len(new)
@@ -89,6 +101,7 @@ def run(label: str, model: Path) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("model", choices=["qwen", "smollm2"])
+    parser.add_argument("--cache", action="store_true", help="start the server with --cache true")
     args = parser.parse_args(argv)
     from tests.real_llm.llama_server import MODELS
 
@@ -96,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     if not folder or not (Path(folder) / MODELS[args.model]).is_file():
         print("set MEMOIR_TEST_MODELS to a folder holding the model (tests/tools/local_model.sh)", file=sys.stderr)
         return 2
-    return run(args.model, Path(folder) / MODELS[args.model])
+    return run(args.model, Path(folder) / MODELS[args.model], cache=args.cache)
 
 
 if __name__ == "__main__":

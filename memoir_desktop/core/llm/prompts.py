@@ -90,7 +90,7 @@ EXTRACTION_TOOL_WITH_MOOD = Tool(
 
 UPDATE_SYSTEM = """You maintain a user's long-term memory.
 For each NEW FACT decide one operation against the EXISTING MEMORIES listed with it:
-- ADD: the fact is new information.
+- ADD: the fact is new information (it is stored as it is: no text).
 - UPDATE: an existing memory is about the same thing and the fact adds to or refines it; give the
   merged text (in the memory's language) and the memory id.
 - DELETE: an existing memory is contradicted by the fact (it is no longer true); give its id. The new
@@ -112,10 +112,10 @@ EXISTING MEMORIES:
 NEW FACT 3: Started learning the cello
 EXISTING MEMORIES:
   (none)
--> {{"operations": [{{"fact": 0, "event": "DELETE", "id": 0}}, {{"fact": 0, "event": "ADD", "text": "서울 마포구로 이사했다"}},
+-> {{"operations": [{{"fact": 0, "event": "DELETE", "id": 0}}, {{"fact": 0, "event": "ADD"}},
                    {{"fact": 1, "event": "NOOP", "id": 1}},
                    {{"fact": 2, "event": "UPDATE", "id": 2, "text": "지수는 대학 친구이고 3월에 결혼한다"}},
-                   {{"fact": 3, "event": "ADD", "text": "Started learning the cello"}}]}}"""
+                   {{"fact": 3, "event": "ADD"}}]}}"""
 
 UPDATE_USER = """Today is {today}.
 
@@ -139,7 +139,9 @@ UPDATE_TOOL = Tool(
                         "fact": {"type": "integer", "description": "index of the new fact"},
                         "event": {"type": "string", "enum": list(_EVENTS)},
                         "id": {"type": ["integer", "null"], "description": "existing memory id"},
-                        "text": {"type": "string", "description": "memory text for ADD/UPDATE"},
+                        # ADD stores the fact itself: a model that wrote it out again spent a third of a small
+                        # local model's reply on it (real-llm-qwen.txt), and sometimes copied the example.
+                        "text": {"type": "string", "description": "the merged memory text, for UPDATE only"},
                     },
                     "required": ["fact", "event"],
                 },

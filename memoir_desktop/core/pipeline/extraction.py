@@ -28,6 +28,11 @@ log = logging.getLogger(__name__)
 _ISO = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 CHUNK_CHARS = 6000  # per extraction call: a 4k-token local model still fits prompt + reply
 MIN_CHUNK_CHARS = 750
+# The last m messages are context, not what is read: a diarist's ten last entries can be pages long, and
+# a small local model reads about 140 pieces of text a second on two cores (Ollama's default context
+# even drops a prompt's beginning, the instructions, when it is too long). The newest that fit are kept.
+RECENT_CHARS = 1500
+MIN_RECENT_PART = 200  # less of a message than this says nothing: it is left out
 _SENTENCE_END = re.compile(r"(?<=[.!?。…\n])\s+")
 
 Span = tuple[datetime, datetime]
@@ -43,6 +48,21 @@ class Fact:
 
 def annotate(entry: Entry) -> str:
     return temporal.normalize(entry.content, entry.created_at)
+
+
+def recent_lines(recent: list[Entry], budget: int = RECENT_CHARS) -> list[dict]:
+    """The newest recent messages that fit `budget` characters, oldest first; the oldest one kept may
+    be only its end (what the new exchange follows on from)."""
+    out: list[dict] = []
+    for e in reversed(recent):
+        text = e.content
+        if len(text) > budget:
+            if budget >= MIN_RECENT_PART:
+                out.append({"role": e.role, "content": "…" + text[len(text) - budget + 1:]})
+            break
+        out.append({"role": e.role, "content": text})
+        budget -= len(text)
+    return out[::-1]
 
 
 def extract_facts(llm: Gate, cleared: Clearance, *, summary: str, recent: list[Entry], new: list[Entry],
@@ -90,8 +110,7 @@ def _extract(llm, cleared, summary, recent, new, today, chunk_chars: int, with_c
         user = prompts.EXTRACTION_USER.format(
             today=today.date().isoformat(), weekday=temporal.WEEKDAY_NAMES[today.weekday()],
             summary=(summary or "(none yet)") if with_context else "(left out)",
-            recent=prompts.format_messages([{"role": e.role, "content": e.content} for e in recent])
-            if with_context else "(left out)",
+            recent=prompts.format_messages(recent_lines(recent)) if with_context else "(left out)",
             new=prompts.format_messages(part),
         )
         args = llm.call_tool(cleared, [{"role": "system", "content": system},
