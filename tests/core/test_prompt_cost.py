@@ -53,7 +53,7 @@ def test_long_recent_entries_are_context_within_a_budget(mem, fake_llm):
     mem.jobs.process()
     req = [r for r in fake_llm.calls("save_facts") if "부산에 간다" in r["messages"][1]["content"]][-1]
     user = req["messages"][1]["content"]
-    recent = user.split("Recent messages:")[1].split("Today is")[0]
+    recent = user.split("Recent messages:")[1].split("New exchange:")[0]
     assert len(recent) <= RECENT_CHARS + 100  # the roles and line breaks around the budget
     assert "끝맺음 6" in recent  # the entry just before is there, its end at least
     assert "끝맺음 1\n" not in recent and "1일의 긴 일기" not in recent

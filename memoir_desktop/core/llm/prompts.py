@@ -38,13 +38,14 @@ New exchange:
 user: ㅋㅋ 고마워 잘 자
 -> {{"facts": []}}"""
 
-EXTRACTION_USER = """Conversation summary so far:
+EXTRACTION_USER = """Today is {today} ({weekday}).
+
+Conversation summary so far:
 {summary}
 
 Recent messages:
 {recent}
 
-Today is {today} ({weekday}).
 New exchange:
 {new}
 
