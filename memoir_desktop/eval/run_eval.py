@@ -40,9 +40,9 @@ from sqlalchemy import func
 from sqlmodel import Session, select
 
 from memoir_desktop.core import Memoir
-from memoir_desktop.core.companion import grounding
 from memoir_desktop.core.llm import LLMBadReply, LLMUnavailable, prompts
 from memoir_desktop.core.llm.tokens import count_tokens
+from memoir_desktop.core.script import language_of
 from memoir_desktop.core.storage.models import Entry, Metric
 from memoir_desktop.core.temporal import WEEKDAY_NAMES
 from memoir_desktop.eval import report
@@ -266,7 +266,7 @@ def answer_from_memory(mem: Memoir, unit: Unit, q: Question) -> dict:
 def answer_from_full_context(mem: Memoir, unit: Unit, q: Question, text: str) -> dict:
     when = q.asked_at
     system = prompts.ANSWER_SYSTEM.format(today=when.date().isoformat(), weekday=WEEKDAYS[when.weekday()],
-                                          language=prompts.LANGUAGE_NAMES[grounding.language(q.question)],
+                                          language=prompts.LANGUAGE_NAMES[language_of(q.question)],
                                           context=f"{FULL_CONTEXT_HEADER}\n{text}")
     msgs = [{"role": "system", "content": system}, {"role": "user", "content": q.question}]
     mark = _metric_mark(mem)

@@ -11,6 +11,7 @@ import pytest
 
 from memoir_desktop.core import Memoir
 from memoir_desktop.core.companion import grounding
+from memoir_desktop.core.script import language_of
 
 pytestmark = [pytest.mark.real_llm, pytest.mark.timeout(1800)]
 
@@ -35,7 +36,7 @@ def test_a_question_no_memory_answers_gets_an_honest_answer_in_its_language(jour
     start = time.perf_counter()
     out = journal.companion.chat(question, timestamp=NOW, remember=False)
     print(f"\n{question} -> {out['reply']!r} ({time.perf_counter() - start:.1f} s, {out.get('grounded')})")
-    assert out["reply"] == grounding.NOTHING_YET[grounding.language(question)]
+    assert out["reply"] == grounding.NOTHING_YET[language_of(question)]
 
 
 @pytest.mark.parametrize("question", list(ANSWERED))
@@ -47,4 +48,4 @@ def test_a_question_a_memory_answers_gets_its_fact(journal, question):
     # The memory's fact, or, where the small model strays from what it was given, the honest answer:
     # never a fact it was not given.
     assert ANSWERED[question] in reply or reply == grounding.NOTHING_YET["ko"], reply
-    assert grounding.language(reply) == "ko"
+    assert language_of(reply) == "ko"

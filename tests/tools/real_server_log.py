@@ -77,6 +77,8 @@ def run(label: str, model: Path, cache: bool = False) -> int:
                     new = [m for m in mem.get_all()["results"] if m["id"] not in before]
                     print(f"## {n:2d} [{lang}] {text}")
                     print(f"   {took:5.1f} s, {len(new)} new memor{'y' if len(new) == 1 else 'ies'}")
+                    # A job still waiting comes back from every process(): its last word is what counts.
+                    results = list({r.get("id", n): r for n, r in enumerate(results)}.values())
                     for r in results:
                         why = (r.get("reason") or {}).get("text") or ""
                         state = r["state"]

@@ -21,9 +21,9 @@ import re
 from collections.abc import Callable
 
 from memoir_desktop.core.lexical.tokens import morphemes, tokenize
+from memoir_desktop.core.script import has_hangul
 from memoir_desktop.core.search.versions import without_time
 
-_HANGUL = re.compile(r"[가-힣]")
 # A question: a question mark, or a Korean question ending or an English question word opening it.
 _QUESTION = re.compile(
     r"\?|？|(?:뭐|뭘|무엇|어디|언제|누구|누가|몇|왜|어떻게|어땠|무슨|어느|얼마)|"
@@ -53,10 +53,6 @@ HONEST_REPLY = {
 }
 
 
-def language(text: str) -> str:
-    return "ko" if _HANGUL.search(text or "") else "en"
-
-
 def asks_about_me(text: str) -> bool:
     """A question about the diarist's own life ("내 고양이 이름이 뭐야?", "what did I tell you about my
     knee?"), which memories answer, as opposed to a day told or a feeling shared. A Korean question
@@ -64,7 +60,7 @@ def asks_about_me(text: str) -> bool:
     t = (text or "").strip()
     if not t or not _QUESTION.search(t):
         return False
-    return bool(_HANGUL.search(t)) or bool(_ABOUT_ME.search(t))
+    return has_hangul(t) or bool(_ABOUT_ME.search(t))
 
 
 def _words(text: str) -> set[str]:
@@ -137,7 +133,7 @@ def _names(text: str) -> set[str]:
 
 def _nouns(text: str) -> set[str]:
     """Korean nouns (an English reply's words are not told apart from its verbs here: its names say it)."""
-    return {form for form, tag in morphemes(text) if tag in ("NNG", "NNP", "SL")} if _HANGUL.search(text) else set()
+    return {form for form, tag in morphemes(text) if tag in ("NNG", "NNP", "SL")} if has_hangul(text) else set()
 
 
 def unsupported(reply: str, sources: list[str], *, question: bool) -> set[str]:

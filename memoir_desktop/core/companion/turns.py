@@ -13,7 +13,6 @@ write the reply in a short transaction under the write lock, so they run on the 
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,13 +27,13 @@ from memoir_desktop.core.inputs import InvalidInput, clean_reply, clean_text, pa
 from memoir_desktop.core.journal.entries import Journal
 from memoir_desktop.core.llm import Gate, LLMError, LLMUnavailable, PrivateRefused, prompts
 from memoir_desktop.core.pipeline.memorize import latest_summary, recent_context
+from memoir_desktop.core.script import has_hangul, language_of
 from memoir_desktop.core.search import Retriever, assemble, route
 from memoir_desktop.core.search.floor import floor_for
 from memoir_desktop.core.storage.models import Memory, pk
 from memoir_desktop.core.storage.store import memory_dict
 
 log = logging.getLogger(__name__)
-_HANGUL = re.compile(r"[가-힣]")
 
 PROFILE_SIZE = 8  # memories always in the answer's context (the hot path), the user's own first
 
@@ -208,7 +207,7 @@ class Companion:
         # Private entries the search would have brought to this answer. Those of the recent stretch are
         # not counted: the diarist chose to keep them out, and saying so after every turn is noise.
         out["left_out"] = ctx.left_out
-        lang, asking = grounding.language(text), grounding.asks_about_me(text)
+        lang, asking = language_of(text), grounding.asks_about_me(text)
         if asking and llm.configured and not self._keep_what_bears(ctx, text, user_id):
             # Nothing the diarist wrote answers this: say so rather than ask the model to guess.
             out["memories"], out["grounded"] = [], "nothing to go on"
@@ -242,7 +241,7 @@ class Companion:
             alike (e5-small: 0.75-0.84, search/floor.py; a true match stood only 0.014 above the next in a
             journal of 32), so the search's best stands and the reply is checked against it."""
             score = ((item.get("explain") or {}).get("dense") or {}).get("score")
-            asked_korean, memory_korean = bool(_HANGUL.search(text)), bool(_HANGUL.search(item.get("memory") or ""))
+            asked_korean, memory_korean = has_hangul(text), has_hangul(item.get("memory"))
             if floor is None or score is None or asked_korean != memory_korean:
                 return True
             return float(score) >= floor.for_pair(asked_korean, memory_korean).minimum

@@ -20,13 +20,13 @@ from functools import lru_cache
 from importlib import resources
 
 from memoir_desktop.core.lexical.tokens import morphemes
+from memoir_desktop.core.script import has_hangul
 
 log = logging.getLogger(__name__)
 
 _KIWI_FIRST_WORD = 64
 _CONTENT = ("NNG", "NNP", "VV", "VA", "MAG", "XR", "MM", "NP", "IC")
 _LATIN = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
-_HANGUL = re.compile(r"[\uac00-\ud7a3]")
 WORDS_FILE = "english_words.txt"  # a header line (#: its source and licence), then a word a line
 
 
@@ -55,7 +55,7 @@ def says_something(text: str) -> bool:
     journal has is found by its letters before this is asked)."""
     real = total = 0
     for chunk in (text or "").split():
-        if _HANGUL.search(chunk):
+        if has_hangul(chunk):
             total += 1
             real += any(tag.split("-")[0] in _CONTENT and word_id >= _KIWI_FIRST_WORD
                         for _form, tag, word_id in morphemes(chunk, ids=True))

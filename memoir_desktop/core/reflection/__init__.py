@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-_HANGUL = re.compile(r"[\uac00-\ud7a3]")
+from memoir_desktop.core.script import HANGUL
+
 _LATIN = re.compile(r"[A-Za-z]")
 
 
@@ -20,7 +21,7 @@ def language_of(texts) -> str:
         texts = [texts]
     ko = en = 0
     for t in texts:
-        ko += len(_HANGUL.findall(t))
+        ko += len(HANGUL.findall(t))
         en += len(_LATIN.findall(t))
     # A Hangul syllable carries about as much as three Latin letters.
     return "ko" if ko * 3 >= en and ko else "en"

@@ -15,12 +15,13 @@ from datetime import datetime, timedelta
 from sqlmodel import Session, col, select
 
 from memoir_desktop.core import temporal
+from memoir_desktop.core.script import language_of
 from memoir_desktop.core.search import rivals
 from memoir_desktop.core.search.first_stage import rankings
 from memoir_desktop.core.search.floor import Floor, has_content
 from memoir_desktop.core.search.fusion import fuse, rank_score
 from memoir_desktop.core.search.query import Query
-from memoir_desktop.core.search.rerank import POOL, Weights, language, rerank, weights_for
+from memoir_desktop.core.search.rerank import POOL, Weights, rerank, weights_for
 from memoir_desktop.core.search.state_order import order_states
 from memoir_desktop.core.storage.models import Memory
 from memoir_desktop.core.storage.store import MemoryStore, memory_dict
@@ -78,7 +79,7 @@ class FactSearch:
             order.append((score, mid, signals))
         order.sort(key=lambda t: -t[0])  # stable: ties keep the fused order
         if second_stage is True:
-            second_stage = weights_for(self.store.embedder.name, language(q.text))
+            second_stage = weights_for(self.store.embedder.name, language_of(q.text))
         out: list[dict] = []
         pool = max(limit, POOL) if second_stage else limit
         batch = max(limit * 2, 10)

@@ -30,13 +30,13 @@ Three more rules there, measured by `python -m memoir_desktop.eval.trust_retriev
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from memoir_desktop.core.lexical.words import says_something
+from memoir_desktop.core.script import has_hangul
 from memoir_desktop.core.search.reference import korean_mask
 from memoir_desktop.core.search_models import model_catalog
 from memoir_desktop.core.storage.mirror import SimilarityStats
@@ -144,7 +144,7 @@ def in_query_language(hits: list, query: str, floor: Floor, korean_of) -> tuple[
     and sentences of the query's own language, each other-language hit raised by how much lower its
     pair's minimum is. `korean_of(ids)` -> {id: whether the memory is Korean}. Only for deciding
     what to list."""
-    q_korean = bool(_HANGUL.search(query))
+    q_korean = has_hangul(query)
     if not hits:
         return hits, floor.for_pair(q_korean, q_korean), q_korean
     korean = korean_of([h[0] for h in hits])
@@ -155,9 +155,6 @@ def in_query_language(hits: list, query: str, floor: Floor, korean_of) -> tuple[
     own = floor.for_pair(q_korean, q_korean)
     return [(h[0], h[1] + own.minimum - floor.for_pair(q_korean, korean.get(h[0], q_korean)).minimum, *h[2:])
             for h in hits], own, q_korean
-
-
-_HANGUL = re.compile(r"[\uac00-\ud7a3]")
 
 
 def in_language(reference: Callable[[], np.ndarray], korean: bool) -> Callable[[], np.ndarray]:

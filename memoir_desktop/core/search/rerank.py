@@ -16,7 +16,6 @@ says why (English: LoCoMo dev's check half did not gain).
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -53,13 +52,6 @@ class Weights:
 
     def score(self, x: np.ndarray) -> np.ndarray:
         return x @ self.w
-
-
-_HANGUL = re.compile(r"[가-힣]")
-
-
-def language(text: str) -> str:
-    return "ko" if _HANGUL.search(text or "") else "en"
 
 
 @lru_cache(maxsize=16)

@@ -32,6 +32,7 @@ import numpy as np
 
 from memoir_desktop.core.lexical import tokenize
 from memoir_desktop.core.lexical.tokens import morphemes
+from memoir_desktop.core.script import has_hangul
 from memoir_desktop.core.temporal import present
 
 SEED_DEPTH = 10  # the seeds are among this many best-ranked memories
@@ -45,7 +46,6 @@ FEW = 8
 # best matches, and the GROUP closest to both. Chosen on the dump of the project's own sets
 # (changing_facts, recency_chains; both languages) before the English gate; 3-5 / 3-4 measured alike.
 MEANING_DEPTH, CENTRE, GROUP = 10, 5, 4
-_HANGUL = re.compile(r"[가-힣]")
 
 
 @dataclass(frozen=True)
@@ -78,12 +78,12 @@ def _parse(text: str) -> tuple[frozenset[str], frozenset[str], bool]:
 def frame(text: str, tokens: Iterable[str]) -> Frame:
     """What a text states and names, as index tokens (`tokens`: the text's own)."""
     tokens = set(tokens)
-    if not _HANGUL.search(text):
+    if not has_hangul(text):
         return Frame(frozenset(tokens), frozenset(tokens), True)  # no parser for English: its content words
     states, names, own = _parse(text)
     # Kiwi's forms and the index's tokens agree for stems and nouns; what the index drops (하, 있…)
     # carries no topic. English words in a Korean line are content words.
-    other = {t for t in tokens if not _HANGUL.search(t)}
+    other = {t for t in tokens if not has_hangul(t)}
     return Frame(frozenset((states & tokens) | other), frozenset((names & tokens) | other), own)
 
 
@@ -93,7 +93,7 @@ _CAPITALISED = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w'-]+)")
 def entities(text: str) -> set[str]:
     """The names a text has (Kiwi's proper nouns; in English, capitalised words not opening a
     sentence): what tells two versions of one thing apart, or makes two lines one version."""
-    if _HANGUL.search(text):
+    if has_hangul(text):
         return {form for form, tag in morphemes(text) if tag == "NNP"} | \
             {m.lower() for m in _CAPITALISED.findall(text) if m != "I"}
     return {m.lower() for m in _CAPITALISED.findall(text) if m not in ("I", "I'm", "I've")}
@@ -109,7 +109,7 @@ def asked(text: str) -> Frame:
     timeless = without_time(text)
     tokens = tokenize(timeless)
     f = frame(timeless, tokens)
-    if _HANGUL.search(text):
+    if has_hangul(text):
         # A Korean question rarely puts its thing in a role ("무슨 음악 들어?"): every noun it has counts.
         return Frame(f.states, f.names | frozenset(w for w in tokens if w not in f.states), True)
     return f
@@ -126,7 +126,7 @@ def group(q_text: str, results: list[dict], tokens_of: dict[str, set[str]], doc_
     words that link another memory to them); nothing when the question's best-ranked memories
     state nothing of it. `doc_freq(words)` -> (memories, {word: memories that have it})
     (BM25Index.doc_freq)."""
-    if not _HANGUL.search(q_text):
+    if not has_hangul(q_text):
         # English has no parse here: its content words, grouped, moved LoCoMo dev's present-tense
         # questions about events (all@1 37.3 -> 32.6); the list (states.py) stays its only reading.
         return set(), set()
@@ -160,8 +160,7 @@ def linked(text: str, tokens: set[str], links: set[str]) -> bool:
     """A memory brought in from the index: the user's own, stating (or, in English, having) a
     word that links the versions."""
     f = frame(text, tokens)
-    return f.own and bool((f.states if _HANGUL.search(text) else f.names) & links)
-
+    return f.own and bool((f.states if has_hangul(text) else f.names) & links)
 
 
 def marked(text: str) -> bool:
@@ -176,7 +175,7 @@ def marked(text: str) -> bool:
 def about_the_diarist(text: str) -> bool:
     """A Korean question leaves its subject out; an English one about the user says I, my, we…
     ("Where does Caroline live?" asks about someone else's state, not the diarist's)."""
-    return bool(_HANGUL.search(text) or _FIRST_PERSON.search(text))
+    return bool(has_hangul(text) or _FIRST_PERSON.search(text))
 
 
 def by_meaning(q_text: str, qvec, results: list[dict], vecs: dict) -> set[str]:
@@ -187,7 +186,7 @@ def by_meaning(q_text: str, qvec, results: list[dict], vecs: dict) -> set[str]:
     about the diarist ("Where do I work now?"): one about someone else ("What is Caroline's job?",
     LoCoMo) is no question about a state of the user's, and grouping there cost LoCoMo dev's all@1
     7 points."""
-    if _HANGUL.search(q_text) or not _FIRST_PERSON.search(q_text) or qvec is None:
+    if has_hangul(q_text) or not _FIRST_PERSON.search(q_text) or qvec is None:
         return set()
     cands = [r for r in results[:MEANING_DEPTH] if r["id"] in vecs]
     if len(cands) < 3:

@@ -6,10 +6,10 @@
 """
 
 from memoir_desktop.core.temporal import recurring
-from memoir_desktop.core.temporal.natural import language, naturalize, phrase
+from memoir_desktop.core.temporal.natural import naturalize, phrase
 from memoir_desktop.core.temporal.relative import TimeSpan, normalize, query_span, resolve
 
 WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
-__all__ = ["WEEKDAY_NAMES", "TimeSpan", "language", "naturalize", "normalize", "phrase", "query_span",
+__all__ = ["WEEKDAY_NAMES", "TimeSpan", "naturalize", "normalize", "phrase", "query_span",
            "recurring", "resolve"]

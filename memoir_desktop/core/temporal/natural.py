@@ -12,18 +12,14 @@ import calendar
 import re
 from datetime import date
 
+from memoir_desktop.core.script import language_of
 from memoir_desktop.core.temporal.relative import _scan
 
 Span = tuple[date, date]
-_HANGUL = re.compile(r"[가-힣]")
 _ANNOTATION = re.compile(r"\s*\((\d{4})-(\d{2})-(\d{2})(?:\s*~\s*(\d{4})-(\d{2})-(\d{2}))?\)")
 _EN_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
               "October", "November", "December")
 _EN_LEAD = re.compile(r"\b(?:on|in|by|since|until|till|before|after|from|during|for|of|the)\s*$", re.I)
-
-
-def language(text: str) -> str:
-    return "ko" if _HANGUL.search(text) else "en"
 
 
 def _whole_month(a: date, b: date) -> bool:
@@ -75,7 +71,7 @@ def _english_lead(before: str, a: date, b: date) -> str:
 def naturalize(text: str, today: date) -> tuple[str, list[Span]]:
     """`text` with each copied "(YYYY-MM-DD)" / "(YYYY-MM-DD~YYYY-MM-DD)" annotation and the relative
     expression before it replaced by the date in words; also returns the annotated spans."""
-    lang = language(text)
+    lang = language_of(text)
     spans: list[Span] = []
     found = [(m.start(), m.end()) for m, _ in _scan(text, today)]
     out, last = [], 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from memoir_desktop.core.lexical.tokens import morphemes
+from memoir_desktop.core.script import has_hangul
 
 _KO_NOW = re.compile(r"요즘|요새|지금|아직|현재|이제는|이제|근래|최근에는")
 _EN_NOW = re.compile(r"\b(?:now|these\s+days|nowadays|still|currently|current|lately|at\s+the\s+moment|anymore"
@@ -21,14 +22,13 @@ _EN_PAST = re.compile(r"\b(?:did|was|were|had|used\s+to|ago|last|before|previous
                       r"when\s+did|\w+ed)\b", re.I)
 _KO_QUESTION = re.compile(r"\?|(?:니|냐|지|까|야|어|아|나|래|데|죠|요|가)\s*[?.!~]*\s*$")
 _EN_QUESTION = re.compile(r"\?\s*$|^\s*(?:what|where|who|how|which|do|does|am|is|are|have|has)\b", re.I)
-_HANGUL = re.compile(r"[가-힣]")
 
 
 def asks_about_now(text: str) -> bool:
     t = (text or "").strip()
     if not t:
         return False
-    if _HANGUL.search(t):
+    if has_hangul(t):
         if _KO_NOW.search(t):
             return True
         return bool(_KO_QUESTION.search(t)) and not _KO_PAST.search(t) and not _korean_past(t)

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from memoir_desktop.core.lexical.tokens import morphemes
+from memoir_desktop.core.script import has_hangul
 from memoir_desktop.core.temporal import recurring
 from memoir_desktop.core.temporal.present import past_ending
 
@@ -318,7 +319,6 @@ def _month_named(t: date, mon: int, day: int | None, rel: str, year: int | None,
     return _single(date(y, mon, day)) if day else _month(y, mon)
 
 
-_HANGUL = re.compile(r"[가-힣]")
 _SENTENCE_END = re.compile(r"[.!?。\n]")
 _EN_FUTURE = re.compile(r"\b(?:will|shall|going\s+to|gonna|plan(?:s|ning)?\s+to|next|upcoming|soon)\b|'ll\b"
                         r"|\b(?:is|are|am|'s|'re|'m)\s+(?:\w+\s+)?\w+ing\b", re.I)
@@ -334,7 +334,7 @@ def tense(m: re.Match) -> str:
     start = max((e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())), default=0)
     end = next((e.start() for e in _SENTENCE_END.finditer(text, m.end())), len(text))
     sentence = text[start:end]
-    if _HANGUL.search(sentence):
+    if has_hangul(sentence):
         if _KO_FUTURE.search(sentence):
             return "future"
         found = morphemes(sentence)
