@@ -91,3 +91,26 @@ def test_a_reply_of_only_earlier_facts_is_asked_again_with_the_entry_alone(mem, 
     texts = [m["memory"] for m in mem.get_all()["results"]]
     assert any("수영을 시작했다" in t for t in texts), texts
     assert sum("지민" in t for t in texts) == 1, texts
+
+
+def test_a_short_piece_of_the_prompts_example_is_not_stored(mem, fake_llm):
+    """SmolLM2-135M answered "매주 금요일" (from the prompt's example) for an entry about a talk at work."""
+    entry = "오늘 회사에서 새 프로젝트 발표를 했다."
+    fake_llm.on("save_facts", lambda req: tool({"facts": ["매주 금요일", "회사에서 새 프로젝트 발표를 했다"]}))
+    mem.journal.write(entry, timestamp=T)
+    mem.jobs.process()
+    texts = [m["memory"] for m in mem.get_all()["results"]]
+    assert not any("금요일" in t for t in texts), texts
+    assert any("발표" in t for t in texts), texts
+
+
+def test_a_one_word_fact_that_earlier_messages_explain_is_kept(mem, fake_llm):
+    """The context is there to resolve "거기": a fact named from an earlier message is the entry's."""
+    fake_llm.on("save_facts", lambda req: tool({"facts": list(user_lines(req))}))
+    mem.journal.write("다음 주에 제주도 여행을 간다.", timestamp=T)
+    mem.jobs.process()
+    fake_llm.on("save_facts", lambda req: tool({"facts": ["제주도"]}))
+    mem.journal.write("거기 너무 기대된다!", timestamp=T.replace(hour=22))
+    mem.jobs.process()
+    texts = [m["memory"] for m in mem.get_all()["results"]]
+    assert "제주도" in texts, texts

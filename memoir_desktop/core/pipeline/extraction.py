@@ -105,6 +105,7 @@ def _extract(llm, cleared, summary, recent, new, today, chunk_chars: int, with_c
     # What else the model was shown, as words once: a fact made of them is not the entry's (support.py).
     others = [annotate(e) for e in recent] + [system] if with_context else [system]
     other_words = [support.words(text) for text in others]
+    prompt_words = other_words[-1]  # the system prompt, last of `others`
     while todo:
         part = todo.pop(0)
         user = prompts.EXTRACTION_USER.format(
@@ -131,7 +132,8 @@ def _extract(llm, cleared, summary, recent, new, today, chunk_chars: int, with_c
                 # A small model gives the diarist's question back as a "fact", or only a date or "...":
                 # neither states anything.
                 continue
-            if support.copied(fact_words, shown_words, other_words) or support.foreign(f.text, shown):
+            if (support.copied(fact_words, shown_words, other_words) or support.foreign(f.text, shown)
+                    or support.the_prompts(fact_words, shown_words, prompt_words)):
                 log.info("extraction: a fact not of this entry (another message's, the prompt's, another language); left out")
                 if copied is not None:
                     copied.append(f.text)

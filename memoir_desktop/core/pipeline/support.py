@@ -12,13 +12,12 @@ dates are written into facts by the time rules, not copied from anywhere.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from memoir_desktop.core.lexical import tokenize
+from memoir_desktop.core.script import has_hangul
 from memoir_desktop.core.search.versions import without_time
 
-_HANGUL = re.compile(r"[가-힣]")
 OWN = 0.5  # at least this share of the fact's words in the new messages: the entry's own fact
 COPIED = 0.8  # this share in one other source (and not the entry's): copied from there
 
@@ -42,6 +41,13 @@ def copied(fact: set[str], new: set[str], others: Iterable[set[str]]) -> bool:
     return any((share(fact, other) or 0.0) >= COPIED for other in others)
 
 
+def the_prompts(fact: set[str], new: set[str], prompt: set[str]) -> bool:
+    """Every word of the fact is the prompt's and none the entry's: the prompt's own example given back,
+    however short (SmolLM2-135M answered "매주 금요일" for an entry about a talk at work). A short fact
+    whose one word is an earlier message's is left to `copied`: the context is there to resolve "거기"."""
+    return bool(fact) and not fact & new and fact <= prompt
+
+
 def grounded(text: str, sources: list[str]) -> bool:
     """The model's wording of a memory says what its sources say (the fact, the memory it updates);
     a wording with no words at all ("...") says nothing."""
@@ -52,4 +58,4 @@ def grounded(text: str, sources: list[str]) -> bool:
 def foreign(fact: str, new: list[str]) -> bool:
     """Korean in a fact of messages that have none: the facts are written in the diarist's language
     (the prompt says so), and SmolLM2-135M answered "고마다" for an English entry about peanuts."""
-    return bool(_HANGUL.search(fact)) and not any(_HANGUL.search(text) for text in new)
+    return has_hangul(fact) and not any(has_hangul(text) for text in new)
