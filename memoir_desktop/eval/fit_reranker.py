@@ -2,12 +2,15 @@
 report them on the halves it did not see.
 
     python -m memoir_desktop.eval.fit_reranker --data PATH/locomo-dev.json
-           [--sets tests/data/retrieval] [--embed-model NAME] [--write]
+           [--sets tests/data/retrieval] [--blind FOLDER ...] [--embed-model NAME] [--write]
 
 The dev sets: LoCoMo dev (observations as memories; a candidate is relevant when it covers an
 evidence turn; questions split 60/40 by a hash of their text), the Korean paraphrase set (its own
 fit/check split) and the recency chains (present-tense questions: the newest version is the
-relevant one; split 60/40 by chain). For each question the first stage's top 30 are taken with the
+relevant one; split 60/40 by chain) and the blind sets already spent as evidence (--blind; each was
+measured before and after the round it was written for, and its misses were then read, so it is a dev
+set now: present questions want the newest version first, past ones the old version; split 60/40 by
+question). A blind set not yet measured must never be given here. For each question the first stage's top 30 are taken with the
 relevance floor on and the second stage off; features are computed as the app computes them; a
 logistic regression with each question weighted equally is fitted on the fit rows. The table gives,
 for fit and check: LoCoMo all@10, paraphrase hit@5 / hit@10 / MRR@10 and chains newest@1, first
@@ -30,6 +33,7 @@ import numpy as np
 
 from memoir_desktop.core.search import rerank as rr
 from memoir_desktop.core.search.floor import topic_threshold
+from memoir_desktop.eval.blind_retrieval import _asked
 from memoir_desktop.eval.headless import throwaway_passphrase
 from memoir_desktop.eval.ko_retrieval import DEFAULT_DATA, _load
 from memoir_desktop.eval.locomo_data import load_locomo
@@ -41,6 +45,8 @@ from memoir_desktop.eval.locomo_retrieval import (
 )
 
 WEIGHTS_FILE = Path(rr.__file__).with_name("rerank_weights.json")
+# Spent blind sets (memoir_desktop/eval/results/README.md says when each was spent).
+SPENT_BLIND = ("tests/data/blind/2026-12-06", "tests/data/blind/2026-12-06b")
 
 
 def _half(key: str) -> str:
@@ -63,7 +69,7 @@ def _case(mem, user, text, now, topic) -> tuple[list[dict], np.ndarray]:
     return cands, rr.features(q, cands, vecs, q.vector(), topic)
 
 
-def collect(data: str, sets: Path, embed_model: str | None) -> tuple[str, list[Case]]:
+def collect(data: str, sets: Path, embed_model: str | None, blind: tuple[str, ...] = ()) -> tuple[str, list[Case]]:
     from memoir_desktop.core import Memoir
 
     _quiet_environment()
@@ -114,7 +120,23 @@ def collect(data: str, sets: Path, embed_model: str | None) -> tuple[str, list[C
                                  topic)
                 cases.append(Case("chains", _half(c["id"]), c["lang"], cands, x,
                                   np.array([1.0 if h["id"] == newest else 0.0 for h in cands])))
+        for folder in blind:
+            cases += _blind_cases(mem, Path(folder), topic)
     return model, cases
+
+
+def _blind_cases(mem, folder: Path, topic: float) -> list[Case]:
+    out = []
+    for lang in ("ko", "en"):
+        for j in json.loads((folder / f"{lang}.json").read_text("utf-8"))["journals"]:
+            user = f"{folder.name}-{j['id']}"
+            ids = _load(mem, user, j["memories"])
+            for q in j["questions"]:
+                cands, x = _case(mem, user, q["text"], _asked(q["asked"]), topic)
+                want = {ids[r] for r in q["relevant"]}
+                out.append(Case(f"blind {q['kind']}", _half(f"{folder.name}/{q['id']}"), j["lang"], cands, x,
+                                np.array([1.0 if c["id"] in want else 0.0 for c in cands])))
+    return out
 
 
 def _direct_queries(mem, memories: list[dict], n: int) -> list[tuple[dict, str]]:
@@ -151,6 +173,10 @@ def _metrics(cases: list[Case], w: np.ndarray | None) -> dict[str, float]:
             out["para hit@5"].append(100.0 * bool(rank and rank <= 5))
             out["para hit@10"].append(100.0 * bool(rank))
             out["para MRR@10"].append(1.0 / rank if rank else 0.0)
+        elif c.kind.startswith("blind"):
+            # present: the newest version first; past: the old one; the other kinds: an answer first
+            out[f"{c.kind} hit@1"].append(100.0 * bool(ranked and ranked[0]))
+            out["blind hit@5"].append(100.0 * any(ranked[:5]))
         else:
             out["chains newest@1"].append(100.0 * bool(ranked and ranked[0]))
     return {k: float(np.mean(v)) for k, v in out.items()}
@@ -175,24 +201,30 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--data", required=True, help="LoCoMo dev JSON")
     p.add_argument("--sets", default=str(DEFAULT_DATA), help="folder with ko_paraphrase.json and recency_chains.json")
+    p.add_argument("--blind", nargs="*", default=[], metavar="FOLDER",
+                   help=f"spent blind set folders as dev data too (spent so far: {', '.join(SPENT_BLIND)})")
     p.add_argument("--embed-model", default=None)
     p.add_argument("--write", action="store_true", help="store the fitted weights for this embedding model")
     a = p.parse_args(argv)
-    model, cases = collect(a.data, Path(a.sets), a.embed_model)
+    model, cases = collect(a.data, Path(a.sets), a.embed_model, tuple(a.blind))
     lines = [f"# Second stage, {model}: first stage alone vs with the learned reranking, per query language"]
     store: dict = {}
-    for lang in ("ko", "en"):
+    stored = rr.weights_for(model, "ko"), rr.weights_for(model, "en")
+    for lang, now_used in zip(("ko", "en"), stored, strict=True):
         w, res = fit_language(cases, lang)
+        check = [c for c in cases if c.lang == lang and c.split == "check"]
+        in_use = _metrics(check, now_used.w) if now_used is not None else None
         key = MAIN_METRIC[lang]
         use = res["check"][1][key] > res["check"][0][key]
         n = {s: sum(c.split == s and c.lang == lang for c in cases) for s in ("fit", "check")}
         lines += ["", f"## {lang} questions (fit {n['fit']}, check {n['check']}); used: {'yes' if use else 'no'} "
                       f"(check {key} {res['check'][0][key]:.1f} -> {res['check'][1][key]:.1f})", "",
-                  "| metric | fit: first | fit: reranked | check: first | check: reranked |",
-                  "|---|---:|---:|---:|---:|"]
+                  "| metric | fit: first | fit: reranked | check: first | check: reranked | check: weights in use |",
+                  "|---|---:|---:|---:|---:|---:|"]
         for k in res["fit"][0]:
+            used = f"{in_use[k]:.1f}" if in_use is not None else "—"
             lines.append(f"| {k} | {res['fit'][0][k]:.1f} | {res['fit'][1][k]:.1f} | {res['check'][0][k]:.1f} | "
-                         f"{res['check'][1][k]:.1f} |")
+                         f"{res['check'][1][k]:.1f} | {used} |")
         lines += ["", "| feature | weight |", "|---|---:|"]
         lines += [f"| {f} | {v:+.3f} |" for f, v in zip(rr.FEATURES, w, strict=True)]
         store[lang] = {"features": list(rr.FEATURES), "weights": [round(float(v), 5) for v in w],
