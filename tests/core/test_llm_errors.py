@@ -49,6 +49,8 @@ def test_an_unknown_host_name_is_said_so():
     (404, '{"error": {"message": "model \\"qwen9\\" not found, try pulling it first"}}', "model_unknown",
      "does not know the model “qwen9”"),
     (503, '{"error": {"message": "loading model"}}', "server_error", "reported an error (HTTP 503): loading model"),
+    # llama-cpp-python after a reply ran its context out: the same for every request until restarted.
+    (500, '{"error": {"message": "llama_decode returned 1"}}', "server_error", "restart the model server"),
 ])
 def test_a_server_that_answers_with_an_error_is_quoted_in_its_own_words(status, body, kind, words):
     server = FakeLLM()

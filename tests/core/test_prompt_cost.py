@@ -57,3 +57,17 @@ def test_long_recent_entries_are_context_within_a_budget(mem, fake_llm):
     assert len(recent) <= RECENT_CHARS + 100  # the roles and line breaks around the budget
     assert "끝맺음 6" in recent  # the entry just before is there, its end at least
     assert "끝맺음 1\n" not in recent and "1일의 긴 일기" not in recent
+
+
+def test_the_reply_cap_follows_the_length_of_what_is_read(mem, fake_llm):
+    """A one-line entry's facts need a few dozen words: a model that rambles stops there, not at the
+    stage's cap (SmolLM2 wrote 1,536 pieces for one line and ran a 2,048-piece server out of room)."""
+    from memoir_desktop.core.llm.purposes import purpose
+
+    mem.journal.write("오늘 회사에서 새 프로젝트 발표를 했다.", timestamp="2026-11-29T21:00")
+    mem.jobs.process()
+    short = fake_llm.calls("save_facts")[-1]["max_tokens"]
+    assert 200 < short <= 300
+    mem.journal.write("긴 하루였다. " + "아침부터 회의가 이어졌고 점심은 거의 못 먹었다. " * 120, timestamp="2026-11-30T21:00")
+    mem.jobs.process()
+    assert fake_llm.calls("save_facts")[-1]["max_tokens"] == purpose("extraction").max_tokens

@@ -155,7 +155,8 @@ class LLMClient:
             raise self._refused_error(stage, refused) from refused.exc
         return strip_thinking(clean_text(resp.choices[0].message.content or "")).strip()
 
-    def call_tool(self, stage: str, messages: list[dict], tool: Tool, *, clearance: Clearance) -> BaseModel:
+    def call_tool(self, stage: str, messages: list[dict], tool: Tool, *, clearance: Clearance,
+                  max_tokens: int | None = None) -> BaseModel:
         """One structured call; returns the tool's typed arguments (`.truncated` says whether the
         reply was cut off and only its complete items were kept). Only the gate calls this."""
         _cleared(stage, clearance, messages)
@@ -166,7 +167,8 @@ class LLMClient:
         msgs = messages
         while True:
             try:
-                raw, finish = self._structured(stage, mode, msgs, tool, remember=mode == remembered)
+                raw, finish = self._structured(stage, mode, msgs, tool, remember=mode == remembered,
+                                               max_tokens=max_tokens)
             except _Downgrade as down:  # each downgrade moves one mode down: this loop ends
                 problems.append(f"{mode}: {down}")
                 remembered = down.mode if mode == remembered else remembered
@@ -277,8 +279,10 @@ class LLMClient:
         self.cache.put(self.key, caps)
 
     def _structured(self, stage: str, mode: str, messages: list[dict], tool: Tool, *,
-                    remember: bool = True) -> tuple[str, str | None]:
+                    remember: bool = True, max_tokens: int | None = None) -> tuple[str, str | None]:
         kwargs = modes.request(mode, messages, tool.name, tool.description, tool.parameters)
+        if max_tokens is not None:
+            kwargs["max_tokens"] = min(max_tokens, purpose(stage).max_tokens)
         try:
             resp = self._call(stage, kwargs)
         except _Refused as refused:

@@ -175,7 +175,10 @@ def explain(exc: BaseException, *, base_url: str | None, model: str = "", timeou
         return Explanation("busy", f"The server at {where} is busy or over its usage limit ({text}). memoir will "
                                    "try again later.")
     if isinstance(status, int) and status >= 500:
-        return Explanation("server_error", f"The server at {where} reported an error (HTTP {status}): {text}")
+        # A server that failed the same way for every request since (llama-cpp-python after a reply ran
+        # its context out: "llama_decode returned 1") needs a restart; memoir cannot tell it so.
+        return Explanation("server_error", f"The server at {where} reported an error (HTTP {status}): {text}. "
+                                           "If it keeps failing, restart the model server.")
     if isinstance(status, int) and status >= 400:
         if _TOO_LONG.search(text):
             return too_long(where, text)

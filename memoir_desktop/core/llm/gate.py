@@ -180,6 +180,7 @@ class Gate:
         c = name if isinstance(name, Clearance) else self.admit(name)
         return self.client.complete(c.purpose.name, messages, clearance=c, temperature=temperature)
 
-    def call_tool(self, name: str | Clearance, messages: list[dict], tool: Tool):
+    def call_tool(self, name: str | Clearance, messages: list[dict], tool: Tool, *, max_tokens: int | None = None):
+        """`max_tokens`: a smaller cap than the purpose's, for a reply that cannot need more."""
         c = name if isinstance(name, Clearance) else self.admit(name)
-        return self.client.call_tool(c.purpose.name, messages, tool, clearance=c)
+        return self.client.call_tool(c.purpose.name, messages, tool, clearance=c, max_tokens=max_tokens)

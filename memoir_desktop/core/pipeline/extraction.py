@@ -20,6 +20,7 @@ from datetime import date, datetime
 from memoir_desktop.core import temporal
 from memoir_desktop.core.llm import Clearance, Gate, prompts
 from memoir_desktop.core.llm.errors import LLMPromptTooLong
+from memoir_desktop.core.llm.tokens import count_tokens
 from memoir_desktop.core.pipeline import support
 from memoir_desktop.core.storage.models import Entry
 
@@ -33,6 +34,11 @@ MIN_CHUNK_CHARS = 750
 # even drops a prompt's beginning, the instructions, when it is too long). The newest that fit are kept.
 RECENT_CHARS = 1500
 MIN_RECENT_PART = 200  # less of a message than this says nothing: it is left out
+# The facts of a text say it again in parts: the reply needs about twice the text, and room for the
+# JSON around each fact. SmolLM2-135M wrote to the purpose's whole cap (1,536) for a one-line entry,
+# which on a 2,048-token llama.cpp server ran the context out and left it failing every request.
+REPLY_PER_TOKEN = 2
+REPLY_ROOM = 200
 _SENTENCE_END = re.compile(r"(?<=[.!?。…\n])\s+")
 
 Span = tuple[datetime, datetime]
@@ -114,8 +120,9 @@ def _extract(llm, cleared, summary, recent, new, today, chunk_chars: int, with_c
             recent=prompts.format_messages(recent_lines(recent)) if with_context else "(left out)",
             new=prompts.format_messages(part),
         )
+        cap = REPLY_ROOM + REPLY_PER_TOKEN * count_tokens("\n".join(m["content"] for m in part))
         args = llm.call_tool(cleared, [{"role": "system", "content": system},
-                                      {"role": "user", "content": user}], tool)
+                                      {"role": "user", "content": user}], tool, max_tokens=cap)
         if moods is not None and getattr(args, "mood", None) in prompts.MOODS:
             moods.append(args.mood)
         size = sum(len(m["content"]) for m in part)
