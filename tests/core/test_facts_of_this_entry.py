@@ -114,3 +114,11 @@ def test_a_one_word_fact_that_earlier_messages_explain_is_kept(mem, fake_llm):
     mem.jobs.process()
     texts = [m["memory"] for m in mem.get_all()["results"]]
     assert "제주도" in texts, texts
+
+
+def test_todays_date_line_given_back_is_not_a_fact(mem, fake_llm):
+    """The date opens the user message; SmolLM2-135M answered it back: "2026-11-28 (Saturday)"."""
+    fake_llm.on("save_facts", lambda req: tool({"facts": ["2026-11-28 (Saturday)", "Went to the gym after work"]}))
+    mem.journal.write("Went to the gym after work.", timestamp=datetime(2026, 11, 28, 21))
+    mem.jobs.process()
+    assert [m["memory"] for m in mem.get_all()["results"]] == ["Went to the gym after work"]

@@ -108,14 +108,17 @@ def _extract(llm, cleared, summary, recent, new, today, chunk_chars: int, with_c
     facts: list[Fact] = []
     seen: set[str] = set()
     todo = _chunks(lines, chunk_chars)
+    day = {"today": today.date().isoformat(), "weekday": temporal.WEEKDAY_NAMES[today.weekday()]}
     # What else the model was shown, as words once: a fact made of them is not the entry's (support.py).
-    others = [annotate(e) for e in recent] + [system] if with_context else [system]
-    other_words = [support.words(text) for text in others]
-    prompt_words = other_words[-1]  # the system prompt, last of `others`
+    # The prompt's own words are the instructions and the frame of the user message ("Today is
+    # 2026-11-28 (Saturday)": SmolLM2 gave that line back as a fact).
+    prompt_words = support.words(system + "\n" + prompts.EXTRACTION_USER.format(**day, summary="", recent="", new=""))
+    others = [annotate(e) for e in recent] + [summary] if with_context else []
+    other_words = [support.words(text) for text in others] + [prompt_words]
     while todo:
         part = todo.pop(0)
         user = prompts.EXTRACTION_USER.format(
-            today=today.date().isoformat(), weekday=temporal.WEEKDAY_NAMES[today.weekday()],
+            **day,
             summary=(summary or "(none yet)") if with_context else "(left out)",
             recent=prompts.format_messages(recent_lines(recent)) if with_context else "(left out)",
             new=prompts.format_messages(part),
