@@ -36,8 +36,9 @@ class LlamaServer:
     port: int
     extra_bufts: bool = True
     log: Path | None = None
-    # llama-cpp-python's server keeps only the last prompt unless started with --cache true (llama.cpp's
-    # own llama-server, LM Studio and Ollama keep prompt beginnings without being asked).
+    # llama-cpp-python's server reuses only the last prompt's beginning unless started with --cache true
+    # (llama.cpp's own llama-server keeps them by default). With it, entries here took about as long and
+    # the server stopped once in twelve: the tests start it without.
     cache: bool = False
     proc: subprocess.Popen | None = field(default=None, repr=False)
 

@@ -3,7 +3,8 @@ would see them: how memoir asks the model (the probe's mode), every job done or 
 the memories stored, and the time each entry took.
 
     MEMOIR_TEST_MODELS=models python -m tests.tools.real_server_log qwen      # or smollm2
-    MEMOIR_TEST_MODELS=models python -m tests.tools.real_server_log qwen --cache   # server keeps prompts
+    MEMOIR_TEST_MODELS=models python -m tests.tools.real_server_log qwen --cache   # the server keeps prompts
+                                                       # (it stopped once in twelve entries here)
 
 Needs llama-cpp-python[server] and the model file (tests/tools/local_model.sh). Prints the log; nothing
 is kept (the journal lives in a temporary folder).
