@@ -30,8 +30,7 @@ _ISO = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 CHUNK_CHARS = 6000  # per extraction call: a 4k-token local model still fits prompt + reply
 MIN_CHUNK_CHARS = 750
 # The last m messages are context, not what is read: a diarist's ten last entries can be pages long, and
-# a small local model reads about 140 pieces of text a second on two cores (Ollama's default context
-# even drops a prompt's beginning, the instructions, when it is too long). The newest that fit are kept.
+# a small local model reads about 140 pieces of text a second on two cores. The newest that fit are kept.
 RECENT_CHARS = 1500
 MIN_RECENT_PART = 200  # less of a message than this says nothing: it is left out
 # The facts of a text say it again in parts: the reply needs about twice the text, and room for the
@@ -98,7 +97,7 @@ def _extract(llm, cleared, summary, recent, new, today, chunk_chars: int, with_c
              moods: list[str] | None = None, copied: list[str] | None = None) -> list[Fact]:
     """`copied`: the facts left out as another message's or the prompt's are appended to it."""
     # The instructions are the same for every entry (today's date is in the user message): a server
-    # that keeps the prompt's beginning (llama.cpp, LM Studio, Ollama) reads them once, not every time.
+    # that keeps a prompt's beginning (llama.cpp's llama-server does) reads them once, not every time.
     system = prompts.EXTRACTION_SYSTEM.format(categories=", ".join(prompts.FACT_CATEGORIES))
     tool = prompts.EXTRACTION_TOOL
     if moods is not None:
