@@ -17,7 +17,10 @@ def test_every_request_carries_its_purposes_reply_cap(mem, fake_llm):
     mem.companion.chat("what do I like?")
     sent = {r["_purpose"]: r.get("max_tokens") for r in fake_llm.calls()}
     assert set(sent) >= {"probe", "extraction", "update", "answer"}
-    assert sent == {name: PURPOSES[name].max_tokens for name in sent}
+    # Extraction asks for less than its purpose's cap when the text it reads is short (test_prompt_cost.py).
+    assert {k: v for k, v in sent.items() if k != "extraction"} == {
+        name: PURPOSES[name].max_tokens for name in sent if name != "extraction"}
+    assert 0 < sent["extraction"] <= PURPOSES["extraction"].max_tokens
     assert all(isinstance(n, int) and 0 < n <= 2048 for n in sent.values())
 
 
