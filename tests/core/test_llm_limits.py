@@ -91,3 +91,20 @@ def test_the_minute_earlier_versions_saved_for_every_server_is_read_as_chosen_by
     assert config.load_settings(home).llm_timeout_s == 0
     config.persist(home, config.load_settings(home), llm_timeout_s=60.0)  # chosen now: kept
     assert config.load_settings(home).llm_timeout_s == 60.0
+
+
+def test_a_smaller_cap_asked_for_by_a_stage_is_dropped_like_the_purposes_when_it_does_not_fit(mem, fake_llm):
+    """Extraction asks for less than its purpose's cap; vLLM's "too long" for prompt + cap still sends
+    the prompt again without a cap, rather than reading the entry in smaller parts."""
+    too_long = json.dumps({"error": {"message": "This model's maximum context length is 2048 tokens. However, "
+                                                "you requested 2100 tokens (1800 in the messages, 300 in the "
+                                                "completion). Please reduce the length of the messages or "
+                                                "completion.", "type": "BadRequestError"}})
+    mem.llm.client.probe()
+    fake_llm.push(error(400, body=too_long))
+    mem.journal.write("첼로를 배우기 시작했다", timestamp="2026-11-29T21:00")
+    mem.jobs.process()
+    first, second, *_ = fake_llm.calls("save_facts")
+    assert 0 < first["max_tokens"] < PURPOSES["extraction"].max_tokens and "max_tokens" not in second
+    assert "(left out)" not in second["messages"][1]["content"]  # the same prompt, context and all
+    assert [m["memory"] for m in mem.get_all()["results"]] == ["첼로를 배우기 시작했다"]

@@ -79,7 +79,7 @@ def run(label: str, model: Path, cache: bool = False) -> int:
                     print(f"## {n:2d} [{lang}] {text}")
                     print(f"   {took:5.1f} s, {len(new)} new memor{'y' if len(new) == 1 else 'ies'}")
                     # A job still waiting comes back from every process(): its last word is what counts.
-                    results = list({r.get("id", n): r for n, r in enumerate(results)}.values())
+                    results = list({r.get("id", i): r for i, r in enumerate(results)}.values())
                     for r in results:
                         why = (r.get("reason") or {}).get("text") or ""
                         state = r["state"]

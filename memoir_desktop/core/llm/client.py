@@ -281,10 +281,8 @@ class LLMClient:
     def _structured(self, stage: str, mode: str, messages: list[dict], tool: Tool, *,
                     remember: bool = True, max_tokens: int | None = None) -> tuple[str, str | None]:
         kwargs = modes.request(mode, messages, tool.name, tool.description, tool.parameters)
-        if max_tokens is not None:
-            kwargs["max_tokens"] = min(max_tokens, purpose(stage).max_tokens)
         try:
-            resp = self._call(stage, kwargs)
+            resp = self._call(stage, kwargs, cap=max_tokens)
         except _Refused as refused:
             down = modes.next_mode(mode)
             if refused.why in ("no_tools", "no_format") and down:
@@ -332,16 +330,17 @@ class LLMClient:
             said = explain(ConnectionRefusedError(), base_url=self.base_url, model=self.model)
         return LLMUnavailable(said.text, kind=said.kind, address=self.address)
 
-    def _request(self, stage: str, kwargs: dict, *, uncapped: bool = False) -> dict:
-        """The request as this server takes it: the purpose's reply cap, less what the server refused."""
+    def _request(self, stage: str, kwargs: dict, *, uncapped: bool = False, cap: int | None = None) -> dict:
+        """The request as this server takes it: the purpose's reply cap (or the caller's smaller `cap`),
+        less what the server refused."""
         out = dict(kwargs)
         if "max_tokens" not in out and not uncapped:
-            out["max_tokens"] = purpose(stage).max_tokens
+            out["max_tokens"] = min(cap, purpose(stage).max_tokens) if cap else purpose(stage).max_tokens
         for name in self._refused:
             out.pop(name, None)
         return out
 
-    def _call(self, stage: str, kwargs: dict):
+    def _call(self, stage: str, kwargs: dict, *, cap: int | None = None):
         try:
             purpose(stage)
         except UnregisteredPurpose:
@@ -351,7 +350,7 @@ class LLMClient:
         attempt = 0
         uncapped = False
         while True:
-            request = self._request(stage, kwargs, uncapped=uncapped)
+            request = self._request(stage, kwargs, uncapped=uncapped, cap=cap)
             start = time.perf_counter()
             try:
                 # The purpose's name (never text) travels with the request, for the user's own proxy or log.
