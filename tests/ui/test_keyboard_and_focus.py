@@ -182,11 +182,18 @@ def test_forget_on_about_you_gives_focus_to_the_next_memory(window, mem, qtbot):
     qtbot.waitUntil(lambda: len(page.rows) == 3, timeout=15_000)
     rows = [r for r in page.rows.values() if r.isVisible()]
     rows.sort(key=lambda r: r.mapTo(page, r.rect().topLeft()).y())
+    following = rows[1].memory["id"]
     rows[0].forget_button.setFocus(Qt.TabFocusReason)
     QTest.keyClick(rows[0].forget_button, Qt.Key_Space)
     qtbot.waitUntil(lambda: page.bar.isVisible(), timeout=15_000)
     qtbot.waitUntil(lambda: _focus() is not None and _focus() is not rows[0].forget_button, timeout=5_000)
-    assert _focus() is rows[1].forget_button or _focus() is page.bar.button, _focus()
+    assert _focus() is page.rows[following].forget_button or _focus() is page.bar.button, _focus()
+    # The change reloads the page, under load after the keyboard moved (CI saw it): the next memory's
+    # Forget is then a new button in a new row, and the keyboard goes back to it.
+    before = page.rows[following]
+    page.reload()
+    qtbot.waitUntil(lambda: page.rows.get(following) not in (None, before), timeout=15_000)
+    assert _focus() is page.rows[following].forget_button, _focus()
 
 
 def test_after_unlocking_the_keyboard_is_where_it_was(window, qtbot):
