@@ -86,3 +86,13 @@ def test_the_list_has_no_words_for_these_kinds():
 def test_a_question_about_now_gets_the_newest_of_the_versions_that_cluster(journal, question, newest):
     got = _first(journal, question)
     assert got[0] == newest, got
+
+
+def test_the_context_shows_the_change_of_a_kind_no_list_names(journal):
+    from memoir_desktop.core.search.context import assemble
+
+    hits = journal.search("Which bank do I use now?", user_id="en", limit=8, now=NOW)["results"]
+    text = assemble(summary="", profile=[], retrieved=hits, budget=2000).render()
+    line = next(x for x in text.splitlines() if "Ally" in x)
+    assert "now: Moved my savings and paycheck to Ally, closed the Wells Fargo account (since 2025-06-14)" in line, line
+    assert "was: My checking account is with Wells Fargo (2024-03-02 until 2025-06-14)" in line, line
