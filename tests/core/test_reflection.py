@@ -8,7 +8,7 @@ from datetime import date, datetime
 import pytest
 
 from memoir_desktop.core.pipeline.categories import categorize
-from memoir_desktop.core.reflection import language_of
+from memoir_desktop.core.reflection import mostly_language
 from memoir_desktop.core.reflection.letters import Period, month_of, week_of
 from memoir_desktop.core.reflection.on_this_day import looking_back
 from tests.fakes.fake_llm import existing, new_facts, tool, user_lines
@@ -262,7 +262,7 @@ def test_rules_categorise_without_an_llm():
     assert categorize("매주 금요일 요가", recurrence="FREQ=WEEKLY;BYDAY=FR") == "habits"
     assert categorize("I prefer green tea") == "preferences"
     assert categorize("아무 말") == "other"
-    assert language_of(["안녕 hello"]) == "ko" and language_of("hello there") == "en"
+    assert mostly_language(["안녕 hello"]) == "ko" and mostly_language("hello there") == "en"
 
 
 def test_a_switched_off_category_is_not_stored(mem, fake_llm):

@@ -15,7 +15,7 @@ from memoir_desktop.core.script import HANGUL
 _LATIN = re.compile(r"[A-Za-z]")
 
 
-def language_of(texts) -> str:
+def mostly_language(texts) -> str:
     """"ko" when the texts are mostly Korean, else "en" (a letter is written in the user's language)."""
     if isinstance(texts, str):
         texts = [texts]

@@ -13,7 +13,7 @@ from sqlmodel import Session, col, select
 
 from memoir_desktop.core.lexical import tokenize_many
 from memoir_desktop.core.llm import prompts
-from memoir_desktop.core.reflection import language_of
+from memoir_desktop.core.reflection import mostly_language
 from memoir_desktop.core.storage.models import Entry, FollowUp, Memory, now
 
 log = logging.getLogger(__name__)
@@ -44,7 +44,7 @@ def due(s: Session, user_id: str, at: datetime) -> list[tuple[Memory, FollowUp |
 def offline_question(m: Memory) -> str:
     """The question without an LLM. A Korean plan in the plain form ("…이사 간다") is told back as
     reported speech ("…이사 간다고 했었죠"); anything else is quoted with the day it was written."""
-    lang = language_of(m.text)
+    lang = mostly_language(m.text)
     d = m.created_at
     text = m.text.strip().rstrip(".!")
     if lang == "ko":
@@ -58,7 +58,7 @@ def offline_question(m: Memory) -> str:
 
 def phrase(llm, m: Memory, at: datetime) -> str | None:
     """One warm question about the plan, in its language; None when the LLM gives nothing usable."""
-    lang = "Korean" if language_of(m.text) == "ko" else "English"
+    lang = "Korean" if mostly_language(m.text) == "ko" else "English"
     cleared = llm.admit("followup", memories=[m])
     if not cleared.memory_ok(m):  # only private entries support it: its template stands
         return None
@@ -111,4 +111,4 @@ def followup_dict(m: Memory, row: FollowUp | None) -> dict:
             or offline_question(m), "phrased": bool(row and row.question),
             "recorded": m.created_at.date().isoformat(),
             "about": [m.about_start.date().isoformat(), m.about_end.date().isoformat()],
-            "state": row.state if row else OPEN, "language": language_of(m.text)}
+            "state": row.state if row else OPEN, "language": mostly_language(m.text)}

@@ -20,7 +20,7 @@ from sqlmodel import Session, col, select
 from memoir_desktop.core.lexical import tokenize_many
 from memoir_desktop.core.lexical.tokens import morphemes
 from memoir_desktop.core.llm import prompts
-from memoir_desktop.core.reflection import language_of
+from memoir_desktop.core.reflection import mostly_language
 from memoir_desktop.core.storage.models import Entry, History, Memory
 
 MIN_ENTRIES = {"week": 1, "month": 1}  # user entries a period needs for a letter
@@ -132,7 +132,7 @@ class Material:
 
 def gather(s: Session, user_id: str, period: Period) -> Material:
     entries = _entries(s, user_id, period)
-    mat = Material(period, language_of([e.content for e in entries]), entries)
+    mat = Material(period, mostly_language([e.content for e in entries]), entries)
     mat.days_written = len({e.created_at.date() for e in entries})
     mat.words = sum(len(e.content.split()) for e in entries)
     mat.themes = themes([e.content for e in entries])
