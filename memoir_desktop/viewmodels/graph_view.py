@@ -204,6 +204,19 @@ def _fold(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold().strip()
 
 
+def best_match(snap: GraphSnapshot, view: GraphView, text: str) -> int | None:
+    """The node a typed name means among those the filter matched: the name itself, else the one that
+    starts with it, else the shortest that has it (Enter in the filter opens it: the keyboard's way to
+    a node)."""
+    needle = _fold(text)
+    if not needle or not view.matched:
+        return None
+    def rank(nid: int) -> tuple:
+        name = _fold(snap.nodes[nid].name)
+        return name != needle, not name.startswith(needle), len(name), name
+    return min(view.matched, key=rank)
+
+
 def filter_view(snap: GraphSnapshot, f: Filters) -> GraphView:
     """The nodes and edges to draw: as of a date, without hidden types, matching the text, near the focus."""
     nodes = {nid for nid, n in snap.nodes.items()

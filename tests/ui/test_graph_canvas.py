@@ -19,6 +19,7 @@ from sqlmodel import Session
 
 from memoir_desktop.core.storage.graph_store import GraphEdge, GraphNode
 from memoir_desktop.core.storage.models import Entry
+from memoir_desktop.viewmodels.graph_view import GraphSnapshot
 
 T1, T2, T3, T4 = datetime(2025, 1, 10, 9), datetime(2025, 4, 2, 21), datetime(2025, 9, 15, 8), datetime(2025, 11, 20, 22)
 NODES = [("나", "person", T1), ("서울", "place", T1), ("성수동", "place", T1), ("오로라랩스", "organization", T1),
@@ -443,3 +444,38 @@ if __name__ == "__main__":
             m = Memoir.open(Path(home) / "home")
             render_screenshot(m, out)
             m.close()
+
+
+def test_enter_in_the_name_filter_opens_the_node_it_names(page, qtbot, monkeypatch):
+    """The keyboard's way to a node: type a name, press Enter, and its relations show as a click's do;
+    a screen reader is told what opened, or that no name matched."""
+    from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent
+
+    said: list[str] = []
+    real = QAccessible.updateAccessibility
+    monkeypatch.setattr(QAccessible, "updateAccessibility", staticmethod(
+        lambda ev: (said.append(ev.message()) if isinstance(ev, QAccessibleAnnouncementEvent) else None, real(ev))))
+    page.search.setFocus()
+    page.search.setText("커피")  # as typed (QTest cannot type Hangul key by key)
+    qtbot.keyClick(page.search, Qt.Key.Key_Return)
+    assert page.selected == page.ids["디카페인 커피"]
+    qtbot.waitUntil(lambda: page.panel.detail is not None, timeout=15_000)
+    assert page.panel.detail["node"]["name"] == "디카페인 커피"
+    qtbot.waitUntil(lambda: any("디카페인 커피" in s for s in said), timeout=5_000)
+    page.search.setText("no such name")
+    qtbot.keyClick(page.search, Qt.Key.Key_Return)
+    assert page.selected == page.ids["디카페인 커피"]  # nothing matched: the selection stays
+    assert said[-1] == "맞는 이름이 없습니다."
+
+
+def test_a_typed_name_means_the_node_of_that_name_first():
+    from memoir_desktop.viewmodels.graph_view import GraphView, NodeInfo, best_match
+
+    names = {1: "김지수", 2: "지수 엄마", 3: "지수", 4: "지수네 카페"}
+    snap = GraphSnapshot(nodes={i: NodeInfo(i, n, "person") for i, n in names.items()})
+    view = GraphView(nodes=set(names), edges={}, matched=set(names))
+    assert best_match(snap, view, "지수") == 3  # the name itself
+    assert best_match(snap, view, "지수 ") == 3  # spaces and width do not count
+    assert best_match(snap, GraphView(set(names), {}, {1, 2, 4}), "지수") == 2  # then what starts with it, shortest
+    assert best_match(snap, GraphView(set(names), {}, {1}), "지수") == 1  # then what has it
+    assert best_match(snap, GraphView(set(names), {}, set()), "지수") is None

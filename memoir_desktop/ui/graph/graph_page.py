@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from memoir_desktop.ui.graph.canvas import GraphCanvas, type_color
 from memoir_desktop.ui.graph.layout_worker import LayoutEngine
 from memoir_desktop.ui.graph.node_panel import NodePanel, type_name
+from memoir_desktop.ui.shared.a11y import announce
 from memoir_desktop.ui.shared.formatting import short_date
 from memoir_desktop.ui.shared.splitter import KeyboardSplitter
 from memoir_desktop.viewmodels.graph_view import (
@@ -39,6 +40,7 @@ from memoir_desktop.viewmodels.graph_view import (
     TOGETHER,
     Filters,
     GraphSnapshot,
+    best_match,
     end_of_day,
     filter_view,
     load_snapshot,
@@ -110,6 +112,7 @@ class GraphPage(QWidget):
         self.user_id = user_id
         self.snapshot = GraphSnapshot()
         self.selected: int | None = None
+        self._say_opened: int | None = None  # a node opened from the name filter, told when its detail comes
         self._loaded_once = False
         self._loading = False
         self._reload_again = False
@@ -206,10 +209,11 @@ class GraphPage(QWidget):
     def _build_filters(self) -> QHBoxLayout:
         row = QHBoxLayout()
         self.search = QLineEdit()
-        self.search.setPlaceholderText(self.tr("Filter by name…"))
+        self.search.setPlaceholderText(self.tr("Filter by name… (Enter opens it)"))
         self.search.setClearButtonEnabled(True)
         self.search.setAccessibleName(self.tr("Filter nodes by name"))
         self.search.textChanged.connect(self._filters_changed)
+        self.search.returnPressed.connect(self._open_match)
         row.addWidget(self.search, 1)
         self.show_invalid = QCheckBox(self.tr("Show invalid relations"))
         self.show_invalid.setChecked(True)
@@ -476,11 +480,27 @@ class GraphPage(QWidget):
                     if edge.get("kind") == MENTION:
                         edge["relation"] = self._relation(edge["relation"], MENTION)
                 self.panel.show_detail(detail)
+                if self._say_opened == node_id and detail:
+                    announce(self.search, self.tr("{name}: {count} relations").format(
+                        name=detail["node"]["name"], count=len(detail.get("edges", []))))
+            self._say_opened = None
 
         if node_id < 0:  # a name the journal mentions, which no AI has made a node of
             shown(None)
             return
         self.backend.read(lambda m: m.graph.node_detail(self.user_id, node_id), shown, self._load_failed)
+
+    def _open_match(self) -> None:
+        """Enter in the name filter: the best match is selected and its relations shown in the panel."""
+        self.apply_filters()
+        if self._canvas_gen == 0:
+            return
+        node = best_match(self.snapshot, filter_view(self.snapshot, self.filters()), self.search.text())
+        if node is None:
+            announce(self.search, self.tr("No name matches."))
+            return
+        self._say_opened = node  # the panel is out of the keyboard's way: say what opened
+        self.select_node(node)
 
     def clear_selection(self) -> None:
         self.selected = None
