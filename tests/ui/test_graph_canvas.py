@@ -179,6 +179,8 @@ def test_type_filter_invalid_toggle_and_local_depth(page, qtbot):
     page.local.setChecked(False)
     shown = {n for n, i in page.ids.items() if i in page.canvas.shown_ids()}
     assert shown == {"디카페인 커피", "나"}  # the match and its neighbour
+    rect = page.canvas.view.viewRect()  # both in view: the match is framed with what it is linked to
+    assert all(rect.contains(QPointF(*page.canvas.xy[page.canvas.row[page.ids[n]]])) for n in shown), rect
 
 
 def test_hover_highlights_the_neighbours(page, qtbot):

@@ -53,6 +53,8 @@ FILTER_DELAY_MS = 40  # typing and slider drags coalesce into one redraw
 REFRESH_DELAY_MS = 1_000  # a burst of finished jobs reloads the graph once
 
 
+FRAME_WITH_LINKS = 30  # a name's matches and their links framed together up to this many nodes
+
 def _dot(color: QColor) -> QIcon:
     pix = QPixmap(12, 12)
     pix.fill(Qt.GlobalColor.transparent)
@@ -459,6 +461,10 @@ class GraphPage(QWidget):
         self.count_label.setText(self.tr("{shown} of {total} nodes").format(
             shown=len(view.nodes), total=len(self.snapshot.nodes)))
         self._fit_ids = (view.matched or view.nodes) if f.text or f.depth else None
+        if f.text and view.matched and len(view.nodes) <= FRAME_WITH_LINKS:
+            # A name is framed with what it is linked to (the filter keeps those): "지수" alone filled
+            # the view and left 나, the one it is linked to, outside it. Not for a hub ("나").
+            self._fit_ids = view.nodes
         if refit or self._auto_fit or self._fit_ids is not None:
             self.canvas.fit(self._fit_ids)
 
