@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from memoir_desktop.core.search.versions import standardized
+
 TOP = 8  # the clusters are among this many best-ranked memories
 ANCHORS = 2  # ... and centred on one of the first this many
 PAIR_Z = 1.5  # two memories are close: this many standard deviations above the pool's mean pair
@@ -43,7 +45,7 @@ def group(qvec, results: list[dict], vecs: dict) -> list[str]:
     upper = pairs[np.triu_indices(len(top), 1)]
     close = (pairs - upper.mean()) / (upper.std() or 1.0) >= PAIR_Z
     qv = np.asarray(qvec, dtype=np.float64)
-    near = _z(mat @ (qv / (np.linalg.norm(qv) or 1.0)))
+    near = standardized(mat @ (qv / (np.linalg.norm(qv) or 1.0)))
     member = near >= near.max() - QUESTION_Z
     best: tuple[float, list[int]] | None = None
     for a in range(min(ANCHORS, len(top))):
@@ -52,7 +54,3 @@ def group(qvec, results: list[dict], vecs: dict) -> list[str]:
         if len(cluster) > 1 and (best is None or score > best[0]):
             best = (score, cluster)
     return [top[i]["id"] for i in best[1]] if best else []
-
-
-def _z(a: np.ndarray) -> np.ndarray:
-    return (a - a.mean()) / (a.std() or 1.0)

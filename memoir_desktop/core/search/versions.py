@@ -202,9 +202,10 @@ def by_meaning(q_text: str, qvec, results: list[dict], vecs: dict) -> set[str]:
     near_question = mat @ (qv / (np.linalg.norm(qv) or 1.0))
     centre = mat[np.argsort(-near_question)[:CENTRE]].mean(axis=0)
     near_centre = mat @ (centre / (np.linalg.norm(centre) or 1.0))
-    both = _z(near_question) + _z(near_centre)
+    both = standardized(near_question) + standardized(near_centre)
     return {cands[i]["id"] for i in np.argsort(-both)[:GROUP]}
 
 
-def _z(a: np.ndarray) -> np.ndarray:
+def standardized(a: np.ndarray) -> np.ndarray:
+    """Each value as standard deviations from the mean of `a` (pool-relative, whatever the model's scale)."""
     return (a - a.mean()) / (a.std() + 1e-9)
