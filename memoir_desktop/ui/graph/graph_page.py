@@ -40,6 +40,7 @@ from memoir_desktop.viewmodels.graph_view import (
     TOGETHER,
     Filters,
     GraphSnapshot,
+    GraphView,
     best_match,
     end_of_day,
     filter_view,
@@ -51,8 +52,6 @@ log = logging.getLogger(__name__)
 
 FILTER_DELAY_MS = 40  # typing and slider drags coalesce into one redraw
 REFRESH_DELAY_MS = 1_000  # a burst of finished jobs reloads the graph once
-
-
 FRAME_WITH_LINKS = 30  # a name's matches and their links framed together up to this many nodes
 
 def _dot(color: QColor) -> QIcon:
@@ -451,10 +450,11 @@ class GraphPage(QWidget):
                        show_invalid=self.show_invalid.isChecked(), as_of=self.as_of(),
                        focus=self.selected if local else None, depth=self.depth.value() if local else 0)
 
-    def apply_filters(self, refit: bool = False) -> None:
+    def apply_filters(self, refit: bool = False) -> GraphView | None:
+        """The filters applied to the canvas; what they show (None before the graph is drawn)."""
         self._filter_timer.stop()
         if self._canvas_gen == 0:
-            return
+            return None
         f = self.filters()
         view = filter_view(self.snapshot, f)
         self.canvas.set_filter(view.nodes, view.edges, view.matched)
@@ -467,6 +467,7 @@ class GraphPage(QWidget):
             self._fit_ids = view.nodes
         if refit or self._auto_fit or self._fit_ids is not None:
             self.canvas.fit(self._fit_ids)
+        return view
 
     # -- selection -----------------------------------------------------------------------------
 
@@ -498,10 +499,10 @@ class GraphPage(QWidget):
 
     def _open_match(self) -> None:
         """Enter in the name filter: the best match is selected and its relations shown in the panel."""
-        self.apply_filters()
-        if self._canvas_gen == 0:
+        view = self.apply_filters()
+        if view is None:
             return
-        node = best_match(self.snapshot, filter_view(self.snapshot, self.filters()), self.search.text())
+        node = best_match(self.snapshot, view, self.search.text())
         if node is None:
             announce(self.search, self.tr("No name matches."))
             return
