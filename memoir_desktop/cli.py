@@ -671,8 +671,7 @@ def _llm(args) -> int:
     key = secrets.key_for(url, settings.llm_key_endpoint)
     step = (lambda text: print(text, file=sys.stderr, flush=True)) if not args.json else None
     report = check_connection(url or None, model, key, timeout_s=settings.llm_timeout_s, progress=step,
-                              probe_cache=ProbeCache(home / "llm_modes.json"), graph=settings.graph_enabled,
-                              summary_every=settings.summary_interval)
+                              probe_cache=ProbeCache(home / "llm_modes.json"))
     _print(args, report.to_dict(), _connection_words(report))
     return EXIT_OK if report.ok else EXIT_LLM
 

@@ -55,12 +55,19 @@ class MetricsRecorder:
                           for st, ms, pt, ct, job, at in buf)
                 s.commit()
 
-    def _memorize_jobs(self, job_ids: list[int]) -> list[int]:
+    def _turns(self, job_ids: list[int]) -> dict[int, int]:
+        """{job id: the memorize job of its turn}: the turn's own job, and the graph job that follows it."""
         if not job_ids:
-            return []
+            return {}
         with Session(self._engine) as s:
-            return [i for i in s.exec(select(Job.id).where(col(Job.id).in_(job_ids), col(Job.kind) == "memorize"))
-                    if i is not None]
+            rows = s.exec(select(Job.id, Job.kind, Job.payload).where(col(Job.id).in_(job_ids),
+                                                                     col(Job.kind).in_(("memorize", "graph"))))
+            out = {}
+            for i, kind, payload in rows:
+                turn = i if kind == "memorize" else (payload or {}).get("after")
+                if i is not None and turn is not None:
+                    out[i] = turn
+            return out
 
     def rows(self, since: datetime | None = None) -> list[Metric]:
         self.flush()
@@ -87,11 +94,12 @@ class MetricsRecorder:
             }
             for stage, ms in by_stage.items()
         }
-        # A turn is one memorize job; summary and consolidation jobs are background upkeep, and
-        # the capability probe is asked once per endpoint, not per turn.
-        turns = self._memorize_jobs(list(per_job))
-        llm_jobs = [[m for m in per_job[j] if m.stage not in ("embedding", "search", "probe")] for j in turns]
-        llm_jobs = [ms for ms in llm_jobs if ms]
+        # A turn is one memorize job and the graph job that follows it; summary and consolidation jobs
+        # are background upkeep, and the capability probe is asked once per endpoint, not per turn.
+        per_turn: dict[int, list[Metric]] = defaultdict(list)
+        for j, turn in self._turns(list(per_job)).items():
+            per_turn[turn] += [m for m in per_job[j] if m.stage not in ("embedding", "search", "probe")]
+        llm_jobs = [ms for ms in per_turn.values() if ms]
         if llm_jobs:
             out["per_turn"] = {
                 "turns": len(llm_jobs),

@@ -57,6 +57,9 @@ class DayView:
 
 def build_day_view(day: date, entries: list[dict], jobs: list[dict]) -> DayView:
     job_of_entry: dict[int, dict] = {}
+    # The graph's reading follows an entry's memories in a job of its own: its relations are shown with them.
+    relations = {(j.get("payload") or {}).get("after"): (j.get("result") or {}).get("relations") or []
+                 for j in jobs if j.get("kind") == "graph" and j.get("state") == "done"}
     for job in jobs:
         # A cancelled job (its entry made private, an import's building stopped) will not run: no
         # "waiting for the AI" note under its entry.
@@ -76,14 +79,17 @@ def build_day_view(day: date, entries: list[dict], jobs: list[dict]) -> DayView:
             current = Exchange()
             view.exchanges.append(current)
         if job is not None and all(j["id"] != job_id for j in current.jobs):
-            current.jobs.append(_job_brief(job))
+            current.jobs.append(_job_brief(job, relations.get(job_id)))
         current_job_id = job_id
         current.entries.append(entry)
     return view
 
 
-def _job_brief(job: dict) -> dict:
-    return {"id": job["id"], "state": job["state"], "result": job.get("result") or {}, "error": job.get("error"),
+def _job_brief(job: dict, relations: list[dict] | None = None) -> dict:
+    result = job.get("result") or {}
+    if relations:
+        result = {**result, "relations": [*(result.get("relations") or []), *relations]}
+    return {"id": job["id"], "state": job["state"], "result": result, "error": job.get("error"),
             "error_kind": job.get("error_kind"), "reason": job.get("reason")}
 
 

@@ -60,12 +60,22 @@ def test_a_korean_journal_without_an_ai_names_its_people_places_and_tags(journal
 
 def test_entries_an_ai_has_read_are_left_to_its_graph(journal):
     first = journal.journal.entries()[0]
-    with Session(journal.engine) as s:  # the AI read the first entry (its memorize job is done)
-        s.add(Job(kind="memorize", user_id="me", state="done", payload={"entry_ids": [first["id"]]}))
+    with Session(journal.engine) as s:  # the AI read the first entry for the graph (its graph job is done)
+        s.add(Job(kind="graph", user_id="me", state="done", payload={"entry_ids": [first["id"]]}))
         s.commit()
     nodes = _nodes(journal.graph.mentions("me"))
     assert "부산" not in nodes and "해운대" not in nodes and "#여행" not in nodes
     assert nodes["지수"] == "person"  # still named by an entry no AI read
+
+
+@pytest.mark.parametrize("result, read", [({"results": []}, False), ({"results": [], "relations": []}, True)],
+                         ids=["memories only: the graph's reading still to come", "graph read in the same job"])
+def test_a_done_memorize_job_leaves_the_entry_to_the_ai_graph_only_when_it_read_the_graph(journal, result, read):
+    first = journal.journal.entries()[0]
+    with Session(journal.engine) as s:
+        s.add(Job(kind="memorize", user_id="me", state="done", payload={"entry_ids": [first["id"]]}, result=result))
+        s.commit()
+    assert ("부산" not in _nodes(journal.graph.mentions("me"))) is read
 
 
 def test_a_journal_with_no_names_has_no_mentions(tmp_path):

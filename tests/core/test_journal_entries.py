@@ -55,7 +55,7 @@ def test_an_edited_entry_updates_its_memory_and_moves_the_graph_edge(mem, fake_l
     out = mem.journal.edit(eid, "나는 서울에 산다")
     assert out.entry["content"] == "나는 서울에 산다" and out.entry["edited"]
     assert mem.get(old["id"])["flag"] == "source changed"  # marked until the job re-reads the entry
-    [res] = mem.jobs.process()
+    res, _graph = mem.jobs.process()  # the graph's reading follows
     assert res["kind"] == "reconcile" and res["state"] == "done", res
     assert active(mem) == ["나는 서울에 산다"]
     assert mem.get(old["id"])["memory"] == "나는 서울에 산다" and mem.get(old["id"])["flag"] is None
@@ -276,7 +276,7 @@ def test_asking_later_about_a_past_entry_puts_the_reply_on_that_day(mem, fake_ll
     assert [j["kind"] for j in mem.jobs.all(entry_ids=[eid])] == ["memorize"]
     mem.jobs.process()
     mem.journal.edit(eid, "주말에 부산에 다녀왔다")  # read already: a re-read job is what follows it
-    assert [j["kind"] for j in mem.jobs.all(entry_ids=[eid])] == ["memorize", "reconcile"]
+    assert [j["kind"] for j in mem.jobs.all(entry_ids=[eid])] == ["memorize", "graph", "reconcile"]
 
 
 def test_edits_and_moves_while_a_re_read_waits_leave_one_job(mem, fake_llm):

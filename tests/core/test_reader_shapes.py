@@ -36,7 +36,7 @@ def test_each_readable_shape_becomes_its_memories(mem, fake_llm, shape):
     reply, expected = READABLE[shape]
     _answer_every_mode(fake_llm, json.dumps(reply, ensure_ascii=False))
     mem.journal.write("오늘 재즈 바에 갔다")
-    [job] = mem.jobs.process()
+    job, _graph = mem.jobs.process()  # the graph's reading follows
     assert job["state"] == "done", job.get("error")
     assert sorted(m["memory"] for m in mem.get_all()["results"]) == expected
 
@@ -56,5 +56,5 @@ def test_an_unreadable_reply_fails_visibly_with_its_raw_text(mem, fake_llm, shap
 def test_an_empty_list_is_still_found_nothing(mem, fake_llm):
     _answer_every_mode(fake_llm, '{"facts": []}')
     mem.journal.write("ㅎㅎ")
-    [job] = mem.jobs.process()
+    job, _graph = mem.jobs.process()  # the graph's reading follows
     assert job["state"] == "done" and mem.get_all()["results"] == []

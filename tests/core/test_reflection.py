@@ -271,7 +271,7 @@ def test_a_switched_off_category_is_not_stored(mem, fake_llm):
         {"text": "동생 지수와 저녁을 먹었다", "category": "people"}]}))
     mem.reflection.set_remembered("health", False)
     mem.journal.write("두통 때문에 병원에 다녀왔고 지수랑 저녁을 먹었다", timestamp=datetime(2026, 3, 2, 21, 0))
-    [job] = mem.jobs.process()
+    job, _graph = mem.jobs.process()  # the graph's reading follows
     assert [m["memory"] for m in mem.get_all()["results"]] == ["동생 지수와 저녁을 먹었다"]
     assert job["result"]["not_remembered"] == [{"memory": "두통 때문에 병원에 다녀왔다", "category": "health"}]
     assert "두통" not in fake_llm.calls("memory_operations")[-1]["messages"][-1]["content"]
@@ -332,12 +332,12 @@ def test_moods_are_noted_only_when_the_user_turned_them_on(mem, fake_llm):
 
     fake_llm.on("save_facts", extract)
     mem.journal.write("산책을 했다", timestamp=datetime(2026, 3, 2, 21, 0))
-    [job] = mem.jobs.process()
+    job, _graph = mem.jobs.process()  # the graph's reading follows
     assert "mood" not in job["result"] and mem.reflection.moods() == []
     assert "mood" not in fake_llm.calls("save_facts")[-1]["messages"][0]["content"].split("Examples")[0]
     mem.settings.mood_tracking = True
     mem.journal.write("친구를 만났다", timestamp=datetime(2026, 3, 3, 21, 0))
-    [job] = mem.jobs.process()
+    job, _graph = mem.jobs.process()  # the graph's reading follows
     assert job["result"]["mood"] == "good"
     assert mem.reflection.moods() == [{"day": "2026-03-03", "mood": "good"}]
 

@@ -44,7 +44,7 @@ def test_prose_or_a_draft_in_reasoning_is_still_no_reply(reply):
 def test_the_write_path_keeps_the_bulleted_facts(mem, fake_llm):
     fake_llm.on("save_facts", lambda req: raw(REPLY))
     mem.journal.write("나는 재즈를 좋아하고 피아노를 쳐")
-    [res] = mem.jobs.process()
+    res, _graph = mem.jobs.process()  # the graph's reading follows
     assert res["state"] == "done", res
     assert sorted(m["memory"] for m in mem.get_all()["results"]) == sorted(
         ["재즈를 좋아한다", "피아노를 친다", "주말마다 연습한다"])
@@ -57,7 +57,7 @@ def test_a_numbered_list_with_an_entities_line_gives_its_fact_and_never_the_enti
     fake_llm.capabilities.clear()  # text mode: the reply is exactly what the model wrote
     fake_llm.on("save_facts", lambda req: raw(body))
     mem.journal.write("오늘 재즈 바에 갔다")
-    [job] = mem.jobs.process()
+    job, _graph = mem.jobs.process()  # the graph's reading follows
     assert job["state"] == "done", job.get("error")
     assert [m["memory"] for m in mem.get_all()["results"]] == ["The user is building hermes"]
     entities = args.EntitiesArgs.model_validate(read_reply(body, GRAPH_ENTITIES_TOOL.parameters).value).entities

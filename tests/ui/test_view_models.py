@@ -111,6 +111,30 @@ def test_translator_plural_forms(qapp):
         i18n.install("ko")
 
 
+def test_day_view_shows_the_relations_read_after_the_memories_with_them():
+    entries = [{"id": 1, "role": "user", "content": "성수동으로 이사했다", "created_at": "2026-03-01T10:00:00"}]
+    jobs = [{"id": 7, "kind": "memorize", "state": "done", "payload": {"entry_ids": [1]},
+             "result": {"results": [{"id": "x", "memory": "나는 성수동으로 이사했다", "event": "ADD"}]}},
+            {"id": 8, "kind": "graph", "state": "done", "payload": {"entry_ids": [1], "entry_id": 1, "after": 7},
+             "result": {"relations": [{"event": "EDGE_ADD", "text": "나 -[산다]-> 성수동"}], "after_job": 7}}]
+    [exchange] = build_day_view(date(2026, 3, 1), entries, jobs).exchanges
+    assert exchange.job["result"]["results"][0]["memory"] == "나는 성수동으로 이사했다"
+    assert [r["text"] for r in exchange.job["result"]["relations"]] == ["나 -[산다]-> 성수동"]
+
+
+def test_relations_read_after_the_memories_join_their_log_and_replace_nothing_new(qtbot):
+    from memoir_desktop.ui.journal.memory_ops_log import MemoryOpsLog
+
+    log = MemoryOpsLog(7)
+    qtbot.addWidget(log)
+    log.show_result({"id": 7, "state": "done", "result": {"results": []}})
+    nothing = log.tr("Nothing new to remember.")
+    shown = lambda: [w.text() for w in log.findChildren(type(log.title)) if not w.isHidden()]  # noqa: E731
+    assert nothing in shown()
+    log.add_relations([{"event": "EDGE_ADD", "text": "나 -[산다]-> 성수동"}])
+    assert log.events == ["EDGE_ADD"] and nothing not in shown() and any("성수동" in t for t in shown())
+
+
 def test_ops_log_shows_graph_relation_changes(qtbot):
     from memoir_desktop.ui.journal.memory_ops_log import MemoryOpsLog
 

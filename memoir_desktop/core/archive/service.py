@@ -182,7 +182,8 @@ class Archive:
         """How far the memory building of an import has come: {total, done, failed, pending, cancelled}."""
         out = {"total": 0, "done": 0, "failed": 0, "pending": 0, "cancelled": 0}
         for j in self.jobs_queue.list():
-            if (j.payload or {}).get("batch") == batch:
+            # The entries' memories; the graph jobs that follow them are not entries of the import.
+            if j.kind == "memorize" and (j.payload or {}).get("batch") == batch:
                 out["total"] += 1
                 key = {"running": "pending", "waiting": "pending"}.get(j.state, j.state)
                 out[key] = out.get(key, 0) + 1

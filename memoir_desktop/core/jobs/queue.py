@@ -36,7 +36,7 @@ STATES = ("waiting", "pending", "running", "done", "failed", "cancelled")
 # A chat turn's job waits for the answer; if the answer never comes back (the call hung, the
 # process died before adding it), the turn is memorised without it after this long.
 WAITING_TIMEOUT = timedelta(minutes=10)
-ENTRY_JOBS = ("memorize", "reconcile")  # jobs that read an entry; summary and consolidate read none
+ENTRY_JOBS = ("memorize", "reconcile", "graph")  # jobs that read an entry; summary and consolidate read none
 _OUTAGE = "llm_outage"  # Meta row: the LLM's current outage {kind, text, since}, while it lasts
 
 
@@ -79,7 +79,7 @@ def cancel_reads_of(s: Session, user_id: str, entry_id: int, why: str) -> None:
     """Jobs still waiting to read only this entry have nothing left to do (a job already running
     stores nothing: pipeline/memorize.py checks again before it applies)."""
     for j in s.exec(select(Job).where(col(Job.user_id) == user_id, col(Job.state).in_(("pending", "waiting")),
-                                      col(Job.kind).in_(("memorize", "reconcile")))):
+                                      col(Job.kind).in_(("memorize", "reconcile", "graph")))):
         p = j.payload or {}
         if p.get("entry_id") == entry_id or p.get("entry_ids") == [entry_id]:
             j.state, j.error, j.updated_at = "cancelled", why, now()
@@ -235,24 +235,26 @@ class JobQueue:
         """Entries' jobs in `state` that still concern the journal (the status bar's "N entries waiting"):
         a memorize job whose entries are all in the trash has nothing to do until they come back, so "5
         waiting" for 3 entries does not show up; the summary and tidying jobs are no entry's."""
+        reads = ("memorize", "graph")  # the kinds that name their entries in `entry_ids`
         with Session(self.engine) as s:
             jobs = list(s.exec(select(Job).where(col(Job.state) == state)))
-            named = {i for j in jobs if j.kind == "memorize" for i in (j.payload or {}).get("entry_ids", [])}
+            named = {i for j in jobs if j.kind in reads for i in (j.payload or {}).get("entry_ids", [])}
             live = set(s.exec(select(Entry.id).where(col(Entry.id).in_(named), col(Entry.deleted_at).is_(None)))) \
                 if named else set()
         return sum(1 for j in jobs if j.kind in ENTRY_JOBS
-                   and (j.kind != "memorize" or not (j.payload or {}).get("entry_ids")
+                   and (j.kind not in reads or not (j.payload or {}).get("entry_ids")
                         or live & set(j.payload["entry_ids"])))
 
     def set_batch_state(self, batch: str, old: str, new: str) -> int:
-        """Jobs of an import batch in state `old` move to `new` (cancel / resume); how many."""
+        """Jobs of an import batch in state `old` move to `new` (cancel / resume), the graph's readings
+        with the memories'; how many entries' memorize jobs moved."""
         with Session(self.engine) as s:
             rows = [j for j in s.exec(select(Job).where(col(Job.state) == old)) if (j.payload or {}).get("batch") == batch]
             for j in rows:
                 j.state, j.updated_at = new, now()
                 s.add(j)
             s.commit()
-            return len(rows)
+            return sum(1 for j in rows if j.kind == "memorize")
 
     def retry(self, job_id: int) -> bool:
         with Session(self.engine) as s:

@@ -12,6 +12,8 @@ from memoir_desktop.core.jobs.queue import JobQueue, JobRunner
 from memoir_desktop.core.llm import shared_settings
 from memoir_desktop.core.llm.modes import MODE_LABELS
 
+LLM_JOBS = ("memorize", "reconcile", "graph", "summary", "consolidate")  # the jobs that ask the LLM
+
 
 class Jobs:
     def __init__(self, queue: JobQueue, runner: JobRunner, metrics, *, store, llm: Callable, settings: Callable,
@@ -82,12 +84,12 @@ def reason(job: dict, *, configured: bool, outage: dict | None, needs_key: bool 
     if state == "waiting":
         return {"kind": "answer", "text": "The companion's answer is on its way; the entry is remembered with it.",
                 "since": job["updated_at"]}
-    if job.get("kind") in ("memorize", "reconcile", "summary", "consolidate") and needs_key:
+    if job.get("kind") in LLM_JOBS and needs_key:
         return {"kind": "needs_key", "text": "Your journal's AI needs its API key on this computer too: its "
                                              "memories are made once you type it (Settings → AI companion; "
                                              "memoir-cli reads MEMOIR_LLM_API_KEY), or by another of your "
                                              "computers that has it.", "since": None}
-    if job.get("kind") in ("memorize", "reconcile", "summary", "consolidate") and not configured:
+    if job.get("kind") in LLM_JOBS and not configured:
         return {"kind": "not_configured", "text": "No AI companion is connected: its memories are made once one is "
                                                   "(Settings → AI companion).", "since": None}
     if outage is not None:

@@ -21,9 +21,9 @@ from memoir_desktop.core.llm.probe import Speed
 # is on, and the summary once every few entries. The prompts were measured with Qwen2.5 0.5B on
 # llama.cpp (a two-sentence entry: 755, 629, 301, 302 tokens); the replies, 17 to 76 tokens there,
 # are counted for an entry of a few facts, and the summary for a few entries.
+# The calls before an entry's memories are stored: its facts, then what to do with each. The graph's
+# reading and the summary follow in jobs of their own, after the memories (pipeline/graph_job.py).
 ENTRY_CALLS = ((800, 80), (650, 80))
-GRAPH_CALLS = ((300, 30), (320, 60))
-SUMMARY_CALL = (400, 150)
 # Kinds of failure after which there is no server to say anything more about.
 NOT_REACHED = ("not_running", "unreachable", "disconnected", "timeout", "not_configured")
 
@@ -61,8 +61,7 @@ class ConnectionReport:
 
 def check_connection(base_url: str | None, model: str, api_key: str | None = None, *,
                      timeout_s: float | None = None, progress: Callable[[str], None] | None = None,
-                     probe_cache=None, measure: bool = True, graph: bool = True,
-                     summary_every: int = 5) -> ConnectionReport:
+                     probe_cache=None, measure: bool = True) -> ConnectionReport:
     """Test a connection the way memoir will use it: reach the server, ask the model each way
     (tools, JSON schema, JSON mode, plain text) and keep the verdicts, then time a short generation
     and estimate the seconds an entry will take. `timeout_s` is the one memoir will use (None or 0:
@@ -106,12 +105,12 @@ def check_connection(base_url: str | None, model: str, api_key: str | None = Non
             report.speed_problem = str(exc)
             return report
         report.first_token_s, report.tokens_per_s = speed.first_token_s, speed.tokens_per_s
-        report.seconds_per_entry = seconds_per_entry(speed, latency, graph=graph, summary_every=summary_every)
+        report.seconds_per_entry = seconds_per_entry(speed, latency)
     return report
 
 
-def seconds_per_entry(speed: Speed, latency: float, *, graph: bool = True, summary_every: int = 5) -> float | None:
-    """About how long the model takes to memorise one short entry, from a measured speed. The prompt
+def seconds_per_entry(speed: Speed, latency: float) -> float | None:
+    """About how long the model takes to store one short entry's memories, from a measured speed. The prompt
     is read at the speed the measurement's prompt was (its time to the first token less the time a
     model list took); the reply is written at the measured writing speed."""
     if not speed.tokens_per_s:
@@ -122,8 +121,7 @@ def seconds_per_entry(speed: Speed, latency: float, *, graph: bool = True, summa
     def cost(call: tuple[int, int]) -> float:
         return latency + call[0] / read_per_s + call[1] / speed.tokens_per_s  # type: ignore[operator]
 
-    calls = list(ENTRY_CALLS) + (list(GRAPH_CALLS) if graph else [])
-    return sum(cost(c) for c in calls) + cost(SUMMARY_CALL) / max(summary_every, 1)
+    return sum(cost(c) for c in ENTRY_CALLS)
 
 
 def make_gate(settings, engine, metric_sink, probe_cache):
@@ -152,8 +150,7 @@ def test(settings, probe_cache, base_url: str | None, model: str, api_key: str |
     `check_connection`; the probe result is remembered, so saving these settings needs no second
     probe). Raises LLMUnavailable with a sentence fit to show."""
     key = api_key if api_key is not None else secrets.key_for(base_url, settings.llm_key_endpoint)
-    report = check_connection(base_url, model, key, timeout_s=settings.llm_timeout_s, probe_cache=probe_cache,
-                              graph=settings.graph_enabled, summary_every=settings.summary_interval)
+    report = check_connection(base_url, model, key, timeout_s=settings.llm_timeout_s, probe_cache=probe_cache)
     if not report.ok:
         raise LLMUnavailable(report.problem, kind=report.problem_kind, address=report.address)
     return report.to_dict()
@@ -205,8 +202,7 @@ class Connection:
         s = self._settings()
         key = api_key if api_key is not None else secrets.key_for(base_url, s.llm_key_endpoint)
         limit = s.llm_timeout_s if timeout_s is None else timeout_s
-        return check_connection(base_url, model, key, timeout_s=limit, progress=progress,
-                                probe_cache=self.probe_cache, graph=s.graph_enabled, summary_every=s.summary_interval)
+        return check_connection(base_url, model, key, timeout_s=limit, progress=progress, probe_cache=self.probe_cache)
 
     @staticmethod
     def find_local() -> list[dict]:

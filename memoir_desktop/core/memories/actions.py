@@ -26,7 +26,7 @@ from memoir_desktop.core.inputs import InvalidInput, NotFound, clean_text, parse
 from memoir_desktop.core.jobs.queue import JobQueue
 from memoir_desktop.core.journal.entries import Journal
 from memoir_desktop.core.llm import Gate, LLMBadReply, LLMUnavailable, prompts
-from memoir_desktop.core.pipeline import categories, consolidate, tidy
+from memoir_desktop.core.pipeline import categories, consolidate, graph_job, tidy
 from memoir_desktop.core.pipeline.extraction import fact_span, shape_fact
 from memoir_desktop.core.pipeline.summary import summary_text
 from memoir_desktop.core.storage.models import Entry, Memory, Proposal, now
@@ -116,8 +116,14 @@ class Memories:
         if done["state"] != "done":
             raise (LLMUnavailable if done["state"] == "pending" else LLMBadReply)(done.get("error") or "failed")
         result = done["result"]
-        return Added(result["results"], Changes.from_dict(result.get("changes")), result.get("relations", []),
-                     result.get("pending_confirmation", []))
+        changes, relations = Changes.from_dict(result.get("changes")), []
+        follow = graph_job.follower(self.engine, job_id)
+        if follow is not None:  # mem0's add answers with the relations too; an outage leaves them queued
+            read = self._run_job(follow)
+            if read["state"] == "done":
+                relations = read["result"].get("relations", [])
+                changes = changes | Changes.from_dict(read["result"].get("changes"))
+        return Added(result["results"], changes, relations, result.get("pending_confirmation", []))
 
     def _add_verbatim(self, msgs, user_id, metadata, when, entry_id: int | None = None) -> Added:
         change = Change()

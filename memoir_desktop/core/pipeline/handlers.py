@@ -1,6 +1,7 @@
-"""What each kind of job does (jobs/queue.py runs them): memorise new entries, re-read an edited one, refresh
-the running summary, consolidate memories — each with the journal's parts as they are at the time the
-job runs (the LLM and the settings change when the user reconfigures)."""
+"""What each kind of job does (jobs/queue.py runs them): memorise new entries, read their people and
+places into the graph, re-read an edited one, refresh the running summary, consolidate memories — each
+with the journal's parts as they are at the time the job runs (the LLM and the settings change when
+the user reconfigures)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import contextlib
 from collections.abc import Callable
 
 from memoir_desktop.core.jobs.queue import Handler, Prepared
-from memoir_desktop.core.pipeline import consolidate
+from memoir_desktop.core.pipeline import consolidate, graph_job
 from memoir_desktop.core.pipeline.memorize import WriteContext, prepare_entry_reread, prepare_memorize
 from memoir_desktop.core.pipeline.summary import prepare_summary
 from memoir_desktop.core.storage.models import Job
@@ -24,6 +25,7 @@ class JobHandlers:
         return {"memorize": lambda job: prepare_memorize(self._context(), job),
                 "reconcile": lambda job: prepare_entry_reread(self._context(), job),
                 "summary": lambda job: prepare_summary(self.engine, self._llm(), job),
+                graph_job.KIND: lambda job: graph_job.prepare_graph(self._context(), job),
                 "consolidate": self._consolidation}
 
     @contextlib.contextmanager

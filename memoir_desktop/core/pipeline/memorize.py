@@ -1,5 +1,8 @@
 """One memorize job: entries -> facts -> operations -> one transaction -> indexes.
 
+With graph memory on, the job queues the graph's reading of the same entries (graph_job.py) in that
+transaction: the memories are stored without waiting for the people and places.
+
 `prepare_memorize` does every LLM call and embedding with no lock held and writes nothing to
 SQLite; the `Prepared.apply` it returns stages the memory changes and their history in the
 runner's transaction (jobs/queue.py), which also marks the job done. The memories a plan names are
@@ -21,11 +24,11 @@ from memoir_desktop.core.changes import Changes
 from memoir_desktop.core.config import Settings
 from memoir_desktop.core.jobs import queue
 from memoir_desktop.core.jobs.queue import Prepared
-from memoir_desktop.core.llm import Clearance, Gate, LLMBadReply
-from memoir_desktop.core.pipeline import cascade
+from memoir_desktop.core.llm import Clearance, Gate
+from memoir_desktop.core.pipeline import cascade, graph_job
 from memoir_desktop.core.pipeline.categories import blocked, categorize
 from memoir_desktop.core.pipeline.extraction import Fact, extract_facts
-from memoir_desktop.core.pipeline.graph import GraphMemory, GraphPlan
+from memoir_desktop.core.pipeline.graph import GraphMemory
 from memoir_desktop.core.pipeline.update import Candidate, Op, plan_operations
 from memoir_desktop.core.search.episodes import EpisodeIndex
 from memoir_desktop.core.storage.models import Entry, Job, Memory, MemorySource, Proposal, Summary, now, pk
@@ -80,8 +83,7 @@ class _Plan:
     facts: list[Fact]
     ops: list[Op]
     vectors: dict
-    graph_plan: GraphPlan | None
-    graph_error: str | None
+    reads_graph: bool  # graph memory is on: a graph job follows (graph_job.py)
     metadata: dict
     reread: bool = False  # an edited or moved entry read again
     previous: list[str] = field(default_factory=list)  # the memories it had produced (re-read only)
@@ -181,9 +183,8 @@ def _prepare(ctx: WriteContext, job: Job, new: list[Entry], entry_id: int, previ
     if llm_facts:
         ops.extend(plan_operations(ctx.llm, llm_facts, llm_cands, when,
                                    noop_threshold=ctx.store.embedder.related_threshold))
-    graph_plan, graph_error = _plan_graph(ctx, job, new, when)
     kept = {o.memory_id for o in ops if o.event in ("NOOP", "UPDATE") and o.memory_id}
-    plan = _Plan(job, entry_id, when, facts, ops, vectors, graph_plan, graph_error,
+    plan = _Plan(job, entry_id, when, facts, ops, vectors, ctx.graph is not None,
                  dict(job.payload.get("metadata") or {}), reread=bool(job.payload.get("entry_id")),
                  previous=[m.id for m in previous], unsupported=[m.id for m in previous if m.id not in kept],
                  not_remembered=not_remembered, mood=moods[0] if moods else None,
@@ -191,8 +192,6 @@ def _prepare(ctx: WriteContext, job: Job, new: list[Entry], entry_id: int, previ
     plan.change.vectors_model = embedder.status.active
 
     def after(_result: dict) -> None:
-        if graph_plan is not None and ctx.graph is not None:
-            ctx.graph.after_commit(job.user_id)
         ctx.store.apply_index(job.user_id, plan.change)
 
     ids = [pk(e) for e in new]
@@ -239,19 +238,6 @@ def _index_episodes(ctx: WriteContext, job: Job, rows: list[Entry]) -> None:
         ctx.episodes.index(job.user_id, rows)
     except Exception as exc:  # the episodic index is derived; reconcile repairs it
         log.warning("episodic indexing failed for job %s: %s", job.id, exc.__class__.__name__)
-
-
-def _plan_graph(ctx: WriteContext, job: Job, new: list[Entry], when):
-    if ctx.graph is None:
-        return None, None
-    # The user's own words: the assistant's suggestions are not facts about the user.
-    texts = [e.content for e in new if e.role == "user"] or [e.content for e in new]
-    try:
-        return ctx.graph.plan(ctx.llm, job.user_id, texts, when), None
-    except LLMBadReply as exc:
-        # The facts must not be lost to a bad graph reply: keep them, report the graph part.
-        log.warning("graph extraction failed for job %s: %s", job.id, exc)
-        return None, str(exc)
 
 
 # Long on purpose: the LLM's operations applied in one transaction, each checked against the same
@@ -322,22 +308,17 @@ def apply_operations(ctx: WriteContext, s: Session, plan: _Plan) -> dict:
     if plan.reread:
         _drop_unsupported(ctx, s, plan, results, held)
         _clear_flags(s, plan.previous)
-    # The edges this entry had before this job: a re-read drops those its text no longer states.
-    before = ctx.graph.store.edges_from_entry(s, job.user_id, plan.entry_id) \
-        if plan.reread and ctx.graph is not None else []
-    graph_ops = ctx.graph.apply(s, plan.graph_plan, entry_id=plan.entry_id, job_id=job.id) \
-        if plan.graph_plan and ctx.graph is not None else []
-    if before and ctx.graph is not None:
-        graph_ops += ctx.graph.drop_unstated(s, job.user_id, before, plan.graph_plan, when=now())
+    entry_ids = job.payload.get("entry_ids") or [plan.entry_id]
+    if plan.reads_graph:  # the people and places follow in a job of their own
+        graph_job.queue_reading(s, job.user_id, entry_ids=entry_ids, entry_id=plan.entry_id, reread=plan.reread,
+                                after=job.id, batch=job.payload.get("batch"))
     touched = [r["id"] for r in results if r["event"] in ("ADD", "UPDATE", "DELETE")] + plan.previous
     mark_read(s, [*job.payload.get("entry_ids", []), plan.entry_id])
     result = {"results": results, "facts": [f.text for f in plan.facts], "pending_confirmation": held,
               "not_remembered": plan.not_remembered, **({"mood": plan.mood} if plan.mood else {}),
-              "relations": graph_ops, **({"left_out": plan.left_out} if plan.left_out else {}),
+              **({"left_out": plan.left_out} if plan.left_out else {}),
               "changes": Changes.of(memories=touched, entries=job.payload.get("entry_ids", []),
-                                    graph=bool(graph_ops), proposals=bool(held)).to_dict()}
-    if plan.graph_error:
-        result["graph_error"] = plan.graph_error
+                                    proposals=bool(held)).to_dict()}
     _maybe_queue_summary(s, ctx, job)
     return result
 

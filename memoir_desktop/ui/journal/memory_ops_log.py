@@ -54,6 +54,7 @@ class MemoryOpsLog(QFrame):
                     if child.widget():
                         child.widget().deleteLater()
         self.events = []
+        self._nothing: QLabel | None = None  # "Nothing new to remember", until relations follow
 
     def _title(self, suffix: str = "") -> None:
         text = f"{brain()} " + self.tr("What memoir remembered")
@@ -135,18 +136,31 @@ class MemoryOpsLog(QFrame):
             label.setWordWrap(True)
             label.setObjectName("opUpdate")
             self._layout.addWidget(label)
-        # Graph changes: only relations are shown; node bookkeeping would be noise here.
-        edges = [r for r in result.get("relations") or [] if r.get("event") in _GRAPH_EVENTS]
+        edges = self._add_relations(result.get("relations") or [])
+        if not ops and not edges and not result.get("pending_confirmation"):
+            self._add_label(self.tr("Nothing new to remember."), "opNoop")
+            self._nothing = self._layout.itemAt(self._layout.count() - 1).widget()
+        if result.get("left_out"):  # the gate kept private entries out of the context the AI read
+            self._add_label(self.tr("%n private entry(ies) nearby were not sent to the AI.", None,
+                                    int(result["left_out"])), "opNoop")
+
+    def add_relations(self, relations: list[dict]) -> None:
+        """The graph's reading of the entry, done after its memories (core/pipeline/graph_job.py)."""
+        if self.state != "done":
+            return  # the memories' result draws the log afresh; the relations come with a reload
+        if self._add_relations(relations) and self._nothing is not None:
+            self._nothing.hide()  # there was something new after all
+            self._nothing = None
+
+    def _add_relations(self, relations: list[dict]) -> list[dict]:
+        # Only relations are shown; node bookkeeping would be noise here.
+        edges = [r for r in relations if r.get("event") in _GRAPH_EVENTS]
         for rel in edges:
             symbol, name = _GRAPH_EVENTS[rel["event"]]
             self.events.append(rel["event"])
             self._add_label(f"<b>{symbol}{html.escape(self.tr('relation'))}</b>&nbsp; "
                             f"{html.escape(rel.get('text') or '')}", name, rich=True)
-        if not ops and not edges and not result.get("pending_confirmation"):
-            self._add_label(self.tr("Nothing new to remember."), "opNoop")
-        if result.get("left_out"):  # the gate kept private entries out of the context the AI read
-            self._add_label(self.tr("%n private entry(ies) nearby were not sent to the AI.", None,
-                                    int(result["left_out"])), "opNoop")
+        return edges
 
     def _add_op(self, op: dict) -> None:
         event = op.get("event", "NOOP")
