@@ -56,3 +56,12 @@ def test_turning_the_graph_off_queues_no_reading(mem, fake_llm):
     mem.settings.graph_enabled = False
     mem.journal.write("나는 부산에 산다", timestamp=T1)
     assert [r["kind"] for r in mem.jobs.process()] == ["memorize"]
+
+
+def test_a_reading_skipped_because_the_graph_was_turned_off_leaves_the_entry_to_the_mention_graph(mem, fake_llm):
+    mem.journal.write("지수랑 부산 해운대에 다녀왔다", timestamp=T1)
+    mem.jobs.process(limit=1)
+    mem.settings.graph_enabled = False  # while the graph's reading waited
+    [read] = mem.jobs.process()
+    assert read["kind"] == "graph" and read["result"]["skipped"] and fake_llm.calls("extract_entities") == []
+    assert "지수" in {n.name for n in mem.graph.mentions("me").nodes}  # the journal's own graph still names her

@@ -277,13 +277,15 @@ class SQLiteGraphStore(GraphStore):
         self.engine = engine
 
     def unread_entries(self, user_id: str) -> list[tuple[int, str, list, datetime]]:
-        # Read by an AI for the graph: named by a graph job that is done, whatever it found (or by a
-        # memorize job done before the graph had jobs of its own: its result carries the relations).
+        # Read by an AI for the graph: named by a graph job that is done, whatever it found, unless it
+        # read nothing (graph memory switched off while it waited); or by a memorize job done before
+        # the graph had jobs of its own (its result carries the relations).
         with Session(self.engine) as s:
             read: set[int] = set()
             for kind, payload, result in s.exec(select(Job.kind, Job.payload, Job.result).where(
                     col(Job.user_id) == user_id, col(Job.kind).in_(("memorize", "graph")), col(Job.state) == "done")):
-                if kind == "graph" or "relations" in (result or {}):
+                if (kind == "graph" and not (result or {}).get("skipped")) or (
+                        kind == "memorize" and "relations" in (result or {})):
                     read.update(i for i in (payload or {}).get("entry_ids", []) if isinstance(i, int))
             rows = s.exec(select(Entry.id, Entry.content, Entry.tags, Entry.created_at).where(
                 col(Entry.user_id) == user_id, col(Entry.role) == "user", col(Entry.kind) == "entry",
