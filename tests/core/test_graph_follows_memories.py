@@ -65,3 +65,12 @@ def test_a_reading_skipped_because_the_graph_was_turned_off_leaves_the_entry_to_
     [read] = mem.jobs.process()
     assert read["kind"] == "graph" and read["result"]["skipped"] and fake_llm.calls("extract_entities") == []
     assert "지수" in {n.name for n in mem.graph.mentions("me").nodes}  # the journal's own graph still names her
+
+
+def test_an_entry_written_while_an_older_ones_graph_waits_has_its_memories_first(mem, fake_llm):
+    graph_says(fake_llm)
+    mem.journal.write("나는 부산에 산다", timestamp=T1)
+    [first] = mem.jobs.process(limit=1)
+    mem.journal.write("나는 서울에 산다")
+    order = [(r["kind"], r.get("result", {}).get("after_job")) for r in mem.jobs.process()]
+    assert [k for k, _ in order] == ["memorize", "graph", "graph"] and order[1][1] == first["id"]

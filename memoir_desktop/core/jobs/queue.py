@@ -161,10 +161,11 @@ class JobQueue:
     def next_pending(self, skip: set[int] | frozenset[int] = frozenset()) -> Job | None:
         """The next job to run: one never tried first (an entry just written is tried when it is
         written, even while an older one waits for a server that is down), then the ones that wait to be
-        tried again, oldest first."""
+        tried again, oldest first. Among either, the graph's readings come after the rest: an entry
+        written while an older one's people and places wait has its memories first."""
         with Session(self.engine) as s:
-            rows = s.exec(select(Job).where(col(Job.state) == "pending").order_by(col(Job.attempts) > 0,
-                                                                                  col(Job.id))).all()
+            rows = s.exec(select(Job).where(col(Job.state) == "pending").order_by(
+                col(Job.attempts) > 0, col(Job.kind) == "graph", col(Job.id))).all()
             return next((j for j in rows if j.id not in skip), None)
 
     # -- why jobs wait: the server's last outage, kept until it answers again -------------------
