@@ -4,7 +4,7 @@
 
 A home is wired to the test suite's fake OpenAI-compatible server; ``--turns`` entries are journaled
 and processed, and ``metrics.summary()["per_turn"]`` gives LLM calls and tokens per turn (a turn is
-one memorize job; the once-per-endpoint capability probe and the summary job are counted apart). The
+one memorize job and the graph job that follows it; the once-per-endpoint capability probe and the summary job are counted apart). The
 fake's graph rules find the user and one entity with a relation per entry, so the graph stage makes
 the calls it makes with a real model. Token counts are what the fake reports (fixed per call), so
 the call count is the meaningful number. Lives under tests/ because it needs the fake server; the
@@ -102,8 +102,8 @@ def render(results: list[dict]) -> str:
         lines.append(f"| {'on' if r['graph'] else 'off'} | {r['turns']} | {pt.get('llm_calls', 0):.2f} | "
                      f"{pt.get('tokens', 0):.0f} | {r['calls_per_entry']:.2f} | {r['requests']} | "
                      f"{', '.join(f'{k} {v}' for k, v in sorted(r['jobs'].items()))} |")
-    lines += ["", "Per turn: one memorize job (extraction, update, graph stages). All calls / entry adds the "
-              "summary refreshes and the one-time capability probe, divided by the entries journaled.", ""]
+    lines += ["", "Per turn: one memorize job (extraction, update) and the graph job that follows it. All calls / "
+              "entry adds the summary refreshes and the one-time capability probe, divided by the entries journaled.", ""]
     return "\n".join(lines)
 
 
