@@ -37,8 +37,8 @@ def test_a_server_that_refuses_a_mode_is_reachable_with_each_verdict_and_a_speed
 def test_the_estimate_grows_with_a_slower_model():
     fast, slow = llama_cpp_like(token_delay=0.0), llama_cpp_like(token_delay=0.02)
     try:
-        quick = check_connection(fast.url, "qwen", graph=False)
-        slower = check_connection(slow.url, "qwen", graph=False)
+        quick = check_connection(fast.url, "qwen")
+        slower = check_connection(slow.url, "qwen")
         assert slower.tokens_per_s < quick.tokens_per_s
         assert slower.seconds_per_entry > quick.seconds_per_entry
     finally:

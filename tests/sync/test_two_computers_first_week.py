@@ -44,7 +44,9 @@ def test_an_entry_written_where_no_ai_is_set_is_remembered_on_the_other(devices,
 
     report = desk.sync.run()
     assert report.taken_over == 1
-    assert [r["state"] for r in desk.jobs.process()] == ["done", "done"]
+    # Both entries' memories, then the graph's readings that follow them.
+    done = desk.jobs.process()
+    assert [r["state"] for r in done] == ["done"] * 4 and [r["kind"] for r in done][2:] == ["graph", "graph"]
     assert memory_texts(desk) == ["I adopted a grey cat called Miso", "Started a new sketchbook on March 1, 2026"]
 
     desk.sync.run()
