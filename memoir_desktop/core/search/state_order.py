@@ -37,7 +37,7 @@ def order_states(engine, bm, user_id: str, q: Query, out: list[dict], passes, ve
     tokens_of = bm.tokens_of(d["id"] for d in out)
     for d in out:
         aspect = states.aspect_of(d["memory"], tokens_of[d["id"]], wanted) if wanted else None
-        if aspect is not None:
+        if aspect is not None and versions.own(d["memory"]):  # someone else's move is no version of theirs
             member[d["id"]] = aspect.name
     if not member:
         # No kind the list knows: the versions as the question's own words and the memories'
@@ -67,7 +67,8 @@ def order_states(engine, bm, user_id: str, q: Query, out: list[dict], passes, ve
         if not found or len(found) > SCAN:
             continue
         for m in _versions(engine, user_id, found, newest=mode != "first"):
-            if passes(m) and states.aspect_of(m.text, bm.tokens_of([m.id])[m.id], [aspect]) is aspect:
+            if passes(m) and versions.own(m.text) \
+                    and states.aspect_of(m.text, bm.tokens_of([m.id])[m.id], [aspect]) is aspect:
                 out.append(memory_dict(m, score=0.0, explain={"state": {"aspect": aspect.name}}))
                 member[m.id] = aspect.name
                 shown.add(m.id)
