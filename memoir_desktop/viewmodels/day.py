@@ -35,7 +35,8 @@ class Exchange:
             relations += (j.get("result") or {}).get("relations") or []
         return {"id": self.jobs[0]["id"], "ids": [j["id"] for j in self.jobs], "state": worst["state"],
                 "error": worst.get("error"), "error_kind": worst.get("error_kind"), "reason": worst.get("reason"),
-                "result": {"results": results, "pending_confirmation": held, "relations": relations}}
+                "result": {"results": results, "pending_confirmation": held, "relations": relations,
+                           "graph_pending": any((j.get("result") or {}).get("graph_pending") for j in self.jobs)}}
 
 
 @dataclass
@@ -60,6 +61,8 @@ def build_day_view(day: date, entries: list[dict], jobs: list[dict]) -> DayView:
     # The graph's reading follows an entry's memories in a job of its own: its relations are shown with them.
     relations = {(j.get("payload") or {}).get("after"): (j.get("result") or {}).get("relations") or []
                  for j in jobs if j.get("kind") == "graph" and j.get("state") == "done"}
+    reading = {(j.get("payload") or {}).get("after") for j in jobs
+               if j.get("kind") == "graph" and j.get("state") in ("pending", "running")}
     for job in jobs:
         # A cancelled job (its entry made private, an import's building stopped) will not run: no
         # "waiting for the AI" note under its entry.
@@ -79,16 +82,17 @@ def build_day_view(day: date, entries: list[dict], jobs: list[dict]) -> DayView:
             current = Exchange()
             view.exchanges.append(current)
         if job is not None and all(j["id"] != job_id for j in current.jobs):
-            current.jobs.append(_job_brief(job, relations.get(job_id)))
+            current.jobs.append(_job_brief(job, relations.get(job_id), reading=job_id in reading))
         current_job_id = job_id
         current.entries.append(entry)
     return view
 
 
-def _job_brief(job: dict, relations: list[dict] | None = None) -> dict:
-    result = job.get("result") or {}
+def _job_brief(job: dict, relations: list[dict] | None = None, *, reading: bool = False) -> dict:
+    """`relations`: the graph job's that followed; `reading`: that job still waits or runs."""
+    result = {**(job.get("result") or {}), "graph_pending": reading}
     if relations:
-        result = {**result, "relations": [*(result.get("relations") or []), *relations]}
+        result["relations"] = [*(result.get("relations") or []), *relations]
     return {"id": job["id"], "state": job["state"], "result": result, "error": job.get("error"),
             "error_kind": job.get("error_kind"), "reason": job.get("reason")}
 

@@ -120,6 +120,10 @@ def test_day_view_shows_the_relations_read_after_the_memories_with_them():
     [exchange] = build_day_view(date(2026, 3, 1), entries, jobs).exchanges
     assert exchange.job["result"]["results"][0]["memory"] == "나는 성수동으로 이사했다"
     assert [r["text"] for r in exchange.job["result"]["relations"]] == ["나 -[산다]-> 성수동"]
+    assert not exchange.job["result"]["graph_pending"]
+    jobs[1] = {**jobs[1], "state": "pending", "result": None}  # still to be read: the log says so
+    [exchange] = build_day_view(date(2026, 3, 1), entries, jobs).exchanges
+    assert exchange.job["result"]["graph_pending"] and not exchange.job["result"].get("relations")
 
 
 def test_relations_read_after_the_memories_join_their_log_and_replace_nothing_new(qtbot):
@@ -127,12 +131,27 @@ def test_relations_read_after_the_memories_join_their_log_and_replace_nothing_ne
 
     log = MemoryOpsLog(7)
     qtbot.addWidget(log)
-    log.show_result({"id": 7, "state": "done", "result": {"results": []}})
-    nothing = log.tr("Nothing new to remember.")
+    log.show_result({"id": 7, "state": "done", "result": {"results": [], "graph_pending": True}})
+    nothing, finding = log.tr("Nothing new to remember."), log.tr("Looking for the people and places in it…")
     shown = lambda: [w.text() for w in log.findChildren(type(log.title)) if not w.isHidden()]  # noqa: E731
-    assert nothing in shown()
+    assert nothing in shown() and finding in shown()
     log.add_relations([{"event": "EDGE_ADD", "text": "나 -[산다]-> 성수동"}])
     assert log.events == ["EDGE_ADD"] and nothing not in shown() and any("성수동" in t for t in shown())
+    assert finding not in shown() and finding not in log.accessibleDescription()
+
+
+def test_a_graph_reading_that_finds_nothing_leaves_the_memories_as_they_were(qtbot):
+    from memoir_desktop.ui.journal.memory_ops_log import MemoryOpsLog
+
+    log = MemoryOpsLog(7)
+    qtbot.addWidget(log)
+    log.show_result({"id": 7, "state": "done", "result": {
+        "results": [{"id": "a", "memory": "첼로를 배우기 시작했다", "event": "ADD"}], "graph_pending": True}})
+    finding = log.tr("Looking for the people and places in it…")
+    qtbot.waitUntil(lambda: finding in log.accessibleDescription())  # a screen reader hears it too
+    log.add_relations([])
+    shown = [w.text() for w in log.findChildren(type(log.title)) if not w.isHidden()]
+    assert finding not in shown and any("첼로" in t for t in shown) and log.events == ["ADD"]
 
 
 def test_ops_log_shows_graph_relation_changes(qtbot):

@@ -317,6 +317,7 @@ def apply_operations(ctx: WriteContext, s: Session, plan: _Plan) -> dict:
     result = {"results": results, "facts": [f.text for f in plan.facts], "pending_confirmation": held,
               "not_remembered": plan.not_remembered, **({"mood": plan.mood} if plan.mood else {}),
               **({"left_out": plan.left_out} if plan.left_out else {}),
+              **({"graph_pending": True} if plan.reads_graph else {}),
               "changes": Changes.of(memories=touched, entries=job.payload.get("entry_ids", []),
                                     proposals=bool(held)).to_dict()}
     _maybe_queue_summary(s, ctx, job)

@@ -55,6 +55,7 @@ class MemoryOpsLog(QFrame):
                         child.widget().deleteLater()
         self.events = []
         self._nothing: QLabel | None = None  # "Nothing new to remember", until relations follow
+        self._finding: QLabel | None = None  # the graph's reading, while it waits or runs
 
     def _title(self, suffix: str = "") -> None:
         text = f"{brain()} " + self.tr("What memoir remembered")
@@ -63,7 +64,8 @@ class MemoryOpsLog(QFrame):
 
     def _describe(self) -> None:
         self.setAccessibleName(self.title.text().replace(brain(), "").strip())
-        lines = [plain_text(label.text()) for label in self.findChildren(QLabel) if label is not self.title]
+        lines = [plain_text(label.text()) for label in self.findChildren(QLabel)
+                 if label is not self.title and not label.isHidden()]
         self.setAccessibleDescription("\n".join(line for line in lines if line))
 
     def childEvent(self, event) -> None:
@@ -138,8 +140,9 @@ class MemoryOpsLog(QFrame):
             self._layout.addWidget(label)
         edges = self._add_relations(result.get("relations") or [])
         if not ops and not edges and not result.get("pending_confirmation"):
-            self._add_label(self.tr("Nothing new to remember."), "opNoop")
-            self._nothing = self._layout.itemAt(self._layout.count() - 1).widget()
+            self._nothing = self._add_label(self.tr("Nothing new to remember."), "opNoop")
+        if result.get("graph_pending"):  # the people and places follow (core/pipeline/graph_job.py)
+            self._finding = self._add_label(self.tr("Looking for the people and places in it…"), "opNoop")
         if result.get("left_out"):  # the gate kept private entries out of the context the AI read
             self._add_label(self.tr("%n private entry(ies) nearby were not sent to the AI.", None,
                                     int(result["left_out"])), "opNoop")
@@ -148,9 +151,13 @@ class MemoryOpsLog(QFrame):
         """The graph's reading of the entry, done after its memories (core/pipeline/graph_job.py)."""
         if self.state != "done":
             return  # the memories' result draws the log afresh; the relations come with a reload
+        if self._finding is not None:
+            self._finding.hide()
+            self._finding = None
         if self._add_relations(relations) and self._nothing is not None:
             self._nothing.hide()  # there was something new after all
             self._nothing = None
+        self._describe()  # what a screen reader hears loses the lines just hidden
 
     def _add_relations(self, relations: list[dict]) -> list[dict]:
         # Only relations are shown; node bookkeeping would be noise here.
@@ -177,13 +184,14 @@ class MemoryOpsLog(QFrame):
         return {"ADD": self.tr("Added to memory"), "UPDATE": self.tr("Corrected"), "DELETE": self.tr("Forgot"),
                 "NOOP": self.tr("Already known")}.get(event, event)
 
-    def _add_label(self, text: str, name: str, rich: bool = False) -> None:
+    def _add_label(self, text: str, name: str, rich: bool = False) -> QLabel:
         label = QLabel(text)
         label.setTextFormat(Qt.RichText if rich else Qt.PlainText)
         label.setWordWrap(True)
         label.setObjectName(name)
         label.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self._layout.addWidget(label)
+        return label
 
     def _show_failed(self, error: str, why: dict | None = None) -> None:
         self._clear()
