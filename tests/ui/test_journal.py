@@ -66,3 +66,26 @@ def test_past_day_reopens_with_its_operation_log(mem, backend, qtbot, tmp_path):
                     timeout=10_000)
     assert [e["content"] for e in mem.journal.entries(day=yesterday)][1] == "그날 산책을 했다"
     assert mem.journal.entries(day=date.today()) == []
+
+
+def _shown(log) -> list[str]:
+    return [w.text() for w in log.findChildren(type(log.title)) if not w.isHidden() and w is not log.title]
+
+
+def test_the_log_stops_looking_for_people_and_places_when_the_graph_reading_fails(window, mem, qtbot, monkeypatch):
+    from memoir_desktop.core.pipeline.graph import GraphMemory
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the graph store is broken")
+
+    monkeypatch.setattr(GraphMemory, "apply", broken)
+    journal = window.journal
+    journal.composer.edit.setPlainText("나는 요가를 좋아한다")
+    qtbot.keyClick(journal.composer.edit, Qt.Key_Return, Qt.ControlModifier)  # saved only: no answer
+    qtbot.waitUntil(lambda: any("ADD" in log.events for log in journal.chat.ops_logs.values()), timeout=20_000)
+    qtbot.waitUntil(lambda: any(j["kind"] == "graph" and j["state"] == "failed" for j in mem.jobs.all()),
+                    timeout=20_000)
+    finding = journal.tr("Looking for the people and places in it…")
+    log = next(log for log in journal.chat.ops_logs.values() if "ADD" in log.events)
+    qtbot.waitUntil(lambda: finding not in " ".join(_shown(log)), timeout=10_000)
+    assert any("요가" in t for t in _shown(log))  # the memory stands

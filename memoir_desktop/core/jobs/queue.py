@@ -308,13 +308,15 @@ class JobRunner:
                 self.queue.clear_outage()  # it answered
                 why = exc.kind or "bad_reply"
                 self.queue.mark(jid, "failed", error=str(exc), kind=why, raw=exc.raw)
-                return {"id": job.id, "kind": job.kind, "state": "failed", "error": str(exc), "error_kind": why}
+                return {"id": job.id, "kind": job.kind, "state": "failed", "error": str(exc), "error_kind": why,
+                        "payload": job.payload}
             except Exception as exc:  # a job must fail visibly, never take the app down
                 # Exception texts can quote journal text (SQL parameters): class name only above DEBUG.
                 log.error("job %s failed: %s", job.id, exc.__class__.__name__)
                 log.debug("job %s failure detail", job.id, exc_info=True)
                 self.queue.mark(jid, "failed", error=f"{exc.__class__.__name__}: {exc}", kind="error")
-                return {"id": job.id, "kind": job.kind, "state": "failed", "error": str(exc), "error_kind": "error"}
+                return {"id": job.id, "kind": job.kind, "state": "failed", "error": str(exc), "error_kind": "error",
+                        "payload": job.payload}  # what it was for: a screen finds its entry by it
             self.queue.clear_outage()
             return {"id": job.id, "kind": job.kind, "state": "done", "result": result}
 

@@ -303,10 +303,10 @@ class ChatView(QScrollArea):
     def show_job(self, job: dict) -> None:
         if job.get("kind") == "graph":  # the people and places, read after the entry's memories
             result = job.get("result") or {}
-            log = self.ops_logs.get(result.get("after_job"))
-            if job.get("state") == "done" and log is not None and shiboken6.isValid(log):
-                log.add_relations(result.get("relations") or [])
-            return  # not done: the jobs view says why; the entry's memories stand
+            log = self.ops_logs.get(result.get("after_job") or (job.get("payload") or {}).get("after"))
+            if job.get("state") in ("done", "failed") and log is not None and shiboken6.isValid(log):
+                log.add_relations(result.get("relations") or [])  # failed: nothing more is looked for
+            return  # waiting for the server: still looking; the entry's memories stand
         log = self.ops_logs.get(job.get("id"))
         if log is None and job.get("state") == "done":
             log = self._claim(job)
