@@ -79,7 +79,7 @@ def cancel_reads_of(s: Session, user_id: str, entry_id: int, why: str) -> None:
     """Jobs still waiting to read only this entry have nothing left to do (a job already running
     stores nothing: pipeline/memorize.py checks again before it applies)."""
     for j in s.exec(select(Job).where(col(Job.user_id) == user_id, col(Job.state).in_(("pending", "waiting")),
-                                      col(Job.kind).in_(("memorize", "reconcile", "graph")))):
+                                      col(Job.kind).in_(ENTRY_JOBS))):
         p = j.payload or {}
         if p.get("entry_id") == entry_id or p.get("entry_ids") == [entry_id]:
             j.state, j.error, j.updated_at = "cancelled", why, now()

@@ -16,13 +16,11 @@ from memoir_desktop.core.llm.gate import Gate, PrivacyLens
 from memoir_desktop.core.llm.modes import MODE_LABELS
 from memoir_desktop.core.llm.probe import Speed
 
-# What one entry costs in calls to the model: (prompt tokens read, tokens written) for each call the
-# write path makes: extraction and update always, the graph's entities and relations when graph memory
-# is on, and the summary once every few entries. The prompts were measured with Qwen2.5 0.5B on
-# llama.cpp (a two-sentence entry: 755, 629, 301, 302 tokens); the replies, 17 to 76 tokens there,
-# are counted for an entry of a few facts, and the summary for a few entries.
-# The calls before an entry's memories are stored: its facts, then what to do with each. The graph's
-# reading and the summary follow in jobs of their own, after the memories (pipeline/graph_job.py).
+# The calls before an entry's memories are stored: (prompt tokens read, tokens written) for its facts,
+# then for what to do with each. The graph's reading and the summary follow in jobs of their own, after
+# the memories (pipeline/graph_job.py), and are not waited for. The prompts were measured with Qwen2.5
+# 0.5B on llama.cpp (a two-sentence entry: 755 and 629 tokens); the replies, 17 to 76 tokens there,
+# are counted for an entry of a few facts.
 ENTRY_CALLS = ((800, 80), (650, 80))
 # Kinds of failure after which there is no server to say anything more about.
 NOT_REACHED = ("not_running", "unreachable", "disconnected", "timeout", "not_configured")
