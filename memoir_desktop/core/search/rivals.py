@@ -10,6 +10,12 @@ nor the name of someone who is in half the journal.
 A question about now (temporal/present.py) puts the newest rival first; one about the first time (처음, at first) the
 oldest; one about "before" the one just before the newest. The rivals keep the places they had,
 in the new order; nothing else moves. When the top memory has no rival, the ranking stands.
+
+Where states.py recognised the kind of state, its ordering stands, with one exception: when its
+words found a single version ("폰은 갤럭시 S21을 쓰는 중"), a newer rival that says the diarist changed
+into something (Korean "-(으)로 + verb": "갤럭시 액정이 깨져서 아이폰 16으로 갈아탔다") is the newer
+version the list has no words for. The shared word must name a thing; what a memory does (Kiwi's
+predicates) is no particular thing.
 """
 
 from __future__ import annotations
@@ -34,15 +40,16 @@ def reorder(question: str, asks_now: bool, asks_past: bool, out: list[dict], bm)
     if mode is None or len(out) < 2 or not versions.about_the_diarist(question):
         return out  # "What is Caroline's job?" is no state of the diarist's (LoCoMo dev all@1: -4.5 points)
     top = out[:TOP]
-    if "state" in top[0]["explain"]:
-        # state_order.py recognised the kind of state and put its answer first: a newer memory that
-        # shares a rare word with it is a remark about the same thing ("아파트 주차장에 전기차 충전기가
-        # 생겼다" beside "전기차 아이오닉으로 갈아탔다"), not a version of the state.
-        return out
+    state = top[0]["explain"].get("state")
+    if state and state.get("versions", 0) > 1:
+        return out  # state_order.py recognised the kind of state and ordered its versions
     tokens = bm.tokens_of(d["id"] for d in top)
     total, freq = bm.doc_freq(tokens[top[0]["id"]])
     limit = max(FEW_DOCS, math.ceil(RARE_SHARE * total))
-    lead = {w for w in tokens[top[0]["id"]] if 1 < freq.get(w, 0) <= limit}
+    # A particular thing is named, not done: "갈아탔다" shared by a car's change and a phone's is no
+    # thing they are both about (in a small journal every word is rare).
+    done = versions.predicates(top[0]["memory"])
+    lead = {w for w in tokens[top[0]["id"]] if 1 < freq.get(w, 0) <= limit and w not in done}
     if not lead:
         return out
     close = _dense(top)
@@ -56,6 +63,12 @@ def reorder(question: str, asks_now: bool, asks_past: bool, out: list[dict], bm)
         return out  # "예전에 부산 살 때…": the ranking already has a version that is not the current one
     pick = {"now": group[-1], "first": group[0]}.get(mode, group[-2])  # before: the one before the newest
     if pick is top[0]:
+        return out
+    if state and not versions.changes_into(pick["memory"]):
+        # The list found one version and put it first. A newer rival is another version only when it
+        # says the diarist changed into something ("아이폰 16으로 갈아탔다", a version the list has no
+        # words for); otherwise it is a remark about the same thing ("아파트 주차장에 전기차 충전기가
+        # 생겼다" beside "전기차 아이오닉으로 갈아탔다").
         return out
     # The pick takes the first place; the other rivals follow in the places they had.
     result = list(out)

@@ -75,6 +75,24 @@ def _parse(text: str) -> tuple[frozenset[str], frozenset[str], bool]:
     return frozenset(states), frozenset(names), own
 
 
+def changes_into(text: str) -> bool:
+    """The text says something changed into something: Korean "-(으)로 + verb" ("아이폰 16으로 갈아탔다",
+    "로얄캐닌으로 바꿨다", "합정으로 옮겼다"), read from Kiwi's tags (the case particle followed by a
+    verb), not from a list of verbs of change. "레이로 20분 걸린다" (a means, then a number) is not.
+    English has no such mark here: False."""
+    if not has_hangul(text):
+        return False
+    m = morphemes(text)
+    return any(f in ("로", "으로") and t == "JKB" and i + 1 < len(m) and m[i + 1][1].startswith("VV")
+               for i, (f, t) in enumerate(m))
+
+
+def predicates(text: str) -> frozenset[str]:
+    """What a Korean text states (Kiwi's verb and adjective stems, the noun of a 하다-verb); English:
+    none told apart."""
+    return _parse(text)[0] if has_hangul(text) else frozenset()
+
+
 def own(text: str) -> bool:
     """Not someone else's doing as the text says it (a Korean honorific: "아버지는 … 사신다")."""
     return not has_hangul(text) or _parse(text)[2]
