@@ -16,7 +16,7 @@ from sqlmodel import Session, col, select
 
 from memoir_desktop.core import temporal
 from memoir_desktop.core.script import language_of
-from memoir_desktop.core.search import rivals
+from memoir_desktop.core.search import neighbours, rivals
 from memoir_desktop.core.search.first_stage import rankings
 from memoir_desktop.core.search.floor import Floor, has_content
 from memoir_desktop.core.search.fusion import fuse, rank_score
@@ -114,7 +114,31 @@ class FactSearch:
         out = order_states(self.engine, bm, user_id, q, out, lambda m: _passes(m, filters),
                            lambda ids: self.store.vectors.vectors(collection(), ids))
         out = rivals.reorder(q.text, q.asks_now, q.asks_about_the_past, out, bm)
+        if not listing:  # the field lists what matches; an answer's context takes the entry's other lines too
+            out = neighbours.bring(out, lambda seeds: self._from_entries(user_id, order, out, seeds, filters), limit)
         return out[:limit]
+
+    def _from_entries(self, user_id: str, order: list, found: list[dict], seeds: set,
+                      filters: dict | None) -> list[dict]:
+        """Of the first stage's next POOL candidates past what the search kept, those from one of the
+        `seeds`' entries (neighbours.source), best first. Their entry and time are asked first and
+        only those rows are read: reading all thirty cost 4 ms a search on 10k encrypted memories."""
+        seen = {d["id"] for d in found}
+        ids = [mid for _, mid, _ in order if mid not in seen][:POOL]
+        entries = [v for k, v in seeds if k == "entry"]
+        times = [datetime.fromisoformat(v) for k, v in seeds if k == "at"]
+        if not ids:
+            return []
+        same = col(Memory.source_entry_id).in_(entries) if entries else None
+        at = col(Memory.source_entry_id).is_(None) & col(Memory.created_at).in_(times) if times else None
+        cond = same if at is None else at if same is None else (same | at)
+        with Session(self.engine) as s:
+            picked = set(s.exec(select(Memory.id).where(col(Memory.id).in_(ids), cond)).all())
+        rows = self.store.get_many(picked)
+        signals = {mid: sig for _, mid, sig in order if mid in rows}
+        return [memory_dict(rows[mid], score=0.0, explain=dict(signals[mid])) for mid in ids
+                if mid in rows and rows[mid].user_id == user_id and rows[mid].state == "active"
+                and _passes(rows[mid], filters)]
 
     def _in_span(self, user_id: str, lo: datetime, hi: datetime, limit: int) -> list[str]:
         """Memories recorded in the span, or about it. Two indexed queries: one OR across
