@@ -12,6 +12,7 @@ from datetime import datetime
 
 import pytest
 
+from memoir_desktop.core.search import neighbours
 from memoir_desktop.core.search.rerank import POOL
 
 NOW = datetime(2026, 5, 4, 9, 0)
@@ -36,8 +37,12 @@ def test_the_rows_that_can_fill_the_pool_are_read_in_one_query(mem):
     hits = mem.search("녹차 메모", limit=10, now=NOW)["results"]
     assert len(hits) == 10
     # Korean with the default model: the second stage reorders a pool of 30, read in batches of
-    # 20; two batches can fill it, so both come from SQLite at once (once each, before).
-    assert len(calls) == 1 and len(calls[0]) >= POOL
+    # 20; two batches can fill it, so both come from SQLite at once (once each, before). The lines
+    # of one add call are one entry's: its neighbours (search/neighbours.py) that can move up are
+    # read in one more query, never a row read already.
+    assert len(calls[0]) >= POOL and len(calls) <= 2
+    for more in calls[1:]:
+        assert not set(more) & set(calls[0]) and len(more) <= neighbours.SEEDS * neighbours.PER
 
 
 def test_candidates_past_the_first_read_are_still_read_batch_by_batch(mem):

@@ -37,7 +37,7 @@ def order_states(engine, bm, user_id: str, q: Query, out: list[dict], passes, ve
     tokens_of = bm.tokens_of(d["id"] for d in out)
     for d in out:
         aspect = states.aspect_of(d["memory"], tokens_of[d["id"]], wanted) if wanted else None
-        if aspect is not None and versions.own(d["memory"]):  # someone else's move is no version of theirs
+        if aspect is not None and versions.mine(d["memory"], q.text):  # someone else's move is no version of theirs
             member[d["id"]] = aspect.name
     if not member:
         # No kind the list knows: the versions as the question's own words and the memories'
@@ -67,7 +67,7 @@ def order_states(engine, bm, user_id: str, q: Query, out: list[dict], passes, ve
         if not found or len(found) > SCAN:
             continue
         for m in _versions(engine, user_id, found, newest=mode != "first"):
-            if passes(m) and versions.own(m.text) \
+            if passes(m) and versions.mine(m.text, q.text) \
                     and states.aspect_of(m.text, bm.tokens_of([m.id])[m.id], [aspect]) is aspect:
                 out.append(memory_dict(m, score=0.0, explain={"state": {"aspect": aspect.name}}))
                 member[m.id] = aspect.name
@@ -109,7 +109,7 @@ def _by_meaning(q: Query, out: list[dict], vectors_of, mode: str, bm) -> list[di
 def _by_cluster(q: Query, out: list[dict], vectors_of) -> list[dict]:
     """The newest of the versions that cluster near the question first (clusters.py). On the spent
     blind sets (2026-12-06, -06b), newest first: 50 -> 57 of 143 questions about now."""
-    mine = [d for d in out if versions.own(d["memory"])]  # someone else's doing is no version of theirs
+    mine = [d for d in out if versions.mine(d["memory"], q.text)]  # someone else's doing is no version of theirs
     found = clusters.group(q.vector(), mine, vectors_of([d["id"] for d in mine[:clusters.TOP]]))
     if not found:
         return out

@@ -87,7 +87,7 @@ def changes_into(text: str) -> bool:
     English has no such mark here: False."""
     if not has_hangul(text):
         return False
-    m = morphemes(text)
+    m = _morphs(text)
     return any(f in ("로", "으로") and t == "JKB" and i + 1 < len(m) and m[i + 1][1].startswith("VV")
                for i, (f, t) in enumerate(m))
 
@@ -101,6 +101,61 @@ def predicates(text: str) -> frozenset[str]:
 def time_words(text: str) -> frozenset[str]:
     """The index tokens of the words that say which time a question wants ("first", "now", "처음")."""
     return frozenset(tokenize(text)) - frozenset(tokenize(without_time(text)))
+
+
+# An English line about someone by name: a capitalised first word, then 's with what follows it in a
+# diary ("Mum's got", "Dani's still") or a verb of someone's doing ("Jonah reckons", "Tom took"). English
+# has no parse here; these are grammar's words, not a list of kinds of things.
+_EN_SUBJECT = re.compile(
+    r"^([A-Z][a-z]+)(?:'s\s+(?:still|got|gone|been|now|just|also|not|never|finally|started|moved|decided|taken|"
+    r"doing|joined|switched|quit|off|on|back)\b|\s+(?:reckons|says|thinks|gets|goes|has|is|was|does|works|lives|"
+    r"still|just|also|started|moved|got|took|joined|switched|quit)\b)")
+_WHO = re.compile(r"누구|누가|\bwho(?:m|se)?\b", re.I)
+_KO_ME = ("나", "내", "저", "제", "우리")
+
+
+@lru_cache(maxsize=4096)
+def _morphs(text: str) -> tuple:
+    return tuple(morphemes(text))  # a search reads the same memories' parse again and again
+
+
+def whose(text: str) -> str | None:
+    """The person a line names as its subject or topic, or None (the diarist, or no one by name).
+    Korean, from Kiwi's tags: a noun with the -이 of a given name ("서진이는", "하린이가") before
+    은/는/이/가 and before any verb. Not any proper noun: "려 샴푸는", "갤럭시는" name things (with
+    them, a blind dev set lost a question about running shoes and another about a shampoo's brand).
+    English: _EN_SUBJECT."""
+    if has_hangul(text):
+        m = _morphs(text)[:6]
+        for i, (form, tag) in enumerate(m):
+            if tag in ("JX", "JKS") and form in ("은", "는", "이", "가"):
+                head = m[:i]
+                named = i >= 2 and head[-1] == ("이", "XSN") and head[-2][1].startswith("NN")
+                return head[-2][0] if named else None
+            if tag.startswith(("V", "E")):
+                return None
+        return None
+    found = _EN_SUBJECT.match(text)
+    return found.group(1) if found and found.group(1) not in ("I", "My", "We", "Our") else None
+
+
+def mine(text: str, question: str) -> bool:
+    """Whether a line can be a version of the state a question asks about: not an elder's doing (own),
+    and not someone else's by name ("서진이는 아직도 클라이밍 다닌대" for "요새 무슨 운동 해?") unless the
+    line also says I/me/내/우리 ("Karen moved in with me"), the question names that person, or it asks
+    who ("지금 가게 알바는 누구야?": a person is the answer)."""
+    if not own(text):
+        return False
+    if _WHO.search(question) or _says_me(text):
+        return True
+    who = whose(text)
+    return who is None or who.lower() in question.lower()
+
+
+def _says_me(text: str) -> bool:
+    if has_hangul(text):
+        return any(t == "NP" and f in _KO_ME for f, t in _morphs(text))
+    return bool(_FIRST_PERSON.search(text))
 
 
 def own(text: str) -> bool:
@@ -172,13 +227,15 @@ def group(q_text: str, results: list[dict], tokens_of: dict[str, set[str]], doc_
     seeds: list[str] = []
     for key in (want.names, want.states):
         seeds = [r["id"] for r in results[:SEED_DEPTH]
-                 if key and frames[r["id"]].own and (frames[r["id"]].states | frames[r["id"]].names) & key]
+                 if key and frames[r["id"]].own and mine(r["memory"], q_text)
+                 and (frames[r["id"]].states | frames[r["id"]].names) & key]
         if seeds:
             break
     if not any(r["id"] in seeds for r in results[:ANCHOR]):
         return set(), set()
     links = set().union(*(frames[s].states for s in seeds))
-    found = set(seeds) | {r["id"] for r in results[:SEED_DEPTH] if frames[r["id"]].own and frames[r["id"]].states & links}
+    found = set(seeds) | {r["id"] for r in results[:SEED_DEPTH] if frames[r["id"]].own and mine(r["memory"], q_text)
+                          and frames[r["id"]].states & links}
     return (found, links) if len(found) > 1 else (set(), set())  # one memory is no change
 
 

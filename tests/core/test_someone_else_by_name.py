@@ -1,0 +1,76 @@
+"""A named person's doing is no version of the diarist's state: "서진이는 아직도 클라이밍 다닌대" is a
+friend's, not an answer to "요새 무슨 운동 해?", however new. Told from the line's structure: a
+name as its subject or topic (a given name with its -이 before 은/는/이/가, not any proper noun;
+English: a capitalised first word followed by 's or a verb of someone's doing), unless the line
+also says I/me/내/우리, the question names that person, or the question asks who."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+KO = [
+    ("2024-07-14", "퇴근하고 클라이밍 주 2회 다니기 시작했다"),
+    ("2024-09-02", "회사 근처 국밥집 단골이 됐다"),
+    ("2025-01-20", "조카 돌잔치에 다녀왔다"),
+    ("2025-04-12", "어깨가 아파서 클라이밍 접고 필라테스 10회권 끊음"),
+    ("2025-06-30", "여름휴가로 속초에 다녀왔다"),
+    ("2025-08-16", "서진이는 아직도 클라이밍 다닌대, 이번에 V5 깼다고 자랑"),
+    ("2025-10-03", "추석에 부모님 댁에서 송편을 빚었다"),
+]
+EN = [
+    ("2024-03-01", "Started doing CrossFit at the box on Elm Street"),
+    ("2024-06-15", "Repainted the kitchen a pale green"),
+    ("2025-02-10", "Quit CrossFit after the shoulder injury; swimming laps at the Y instead"),
+    ("2025-05-04", "Booked flights to Lisbon for October"),
+    ("2025-09-01", "Tom's still doing CrossFit five days a week"),
+    ("2025-10-12", "Had dinner at the new ramen place downtown"),
+]
+NOW = datetime(2025, 11, 20, 12)
+PILATES = "어깨가 아파서 클라이밍 접고 필라테스 10회권 끊음"
+FRIEND = "서진이는 아직도 클라이밍 다닌대, 이번에 V5 깼다고 자랑"
+SWIM = "Quit CrossFit after the shoulder injury; swimming laps at the Y instead"
+TOM = "Tom's still doing CrossFit five days a week"
+
+
+@pytest.fixture
+def journal(mem):
+    for user, rows in (("ko", KO), ("en", EN)):
+        for day, text in rows:
+            mem.add(text, infer=False, user_id=user, timestamp=datetime.fromisoformat(day).replace(hour=21))
+    return mem
+
+
+def _top(mem, user, question):
+    return [h["memory"] for h in mem.search(question, user_id=user, limit=5, now=NOW)["results"]]
+
+
+@pytest.mark.parametrize("user,question,mine", [
+    ("ko", "요새 무슨 운동 해?", PILATES),
+    ("en", "What exercise do I do these days?", SWIM),
+])
+def test_a_friends_newer_doing_is_no_version_of_the_diarists_state(journal, user, question, mine):
+    got = _top(journal, user, question)
+    assert got[0] == mine, got
+
+
+@pytest.mark.parametrize("user,question,theirs", [
+    ("ko", "서진이 요즘 무슨 운동 해?", FRIEND),
+    ("en", "What does Tom do for exercise now?", TOM),
+])
+def test_a_question_about_that_person_gets_their_line(journal, user, question, theirs):
+    got = _top(journal, user, question)
+    assert got[0] == theirs, got
+
+
+def test_who_reads_the_line_as_the_diarists_own():
+    from memoir_desktop.core.search.versions import mine, whose
+
+    assert whose(FRIEND) == "서진" and whose(TOM) == "Tom"
+    assert whose(PILATES) is None and whose("나는 요즘 필라테스를 한다") is None
+    assert whose("갤럭시는 배터리가 반나절도 안 간다") is None  # a thing's name, not a person's
+    assert mine("미경이 재택 늘어서 하린이 하원은 이제 내가 맡는다", "요즘 하린이 하원은 누가 시켜?")
+    assert mine("미경이 재택 늘어서 하린이 하원은 이제 내가 맡는다", "요즘 하린이 하원 몇 시야?")
+    assert mine("Karen moved in with me", "Who do I live with now?")
+    assert mine(FRIEND, "요즘 같이 클라이밍 다니는 사람 누구야?")
