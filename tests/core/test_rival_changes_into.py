@@ -12,6 +12,7 @@ import pytest
 
 from memoir_desktop.core.lexical import tokenize
 from memoir_desktop.core.search import states
+from tests.core import dated_journal
 
 ROWS = [
     ("2024-02-11", "핸드폰은 갤럭시 노트20을 3년째 쓰고 있다"),
@@ -32,13 +33,11 @@ CAR = "카니발 팔고 전기차 아이오닉으로 갈아탔다"
 
 @pytest.fixture
 def journal(mem):
-    for day, text in ROWS:
-        mem.add(text, infer=False, user_id="me", timestamp=datetime.fromisoformat(day).replace(hour=21))
-    return mem
+    return dated_journal.write(mem, ROWS)
 
 
 def _top(mem, question):
-    return [h["memory"] for h in mem.search(question, user_id="me", limit=5, now=NOW)["results"]]
+    return dated_journal.top(mem, question, NOW)
 
 
 def test_the_list_names_the_older_version_only():

@@ -11,6 +11,8 @@ from datetime import datetime
 
 import pytest
 
+from tests.core import dated_journal
+
 ROWS = [
     ("2024-02-03", "Mum lives in a bungalow in Hove with her two cats"),
     ("2024-03-16", "Tried surfing for the first time in Cornwall"),
@@ -30,13 +32,11 @@ NOW = datetime(2026, 2, 1, 12)
 
 @pytest.fixture
 def journal(mem):
-    for day, text in ROWS:
-        mem.add(text, infer=False, user_id="me", timestamp=datetime.fromisoformat(day).replace(hour=21))
-    return mem
+    return dated_journal.write(mem, ROWS)
 
 
 def _top(mem, question):
-    return [h["memory"] for h in mem.search(question, user_id="me", limit=5, now=NOW)["results"]]
+    return dated_journal.top(mem, question, NOW)
 
 
 @pytest.mark.parametrize("question,newest", [

@@ -10,6 +10,8 @@ from datetime import datetime
 
 import pytest
 
+from tests.core import dated_journal
+
 KO = [
     ("2024-07-14", "퇴근하고 클라이밍 주 2회 다니기 시작했다"),
     ("2024-09-02", "회사 근처 국밥집 단골이 됐다"),
@@ -36,14 +38,12 @@ TOM = "Tom's still doing CrossFit five days a week"
 
 @pytest.fixture
 def journal(mem):
-    for user, rows in (("ko", KO), ("en", EN)):
-        for day, text in rows:
-            mem.add(text, infer=False, user_id=user, timestamp=datetime.fromisoformat(day).replace(hour=21))
-    return mem
+    dated_journal.write(mem, KO, user_id="ko")
+    return dated_journal.write(mem, EN, user_id="en")
 
 
 def _top(mem, user, question):
-    return [h["memory"] for h in mem.search(question, user_id=user, limit=5, now=NOW)["results"]]
+    return dated_journal.top(mem, question, NOW, user_id=user)
 
 
 @pytest.mark.parametrize("user,question,mine", [
