@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, or_, select
 
 from memoir_desktop.core import temporal
 from memoir_desktop.core.script import language_of
@@ -130,13 +130,15 @@ class FactSearch:
             return []
         entries = [v for k, v in seeds if k == "entry"]
         times = [datetime.fromisoformat(v) for k, v in seeds if k == "at"]
-        same = col(Memory.source_entry_id).in_(entries) if entries else None
-        at = col(Memory.source_entry_id).is_(None) & col(Memory.created_at).in_(times) if times else None
-        cond = same if at is None else at if same is None else (same | at)
+        same = []
+        if entries:
+            same.append(col(Memory.source_entry_id).in_(entries))
+        if times:
+            same.append(col(Memory.source_entry_id).is_(None) & col(Memory.created_at).in_(times))
         with Session(self.engine) as s:
             where = s.exec(select(Memory.id, Memory.source_entry_id, Memory.created_at).where(
                 col(Memory.id).in_(ids), col(Memory.user_id) == user_id, col(Memory.state) == "active",
-                cond)).all()
+                or_(*same))).all()
         source = {mid: ("entry", e) if e is not None else ("at", t.isoformat()) for mid, e, t in where}
         taken: dict = {}
         picked = []

@@ -34,7 +34,7 @@ def bring(ranked: list[dict], beyond: Callable[[set], list[dict]], limit: int) -
     seeds = {source(d) for d in ranked[:SEEDS]}
     more = beyond(seeds)
     head = ranked[:KEEP]
-    taken: dict[str, int] = {}
+    taken: dict[tuple[str, object], int] = {}
     moved: list[dict] = []
     for d in ranked[KEEP:] + more:
         if len(head) + len(moved) >= limit:
