@@ -39,7 +39,8 @@ def reorder(question: str, asks_now: bool, asks_past: bool, out: list[dict], bm)
     mode = asks_about_before(question) or ("now" if asks_now and not asks_past else None)
     if mode is None or len(out) < 2 or not (versions.about_the_diarist(question) or versions.marked(question)):
         # "What is Caroline's job?" is no state of the diarist's (LoCoMo dev all@1: -4.5 points);
-        # "Where does Mum live now?" says which time it wants (blind dev sets: 5 more newest first).
+        # "Where does Mum live now?" says which time it wants (blind dev sets a and c: 4 more newest
+        # first, 2 more old versions found).
         return out
     top = out[:TOP]
     state = top[0]["explain"].get("state")

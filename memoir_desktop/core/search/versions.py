@@ -122,9 +122,9 @@ def _morphs(text: str) -> tuple:
 def whose(text: str) -> str | None:
     """The person a line names as its subject or topic, or None (the diarist, or no one by name).
     Korean, from Kiwi's tags: a noun with the -이 of a given name ("서진이는", "하린이가") before
-    은/는/이/가 and before any verb. Not any proper noun: "려 샴푸는", "갤럭시는" name things (with
-    them, a blind dev set lost a question about running shoes and another about a shampoo's brand).
-    English: _EN_SUBJECT."""
+    은/는/이/가 and before any verb. Not any proper noun: "려 샴푸는", "갤럭시는" name things (taken for
+    people, "려 샴푸는 …" was no version of the diarist's shampoo, and tests/core/test_rival_answers.py
+    lost its running shoes' newest first). English: _EN_SUBJECT."""
     if has_hangul(text):
         m = _morphs(text)[:6]
         for i, (form, tag) in enumerate(m):
@@ -227,15 +227,14 @@ def group(q_text: str, results: list[dict], tokens_of: dict[str, set[str]], doc_
     seeds: list[str] = []
     for key in (want.names, want.states):
         seeds = [r["id"] for r in results[:SEED_DEPTH]
-                 if key and frames[r["id"]].own and mine(r["memory"], q_text)
-                 and (frames[r["id"]].states | frames[r["id"]].names) & key]
+                 if key and mine(r["memory"], q_text) and (frames[r["id"]].states | frames[r["id"]].names) & key]
         if seeds:
             break
     if not any(r["id"] in seeds for r in results[:ANCHOR]):
         return set(), set()
     links = set().union(*(frames[s].states for s in seeds))
-    found = set(seeds) | {r["id"] for r in results[:SEED_DEPTH] if frames[r["id"]].own and mine(r["memory"], q_text)
-                          and frames[r["id"]].states & links}
+    found = set(seeds) | {r["id"] for r in results[:SEED_DEPTH]
+                          if mine(r["memory"], q_text) and frames[r["id"]].states & links}
     return (found, links) if len(found) > 1 else (set(), set())  # one memory is no change
 
 
