@@ -63,3 +63,21 @@ def test_a_reply_to_a_day_told_keeps_to_what_it_was_told(mem, fake_llm):
     fake_llm.on_text(lambda req: "That sounds exhausting. Rest well tonight.")
     out = mem.companion.chat("Work was exhausting today, the report took forever.", timestamp=NOW, remember=False)
     assert out["reply"] == "That sounds exhausting. Rest well tonight."
+
+
+def test_a_line_written_down_with_the_answer_comes_with_it(mem, fake_llm):
+    # One entry's lines; the question's words are in one of them only.
+    days = [(5, ["Sprained my ankle on the trail at Mount Tam", "Dana drove me to urgent care in Mill Valley"]),
+            (10, ["Bought new trail running shoes"]), (14, ["Dana lent me her camping stove"]),
+            (20, ["Went to urgent care for a bad cough"])]
+    for day, lines in days:
+        when = datetime(2026, 1, day, 21)
+        eid = mem.journal.write(" ".join(lines), timestamp=when)
+        for line in lines:
+            mem.add(line, infer=False, timestamp=when, entry_id=eid)
+    fake_llm.on_text(lambda req: "Dana drove you to urgent care.")
+    out = mem.companion.chat("Who was with me when I sprained my ankle?", timestamp=NOW, remember=False)
+    [asked] = _answers(fake_llm)
+    system = asked["messages"][0]["content"]
+    assert "Dana drove me to urgent care" in system and "camping stove" not in system
+    assert out["reply"] == "Dana drove you to urgent care."  # grounded in what it was given

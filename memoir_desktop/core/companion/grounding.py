@@ -22,6 +22,7 @@ from collections.abc import Callable
 
 from memoir_desktop.core.lexical.tokens import morphemes, tokenize
 from memoir_desktop.core.script import has_hangul
+from memoir_desktop.core.search import neighbours
 from memoir_desktop.core.search.versions import without_time
 
 # A question: a question mark, or a Korean question ending or an English question word opening it.
@@ -91,7 +92,7 @@ def owned(question: str) -> str | None:
 
 
 def bearing(question: str, memories: list[dict], doc_freq: Callable[[set[str]], tuple[int, dict[str, int]]],
-            close: Callable[[dict], bool] = lambda _m: True) -> list[dict]:
+            close: Callable[[dict], bool] = lambda _m: True, entries: bool = False) -> list[dict]:
     """The memories that bear on `question`, in their order.
 
     The question's subject is what it asks about of the diarist's (`owned`: "고양이" in "내 고양이 이름이
@@ -99,7 +100,31 @@ def bearing(question: str, memories: list[dict], doc_freq: Callable[[set[str]], 
     when the journal never mentions it (`doc_freq`, BM25Index.doc_freq) none does. Without one, it is the
     word of the question, among those the found memories have, that the journal mentions least. With no
     word of the question in any of them, the search's best stands for a paraphrase or a question in
-    another language when `close` (as near as what the search field would list)."""
+    another language when `close` (as near as what the search field would list). With `entries`, the
+    lines written down with one that bears on it come too (_with_their_entries)."""
+    kept = _bearing(question, memories, doc_freq, close)
+    return _with_their_entries(kept, memories) if entries and kept else kept
+
+
+def _with_their_entries(kept: list[dict], memories: list[dict]) -> list[dict]:
+    """A line of the journal entry that bears on the question bears on it too, at most neighbours.PER
+    an entry (search/neighbours.py): for "Who was with me when I sprained my ankle?", "Dana drove me to
+    urgent care" comes with "Sprained my ankle on the trail", which alone has the question's words.
+    Only lines with an entry: lines the API stored at one moment may be about anything."""
+    sources = {m["source_entry_id"] for m in kept if m.get("source_entry_id") is not None}
+    taken: dict[int, int] = {}
+    ids = {id(m) for m in kept}
+    for m in memories:
+        src = m.get("source_entry_id")
+        if id(m) in ids or src is None:
+            continue
+        if src in sources and taken.get(src, 0) < neighbours.PER:
+            taken[src] = taken.get(src, 0) + 1
+            ids.add(id(m))
+    return [m for m in memories if id(m) in ids]
+
+
+def _bearing(question: str, memories: list[dict], doc_freq, close: Callable[[dict], bool]) -> list[dict]:
     if not memories:
         return []
     timeless = without_time(question)

@@ -246,7 +246,7 @@ class Companion:
                 return True
             return float(score) >= floor.for_pair(asked_korean, memory_korean).minimum
 
-        ctx.memories = grounding.bearing(text, ctx.memories, doc_freq, close)
+        ctx.memories = grounding.bearing(text, ctx.memories, doc_freq, close, entries=True)
         ctx.profile = grounding.bearing(text, ctx.profile, doc_freq, lambda _m: False)
         ctx.episodes = grounding.bearing(text, ctx.episodes, doc_freq, lambda _m: False)
         return bool(ctx.memories or ctx.profile or ctx.episodes or ctx.relations)
