@@ -111,16 +111,12 @@ def _with_their_entries(kept: list[dict], memories: list[dict]) -> list[dict]:
     an entry (search/neighbours.py): for "Who was with me when I sprained my ankle?", "Dana drove me to
     urgent care" comes with "Sprained my ankle on the trail", which alone has the question's words.
     Only lines with an entry: lines the API stored at one moment may be about anything."""
-    sources = {m["source_entry_id"] for m in kept if m.get("source_entry_id") is not None}
-    taken: dict[int, int] = {}
+    def entry(m: dict):
+        return m.get("source_entry_id")
+
     ids = {id(m) for m in kept}
-    for m in memories:
-        src = m.get("source_entry_id")
-        if id(m) in ids or src is None:
-            continue
-        if src in sources and taken.get(src, 0) < neighbours.PER:
-            taken[src] = taken.get(src, 0) + 1
-            ids.add(id(m))
+    ids |= {id(m) for m in neighbours.take((m for m in memories if id(m) not in ids), entry,
+                                           {entry(m) for m in kept} - {None})}
     return [m for m in memories if id(m) in ids]
 
 

@@ -136,16 +136,11 @@ class FactSearch:
         if times:
             same.append(col(Memory.source_entry_id).is_(None) & col(Memory.created_at).in_(times))
         with Session(self.engine) as s:
-            where = s.exec(select(Memory.id, Memory.source_entry_id, Memory.created_at).where(
+            placed = s.exec(select(Memory.id, Memory.source_entry_id, Memory.created_at).where(
                 col(Memory.id).in_(ids), col(Memory.user_id) == user_id, col(Memory.state) == "active",
                 or_(*same))).all()
-        source = {mid: ("entry", e) if e is not None else ("at", t.isoformat()) for mid, e, t in where}
-        taken: dict = {}
-        picked = []
-        for mid in ids:  # best first, as many an entry as can move
-            if mid in source and taken.get(source[mid], 0) < neighbours.PER:
-                taken[source[mid]] = taken.get(source[mid], 0) + 1
-                picked.append(mid)
+        source = {mid: neighbours.key(e, t.isoformat()) for mid, e, t in placed}
+        picked = neighbours.take(ids, source.get, seeds)  # best first, as many an entry as can move
         rows = self.store.get_many(picked)
         signals = {mid: sig for _, mid, sig in order if mid in rows}
         return [memory_dict(rows[mid], score=0.0, explain=dict(signals[mid])) for mid in picked

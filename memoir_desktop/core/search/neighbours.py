@@ -14,16 +14,35 @@ Measured on LoCoMo dev (a session's observations stand for one entry's memories)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Iterable
+from typing import TypeVar
+
+T = TypeVar("T")
 
 KEEP = 5
 SEEDS = 2
 PER = 2
 
 
+def key(entry_id: int | None, created_at: str) -> tuple[str, object]:
+    """Which entry a memory was written down from: its id, or (none) the moment it was recorded."""
+    return ("entry", entry_id) if entry_id is not None else ("at", created_at)
+
+
 def source(d: dict) -> tuple[str, object]:
-    entry = d.get("source_entry_id")
-    return ("entry", entry) if entry is not None else ("at", d["created_at"])
+    return key(d.get("source_entry_id"), d["created_at"])
+
+
+def take(items: Iterable[T], source_of: Callable[[T], Hashable | None], wanted: set) -> list[T]:
+    """The items whose source is one of `wanted`, in their order, at most PER a source."""
+    taken: dict = {}
+    out: list[T] = []
+    for item in items:
+        src = source_of(item)
+        if src in wanted and taken.get(src, 0) < PER:
+            taken[src] = taken.get(src, 0) + 1
+            out.append(item)
+    return out
 
 
 def bring(ranked: list[dict], beyond: Callable[[set], list[dict]], limit: int) -> list[dict]:
@@ -34,15 +53,7 @@ def bring(ranked: list[dict], beyond: Callable[[set], list[dict]], limit: int) -
     seeds = {source(d) for d in ranked[:SEEDS]}
     more = beyond(seeds)
     head = ranked[:KEEP]
-    taken: dict[tuple[str, object], int] = {}
-    moved: list[dict] = []
-    for d in ranked[KEEP:] + more:
-        if len(head) + len(moved) >= limit:
-            break
-        s = source(d)
-        if s in seeds and taken.get(s, 0) < PER:
-            taken[s] = taken.get(s, 0) + 1
-            moved.append(d)
+    moved = take(ranked[KEEP:] + more, source, seeds)[:limit - KEEP]
     if not moved:
         return ranked
     ids = {d["id"] for d in moved}
