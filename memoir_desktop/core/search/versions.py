@@ -61,8 +61,15 @@ class Frame:
 
 
 @lru_cache(maxsize=4096)
+def _morphs(text: str) -> tuple:
+    """Kiwi's parse of a line, once: the frame, the names, whose line it is and what it changes into
+    all read it, for the same memories search after search."""
+    return tuple(morphemes(text))
+
+
+@lru_cache(maxsize=4096)
 def _parse(text: str) -> tuple[frozenset[str], frozenset[str], bool]:
-    morphs = morphemes(text)
+    morphs = _morphs(text)
     if not morphs:
         return frozenset(), frozenset(), True
     states, names, own = set(), set(), True
@@ -112,11 +119,6 @@ _EN_SUBJECT = re.compile(
     r"still|just|also|started|moved|got|took|joined|switched|quit)\b)")
 _WHO = re.compile(r"누구|누가|\bwho(?:m|se)?\b", re.I)
 _KO_ME = ("나", "내", "저", "제", "우리")
-
-
-@lru_cache(maxsize=4096)
-def _morphs(text: str) -> tuple:
-    return tuple(morphemes(text))  # a search reads the same memories' parse again and again
 
 
 def whose(text: str) -> str | None:
@@ -182,7 +184,7 @@ def entities(text: str) -> set[str]:
     """The names a text has (Kiwi's proper nouns; in English, capitalised words not opening a
     sentence): what tells two versions of one thing apart, or makes two lines one version."""
     if has_hangul(text):
-        return {form for form, tag in morphemes(text) if tag == "NNP"} | \
+        return {form for form, tag in _morphs(text) if tag == "NNP"} | \
             {m.lower() for m in _CAPITALISED.findall(text) if m != "I"}
     return {m.lower() for m in _CAPITALISED.findall(text) if m not in ("I", "I'm", "I've")}
 
