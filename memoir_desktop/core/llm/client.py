@@ -14,6 +14,7 @@ that answers is kept as it was found.
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
@@ -191,6 +192,7 @@ class LLMClient:
             if truncated:
                 log.warning("%s reply was truncated; its complete items were kept", stage)
                 args.truncated = True  # type: ignore[attr-defined]  # every args model has it (llm/args.py)
+            self._count_echo(stage, mode, raw, tool)
             return args
         raise LLMBadReply(f"The model at {self.address} answered the {stage} request, but not in a form memoir "
                           f"could use ({'; '.join(problems)}). Its reply is kept with the job, which can be "
@@ -265,7 +267,36 @@ class LLMClient:
         ids = self.list_models()
         return ids[0] if ids else self.model
 
+    def echoes(self, stage: str) -> int:
+        """`stage`'s steps in a row whose reply was the instruction's own example shape, with the
+        steps not asked because of that (not_asked)."""
+        caps = self.cache.get(self.key)
+        return caps.echoes.get(stage, 0) if caps is not None else 0
+
+    def not_asked(self, stage: str) -> None:
+        """A `stage` step answered without the model, because it echoes the example."""
+        self._set_echoes(stage, self.echoes(stage) + 1)
+
     # -- internals ----------------------------------------------------------------------
+
+    def _count_echo(self, stage: str, mode: str, raw: str, tool: Tool) -> None:
+        # Shown a shape to fill in (JSON and text modes), a model too small to follow the task sends
+        # the shape back as it is: Qwen2.5 0.5B did for every memory-sorting step (real-llm-qwen.txt).
+        echoed = False
+        if mode != "tools":
+            try:
+                echoed = json.loads(raw) == modes.example(tool.parameters)
+            except ValueError:
+                pass
+        if echoed or self.echoes(stage):
+            self._set_echoes(stage, self.echoes(stage) + 1 if echoed else 0)
+
+    def _set_echoes(self, stage: str, n: int) -> None:
+        caps = self.cache.get(self.key)
+        if caps is None:
+            return
+        caps.echoes[stage] = n
+        self.cache.put(self.key, caps)
 
     def _mode(self) -> str:
         caps = self.cache.get(self.key)

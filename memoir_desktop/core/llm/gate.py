@@ -155,6 +155,12 @@ class Gate:
     def model(self) -> str:
         return self.client.model
 
+    def echoes(self, stage: str) -> int:
+        return self.client.echoes(stage)
+
+    def not_asked(self, stage: str) -> None:
+        self.client.not_asked(stage)
+
     def probe(self, force: bool = False):
         return self.client.probe(force)
 

@@ -59,9 +59,12 @@ class Capabilities:
     mode: str
     probed_at: str = ""
     tried: dict[str, str] = field(default_factory=dict)  # mode -> "ok" | why it was not used
+    # stage -> its steps in a row whose reply was the instruction's own example shape, or that were
+    # not asked because of that (pipeline/update.py)
+    echoes: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
-        return {"mode": self.mode, "probed_at": self.probed_at, "tried": self.tried}
+        return {"mode": self.mode, "probed_at": self.probed_at, "tried": self.tried, "echoes": self.echoes}
 
 
 class ProbeCache:
@@ -86,7 +89,10 @@ class ProbeCache:
             row = self._data.get(key)
         if not isinstance(row, dict) or row.get("mode") not in MODES:
             return None
-        return Capabilities(row["mode"], str(row.get("probed_at", "")), dict(row.get("tried") or {}))
+        echoes = row.get("echoes")
+        return Capabilities(row["mode"], str(row.get("probed_at", "")), dict(row.get("tried") or {}),
+                            {str(k): int(v) for k, v in echoes.items() if isinstance(v, int)}
+                            if isinstance(echoes, dict) else {})
 
     def put(self, key: str, caps: Capabilities) -> None:
         with self._lock:
