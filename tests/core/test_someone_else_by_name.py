@@ -1,8 +1,9 @@
 """A named person's doing is no version of the diarist's state: "서진이는 아직도 클라이밍 다닌대" is a
-friend's, not an answer to "요새 무슨 운동 해?", however new. Told from the line's structure: a
-name as its subject or topic (a given name with its -이 before 은/는/이/가, not any proper noun;
-English: a capitalised first word followed by 's or a verb of someone's doing), unless the line
-also says I/me/내/우리, the question names that person, or the question asks who."""
+friend's, not an answer to "요새 무슨 운동 해?", however new. Told from the line's structure: someone
+as its subject or topic (a given name with its -이, or a word of address such as 누나 or 형, before
+은/는/이/가 and a doing the line goes on with; not any proper noun), a report of news naming someone
+("결혼한대"); English: a capitalised first word followed by 's or a verb of someone's doing. Unless
+the line also says I/me/내/우리, the question names that person, or the question asks who."""
 
 from __future__ import annotations
 
@@ -74,3 +75,46 @@ def test_who_reads_the_line_as_the_diarists_own():
     assert mine("미경이 재택 늘어서 하린이 하원은 이제 내가 맡는다", "요즘 하린이 하원 몇 시야?")
     assert mine("Karen moved in with me", "Who do I live with now?")
     assert mine(FRIEND, "요즘 같이 클라이밍 다니는 사람 누구야?")
+
+
+SISTER = [
+    ("2024-05-01", "주말마다 동네 수영장에서 자유수영을 한다"),
+    ("2024-11-02", "회사 근처 국밥집 단골이 됐다"),
+    ("2025-03-10", "수영 그만두고 탄천에서 자전거 타는 게 요즘 주 운동이다"),
+    ("2025-06-30", "여름휴가로 속초에 다녀왔다"),
+    ("2025-09-20", "누나가 요즘 필라테스를 다닌다"),
+    ("2025-10-03", "추석에 부모님 댁에서 송편을 빚었다"),
+]
+
+
+def test_a_line_whose_subject_is_someone_by_a_word_of_address_is_theirs(mem):
+    dated_journal.write(mem, SISTER, user_id="sister")
+    got = _top(mem, "sister", "요즘 무슨 운동 해?")
+    assert got[0] == "수영 그만두고 탄천에서 자전거 타는 게 요즘 주 운동이다", got
+
+
+@pytest.mark.parametrize("line,holder", [
+    ("누나가 요즘 필라테스를 다닌다", "누나"),  # a word of address as the subject of the line's doing
+    ("영호형이 회사를 그만두고 세종에서 낚시용품점을 차렸다", "영호 형"),  # ... going on after 고
+    ("유나 남친이랑 내년 4월에 결혼한대", "유나"),  # news heard, naming someone
+    ("Jordan's moving to Dubai for a site manager job", "Jordan"),
+])
+def test_someone_elses_line_by_its_structure(line, holder):
+    from memoir_desktop.core.search.versions import whose
+
+    assert whose(line) == holder
+
+
+@pytest.mark.parametrize("line", [
+    "무릎이 아파서 러닝 대신 수영을 시작했다",  # how a thing is: the setting of the diarist's doing
+    "비가 와서 헬스 대신 홈트 했다",  # a reason
+    "골프는 돈이 너무 들어서 접고 주말엔 로드 자전거로 아라뱃길을 달린다",  # a thing given up, as the topic
+    "망원동에서는 골목 끝 찻집에 자주 들른다",  # a place as the topic
+    "폴더폰 버튼이 자꾸 씹혀서 대리점 갔더니 아직 쓸 만하다 함",  # the shop's word about the diarist's phone
+    "누나가 아파서 병원에 데려다주고 왔다",  # someone's state, the setting of the diarist's doing
+    "형한테는 비밀로 하고 새 차를 계약했다",  # someone after a case particle: not the subject
+])
+def test_the_diarists_own_lines_stay_theirs(line):
+    from memoir_desktop.core.search.versions import whose
+
+    assert whose(line) is None

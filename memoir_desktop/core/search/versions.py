@@ -115,30 +115,83 @@ def time_words(text: str) -> frozenset[str]:
 # has no parse here; these are grammar's words, not a list of kinds of things.
 _EN_SUBJECT = re.compile(
     r"^([A-Z][a-z]+)(?:'s\s+(?:still|got|gone|been|now|just|also|not|never|finally|started|moved|decided|taken|"
-    r"doing|joined|switched|quit|off|on|back)\b|\s+(?:reckons|says|thinks|gets|goes|has|is|was|does|works|lives|"
+    r"doing|joined|switched|quit|off|on|back|\w+ing)\b|\s+(?:reckons|says|thinks|gets|goes|has|is|was|does|works|lives|"
     r"still|just|also|started|moved|got|took|joined|switched|quit)\b)")
 _WHO = re.compile(r"누구|누가|\bwho(?:m|se)?\b", re.I)
 _KO_ME = ("나", "내", "저", "제", "우리")
 
 
 def whose(text: str) -> str | None:
-    """The person a line names as its subject or topic, or None (the diarist, or no one by name).
-    Korean, from Kiwi's tags: a noun with the -이 of a given name ("서진이는", "하린이가") before
-    은/는/이/가 and before any verb. Not any proper noun: "려 샴푸는", "갤럭시는" name things (taken for
-    people, "려 샴푸는 …" was no version of the diarist's shampoo, and tests/core/test_rival_answers.py
-    lost its running shoes' newest first). English: _EN_SUBJECT."""
+    """Whose line it is, when not the diarist's: the words of its holder, or None (the diarist, or no
+    one said). Korean, from Kiwi's tags:
+    - a topic or subject before the line's first verb that names someone: a name with its -이
+      ("서진이는"), or a word of address ("누나가", "영호형이"). Not any proper noun: brands and places
+      are proper nouns too ("갤럭시는", "망원동에서는"), and a thing is a topic as often as a person
+      ("골프는 돈이 들어서 접고");
+    - a subject counts only for a doing the line goes on with ("영호형이 회사를 그만두고 …"): of how
+      something is ("누나가 아파서") or of a reason, it is the setting of the diarist's own doing;
+    - a report of news that names someone ("유나 남친이랑 결혼한대"); a report about the diarist's own
+      thing ("폴더폰 … 아직 쓸 만하다 함", the shop's word) names no one and stays theirs.
+    English: _EN_SUBJECT."""
     if has_hangul(text):
-        m = _morphs(text)[:6]
-        for i, (form, tag) in enumerate(m):
-            if tag in ("JX", "JKS") and form in ("은", "는", "이", "가"):
-                head = m[:i]
-                named = i >= 2 and head[-1] == ("이", "XSN") and head[-2][1].startswith("NN")
-                return head[-2][0] if named else None
-            if tag.startswith(("V", "E")):
-                return None
-        return None
+        m = _morphs(text)
+        holder = _topic(m)
+        if holder is None and _reported(m):
+            holder = next((f for f, t in m if t == "NNP"), None)  # "유나 남친이랑 결혼한대"
+        return holder
     found = _EN_SUBJECT.match(text)
     return found.group(1) if found and found.group(1) not in ("I", "My", "We", "Our") else None
+
+
+_HEARD_ENDINGS = ("ᆫ대", "는대", "대", "래", "ᆫ다네", "는다네", "다네", "라네", "ᆫ대요", "대요")
+_HEARD_BEFORE = ("ᆫ다", "는다", "다", "다고", "ᆫ다고", "는다고", "라고", "래")
+
+
+def _reported(m: tuple) -> bool:
+    for i, (form, tag) in enumerate(m):
+        if tag == "EF" and form in _HEARD_ENDINGS:
+            return True
+        if tag == "EC" and form in _HEARD_BEFORE and i + 1 < len(m) and m[i + 1] == ("하", "VV"):
+            return True  # "다닌다 함", "간다고 했다"
+    return False
+
+
+# Endings that go on with the same doer ("그만두고", "다니면서"): any other connective makes its clause
+# the reason, condition or setting of the one after it.
+_SAME_DOER = ("고", "며", "으며", "면서", "으면서")
+
+
+def _main_clause(m: tuple, start: int) -> bool:
+    """The subject at `start` is of an action clause the line goes on with, not a state or a setting."""
+    at = next((j for j in range(start, len(m)) if m[j][1].startswith(("VV", "VA", "XSV", "XSA"))), None)
+    if at is None or m[at][1].startswith(("VA", "XSA")):
+        return False  # how a thing is ("무릎이 아파서")
+    ending = next(((f, t) for f, t in m[at + 1:] if t.startswith("E") and t != "EP"), None)
+    return ending is None or ending[1] != "EC" or ending[0] in _SAME_DOER
+
+
+# Words that follow a person's name or stand for one in address ("민수 씨", "영호형", "지은 언니").
+_ADDRESS = ("씨", "님", "형", "언니", "오빠", "누나")
+
+
+def _a_person(phrase: tuple) -> bool:
+    """A name with its -이 ("서진이는") or a word of address in a topic's words."""
+    return any((f, t) == ("이", "XSN") or (f in _ADDRESS and t.startswith("NN")) for f, t in phrase)
+
+
+def _topic(m: tuple) -> str | None:
+    for i, (form, tag) in enumerate(m[:8]):
+        if tag in ("JX", "JKS") and form in ("은", "는", "이", "가") and not (i and m[i - 1][1].startswith("J")):
+            # (after a case particle it marks a place or a time as the topic: "망원동에서는 …")
+            head = [f for f, t in m[:i] if t.startswith(("NN", "NR", "SL", "SH"))]
+            if not head or head[0] in _KO_ME or not _a_person(m[:i]):
+                return None
+            if tag == "JKS" and not _main_clause(m, i + 1):
+                return None  # the setting of the diarist's own doing: "무릎이 아파서", "비가 와서"
+            return " ".join(head)
+        if tag.startswith(("V", "E", "XSV", "XSA")):
+            return None
+    return None
 
 
 def mine(text: str, question: str) -> bool:
@@ -151,7 +204,7 @@ def mine(text: str, question: str) -> bool:
     if _WHO.search(question) or _says_me(text):
         return True
     who = whose(text)
-    return who is None or who.lower() in question.lower()
+    return who is None or any(w.lower() in question.lower() for w in who.split())
 
 
 def _says_me(text: str) -> bool:
