@@ -32,7 +32,8 @@ FACTS_PER_CALL = 8
 # 0.5B on two cores (real-llm-qwen.txt), where an entry was wanted in 10.
 ECHOES_BEFORE_SKIP = 3
 ASK_AGAIN_EVERY = 10
-NOT_ASKED = "not asked: the model sent the example back instead of comparing: fact kept"
+NOT_ASKED = ("Kept as new: your AI model answers with its instructions' example instead of comparing new facts "
+             "with your memories, so memoir asks it again only every tenth entry")
 
 
 @dataclass
