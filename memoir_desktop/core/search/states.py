@@ -130,15 +130,24 @@ _NOT_THINGS = "요즘 요새 지금 하루 매일 오늘 이제 아직 현재 �
 
 def asked(text: str, tokens: Iterable[str]) -> list[Aspect]:
     """The aspects a question names ("요즘 어디 살아?" → home), and a habit for each thing it names
-    with a verb of having it ("요즘도 커피 마셔?" → the coffee habit)."""
+    with a verb of having it ("요즘도 커피 마셔?" → the coffee habit). A word it sets as the place of
+    what it asks names none ("요즘 회사에서 치는 키보드 뭐였지?" asks about a keyboard, not a job)."""
     have = set(tokens)
-    found = [a for a in aspects() if a.asked_by(have)]
+    setting = _settings(text, have)
+    found = [a for a in aspects() if a.asked_by(have - setting)]
     if have & _habit_verbs():
         named = set().union(*(a.cues for a in aspects())) | _habit_verbs() | _words(_NOT_THINGS)
         things = {f for f, t in morphemes(text) if t in ("NNG", "NNP")} if morphemes(text) else have
         found += [Aspect(f"habit:{t}", frozenset(), frozenset({t}), _habit_verbs())
                   for t in sorted((things & have) - named)]
     return found
+
+
+def _settings(text: str, have: set[str]) -> set[str]:
+    """Nouns a Korean question puts as the place of what it asks ("회사에서 치는 키보드": 에서, 에)."""
+    morphs = morphemes(text)
+    return {morphs[i][0] for i in range(len(morphs) - 1)
+            if morphs[i][1] in ("NNG", "NNP") and morphs[i + 1] in (("에서", "JKB"), ("에", "JKB"))} & have
 
 
 def stated_words(text: str, tokens: Iterable[str]) -> set[str]:
