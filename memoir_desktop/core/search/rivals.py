@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 
-from memoir_desktop.core.search import versions
+from memoir_desktop.core.search import states, versions
 from memoir_desktop.core.temporal.present import asks_about_before
 
 TOP = 5  # rivals are among this many best-ranked memories
@@ -65,7 +65,7 @@ def reorder(question: str, asks_now: bool, asks_past: bool, out: list[dict], bm)
     group = sorted((top[i] for i in at), key=lambda d: d["created_at"])
     if mode == "before" and group[-1] is not top[0]:
         return out  # "예전에 부산 살 때…": the ranking already has a version that is not the current one
-    pick = {"now": group[-1], "first": group[0]}.get(mode, group[-2])  # before: the one before the newest
+    pick = {"now": states.latest(group), "first": group[0]}.get(mode, group[-2])  # before: the one before the newest
     if pick is top[0]:
         return out
     if state and not versions.changes_into(pick["memory"]):

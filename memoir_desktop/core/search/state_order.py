@@ -133,11 +133,11 @@ def _picker(mode: str, q: Query, bm):
 def _then(versions: list[dict], q: Query) -> dict:
     end = q.span[1].isoformat() if q.span else q.now.date().isoformat()
     held = [v for v in versions if v["created_at"][:10] <= end]
-    return held[-1] if held else versions[0]
+    return states.latest(held) if held else versions[0]
 
 
 def _newest(versions: list[dict]) -> dict:
-    return versions[-1]
+    return states.latest(versions)
 
 
 def _oldest(versions: list[dict]) -> dict:

@@ -185,6 +185,14 @@ def aspect_of(text: str, tokens: Iterable[str], wanted: Iterable[Aspect]) -> Asp
     return next((a for a in wanted if a.stated_by(words, text)), None)
 
 
+def latest(versions: list[dict]) -> dict:
+    """The version recorded last. Of several recorded at one moment (one entry's memories share its
+    time), the first in `versions`' order, the best ranked: the last of a sort by time alone was the
+    worst ranked of them ("검진비가 32만 원 나왔다" before the new food of the same entry)."""
+    last = max(v["created_at"] for v in versions)
+    return next(v for v in versions if v["created_at"] == last)
+
+
 def answer_first(results: list[dict], member: dict[str, str], pick) -> list[dict]:
     """Each named state's answering version first (`pick` chooses it from the versions, oldest to
     newest), its other versions in the places its versions had, newest first. With several states
