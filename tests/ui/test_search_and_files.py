@@ -231,6 +231,26 @@ def test_stopping_the_memory_building_keeps_the_entries_and_resume_finishes_it(w
     dialog.close()
 
 
+def test_a_look_taken_before_resume_was_written_does_not_stop_the_panel(window, backend, mem, fake_llm, qtbot,
+                                                                       tmp_path):
+    # On a busy machine the panel's regular look at the import can come back after Resume was pressed
+    # but read before it was written: it said "stopped", stopped the looking, and the panel hung.
+    fake_llm.on("save_facts", lambda req: slow(0.4, tool({"facts": []})))
+    dialog = window.import_file()
+    dialog.path_edit.setText(str(dayone_zip(tmp_path / "dayone.zip", dayone_entries(6))))
+    dialog.start()
+    qtbot.waitUntil(lambda: bool(window.batch_panels), timeout=15_000)
+    panel = window.batch_panels[0]
+    qtbot.mouseClick(panel.stop_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: panel.state == "stopped", timeout=20_000)
+    stale = dict(panel.progress)
+    qtbot.mouseClick(panel.resume_button, Qt.LeftButton)
+    panel._update(stale)  # the late look
+    qtbot.waitUntil(lambda: panel.state == "done", timeout=30_000)
+    assert panel.progress["done"] == 6
+    dialog.close()
+
+
 def test_without_an_ai_the_panel_says_memories_come_once_one_is_connected(qtbot, tmp_path):
     from memoir_desktop.ui.async_memoir import AsyncMemoir
 

@@ -571,6 +571,8 @@ class BatchProgressPanel(QFrame):
         self.progress: dict = {"total": total, "done": 0, "failed": 0, "pending": total, "cancelled": 0}
         self.state = "running"  # running | waiting-for-ai | stopping | stopped | done
         self._stopping = False
+        self._resuming = False  # Resume pressed, its change not yet written
+        self._resumes = 0  # Resumes written: a look taken before the last one is stale
         self._polling = False
         self._reported = False
         layout = QHBoxLayout(self)
@@ -611,11 +613,17 @@ class BatchProgressPanel(QFrame):
         if self._polling:
             return  # the last look has not come back yet (a busy reads pool)
         self._polling = True
-        batch = self.batch
-        self.backend.read(lambda m: m.archive.batch_progress(batch), self._update)
+        batch, since = self.batch, self._resumes
+        self.backend.read(lambda m: m.archive.batch_progress(batch), lambda p: self._update(p, since))
 
-    def _update(self, progress: dict) -> None:
+    def _update(self, progress: dict, since: int | None = None) -> None:
         self._polling = False
+        if self._resuming or (since is not None and since != self._resumes):
+            # A look taken before Resume was written: taken as it is, it said "stopped", stopped the
+            # polling for good, and the panel never saw the entries' memories made.
+            if not self._resuming:
+                self.poll()
+            return
         self.progress = progress
         self.total = progress.get("total") or self.total
         self._show()
@@ -666,11 +674,17 @@ class BatchProgressPanel(QFrame):
 
     def resume(self) -> None:
         self._stopping = False
+        self._resuming = True
         self.timer.start()
         batch = self.batch
-        self.backend.change(lambda m: m.archive.resume_batch(batch), lambda _count: self.poll(), poke=True)
+        self.backend.change(lambda m: m.archive.resume_batch(batch), self._resumed, poke=True)
         self.progress = {**self.progress, "pending": self.progress.get("cancelled", 0), "cancelled": 0}
         self._show()
+
+    def _resumed(self, _count) -> None:
+        self._resuming = False
+        self._resumes += 1
+        self.poll()
 
     def dismiss(self) -> None:
         self.timer.stop()
