@@ -133,19 +133,19 @@ def asked(text: str, tokens: Iterable[str]) -> list[Aspect]:
     with a verb of having it ("요즘도 커피 마셔?" → the coffee habit). A word it sets as the place of
     what it asks names none ("요즘 회사에서 치는 키보드 뭐였지?" asks about a keyboard, not a job)."""
     have = set(tokens)
-    setting = _settings(text, have)
-    found = [a for a in aspects() if a.asked_by(have - setting)]
+    morphs = morphemes(text)  # once: Kiwi is the costly part of reading a question
+    found = [a for a in aspects() if a.asked_by(have - _settings(morphs, have))]
     if have & _habit_verbs():
         named = set().union(*(a.cues for a in aspects())) | _habit_verbs() | _words(_NOT_THINGS)
-        things = {f for f, t in morphemes(text) if t in ("NNG", "NNP")} if morphemes(text) else have
+        things = {f for f, t in morphs if t in ("NNG", "NNP")} if morphs else have
         found += [Aspect(f"habit:{t}", frozenset(), frozenset({t}), _habit_verbs())
                   for t in sorted((things & have) - named)]
     return found
 
 
-def _settings(text: str, have: set[str]) -> set[str]:
-    """Nouns a Korean question puts as the place of what it asks ("회사에서 치는 키보드": 에서, 에)."""
-    morphs = morphemes(text)
+def _settings(morphs: list[tuple], have: set[str]) -> set[str]:
+    """Nouns a Korean question (`morphs`: its Kiwi parse) puts as the place of what it asks
+    ("회사에서 치는 키보드": 에서, 에)."""
     return {morphs[i][0] for i in range(len(morphs) - 1)
             if morphs[i][1] in ("NNG", "NNP") and morphs[i + 1] in (("에서", "JKB"), ("에", "JKB"))} & have
 
@@ -207,9 +207,9 @@ def answer_first(results: list[dict], member: dict[str, str], pick) -> list[dict
     top: list[dict] = []
     for name, places in groups.items():  # in the order of each state's best ranked version
         versions = sorted((results[p] for p in places), key=lambda r: r["created_at"])
-        answer = pick(versions)
+        answer, newest = pick(versions), latest(versions)
         for r in versions:
-            r["explain"]["state"] = {"aspect": name, "answer": r is answer, "newest": r is versions[-1],
+            r["explain"]["state"] = {"aspect": name, "answer": r is answer, "newest": r is newest,
                                      "versions": len(versions)}
         top.append(answer)
         rest = [r for r in reversed(versions) if r is not answer]
