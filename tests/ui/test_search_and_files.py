@@ -213,8 +213,8 @@ def test_dayone_import_shows_reading_progress_then_memories_being_made_until_don
     dialog.close()
 
 
-def test_stopping_the_memory_building_keeps_the_entries_and_resume_finishes_it(window, backend, mem, fake_llm,
-                                                                             qtbot, tmp_path):
+def _stopped_import(window, fake_llm, qtbot, tmp_path):
+    """An import of six entries whose memory building was stopped: (its dialog, its panel)."""
     fake_llm.on("save_facts", lambda req: slow(0.4, tool({"facts": []})))
     dialog = window.import_file()
     dialog.path_edit.setText(str(dayone_zip(tmp_path / "dayone.zip", dayone_entries(6))))
@@ -223,6 +223,12 @@ def test_stopping_the_memory_building_keeps_the_entries_and_resume_finishes_it(w
     panel = window.batch_panels[0]
     qtbot.mouseClick(panel.stop_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: panel.state == "stopped", timeout=20_000)
+    return dialog, panel
+
+
+def test_stopping_the_memory_building_keeps_the_entries_and_resume_finishes_it(window, backend, mem, fake_llm,
+                                                                             qtbot, tmp_path):
+    dialog, panel = _stopped_import(window, fake_llm, qtbot, tmp_path)
     assert panel.progress["cancelled"] > 0 and panel.resume_button.isVisibleTo(panel)
     assert len(mem.journal.entries()) == 6  # the entries stay
     qtbot.mouseClick(panel.resume_button, Qt.LeftButton)
@@ -235,14 +241,7 @@ def test_a_look_taken_before_resume_was_written_does_not_stop_the_panel(window, 
                                                                        tmp_path):
     # On a busy machine the panel's regular look at the import can come back after Resume was pressed
     # but read before it was written: it said "stopped", stopped the looking, and the panel hung.
-    fake_llm.on("save_facts", lambda req: slow(0.4, tool({"facts": []})))
-    dialog = window.import_file()
-    dialog.path_edit.setText(str(dayone_zip(tmp_path / "dayone.zip", dayone_entries(6))))
-    dialog.start()
-    qtbot.waitUntil(lambda: bool(window.batch_panels), timeout=15_000)
-    panel = window.batch_panels[0]
-    qtbot.mouseClick(panel.stop_button, Qt.LeftButton)
-    qtbot.waitUntil(lambda: panel.state == "stopped", timeout=20_000)
+    dialog, panel = _stopped_import(window, fake_llm, qtbot, tmp_path)
     stale = dict(panel.progress)
     qtbot.mouseClick(panel.resume_button, Qt.LeftButton)
     panel._update(stale)  # the late look
