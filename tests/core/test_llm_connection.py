@@ -64,3 +64,18 @@ def test_memoirs_connection_test_uses_the_configured_limit_not_a_fixed_one(tmp_p
             assert m.probe_cache.get(f"{server.url}|qwen").mode == "json_object"  # saving needs no second probe
     finally:
         server.close()
+
+
+def test_the_estimate_counts_what_a_nearby_server_has_read_ahead_and_a_skipped_step():
+    """A server nearby reads the next entry's beginning while memoir is idle, and a model that echoes
+    the sorting step's example is not asked it: Qwen2.5 0.5B then took 3-6 s an entry, not the 22 s the
+    whole prompts would (real-llm-qwen.txt)."""
+    from memoir_desktop.core.llm.connection import seconds_per_entry
+    from memoir_desktop.core.llm.probe import Speed
+
+    speed = Speed(first_token_s=4.0, tokens_per_s=16.0, prompt_tokens=500, tokens=40)
+    whole = seconds_per_entry(speed, 0.1, read_ahead=False, sorting=True)
+    ahead = seconds_per_entry(speed, 0.1, read_ahead=True, sorting=True)
+    unsorted = seconds_per_entry(speed, 0.1, read_ahead=True, sorting=False)
+    assert whole and ahead and unsorted
+    assert unsorted < ahead < whole and 5 < unsorted < 9 < 15 < whole

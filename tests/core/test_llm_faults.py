@@ -1,6 +1,8 @@
 """Malformed, slow and failing LLM replies: handled, retried, or left failed and visible."""
 
 import json
+import time
+from datetime import datetime
 
 import pytest
 
@@ -94,10 +96,14 @@ def test_persistent_5xx_gives_up_without_crash(mem, fake_llm):
 def test_metrics_recorded_per_stage(mem, fake_llm, graph, calls):
     # extraction + update; graph memory adds the entity call (no entities -> no relation call)
     mem.settings.graph_enabled = graph
+    mem.journal.write("I like tea")  # a memory to compare with (a first fact is added unasked)
+    mem.jobs.process()
+    since = datetime.now()
+    time.sleep(1.1)  # metrics are kept to the second
     mem.journal.write("I bake bread")
     mem.jobs.process()
     mem.search("bread")
-    summary = mem.metrics.summary()
+    summary = mem.metrics.summary(since=since)
     assert summary["extraction"]["count"] == 1 and summary["update"]["count"] == 1
     assert summary["per_turn"]["llm_calls"] == calls
     assert summary["per_turn"]["tokens"] == 120 * calls

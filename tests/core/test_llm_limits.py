@@ -13,6 +13,7 @@ from tests.fakes.fake_llm import FakeLLM, error
 
 def test_every_request_carries_its_purposes_reply_cap(mem, fake_llm):
     mem.settings.graph_enabled = False
+    mem.add("I like coffee")  # a memory to compare the next fact with
     mem.add("I like tea")
     mem.companion.chat("what do I like?")
     sent = {r["_purpose"]: r.get("max_tokens") for r in fake_llm.calls()}

@@ -40,7 +40,8 @@ def test_a_model_that_echoes_the_example_is_asked_again_only_now_and_then(tmp_pa
             for fact in FACTS:
                 m.add(fact)
             stored = sorted(x["memory"] for x in m.get_all()["results"])
-        # Asked on the first three entries, then once more at the eleventh (ASK_AGAIN_EVERY).
+        # Asked from the second entry (the first has nothing to compare with) to the fourth, then once more
+        # at the twelfth (ASK_AGAIN_EVERY).
         assert _sorting_calls(server) == 4
         assert stored == sorted(FACTS), "a fact was lost while the step was not asked"
     finally:
@@ -54,7 +55,7 @@ def test_a_model_that_compares_is_asked_every_time(tmp_path):
         with _journal(tmp_path, server) as m:
             for fact in FACTS:
                 m.add(fact)
-        assert _sorting_calls(server) == len(FACTS)
+        assert _sorting_calls(server) == len(FACTS) - 1  # all but the first, which has nothing to compare with
     finally:
         server.close()
 
@@ -65,19 +66,35 @@ def test_what_was_learnt_is_kept_for_the_endpoint_and_undone_by_a_real_answer(tm
     cache = ProbeCache(tmp_path / "modes.json")
     try:
         with _journal(tmp_path, server, cache) as m:
-            for fact in FACTS[:3]:
+            for fact in FACTS[:4]:  # the first has nothing to compare with: three are asked
                 m.add(fact)
         with _journal(tmp_path, server, ProbeCache(tmp_path / "modes.json")) as m:
-            out = m.add(FACTS[3])
+            out = m.add(FACTS[4])
             assert _sorting_calls(server) == 3, "a journal opened again asked the echoing model again"
             [kept] = out["results"]
-            assert kept["memory"] == FACTS[3] and m.history(kept["id"])[0]["note"] == NOT_ASKED
+            assert kept["memory"] == FACTS[4] and m.history(kept["id"])[0]["note"] == NOT_ASKED
             # The model behind the address changes and compares: the next time it is asked, it counts.
             server.on("memory_operations", add_all)
-            for fact in FACTS[4:11]:
+            for fact in FACTS[5:12]:
                 m.add(fact)
             assert _sorting_calls(server) == 4  # asked at the tenth step since the echoes began
-            m.add(FACTS[11])
+            m.add("I visited museum number 12 in town")
             assert _sorting_calls(server) == 5, "a model that answered properly was still not asked"
+    finally:
+        server.close()
+
+
+def test_testing_the_connection_again_does_not_forget_the_echoes(tmp_path):
+    """Test connection asks the model every way again; the same model in the same mode still echoes."""
+    server = FakeLLM(capabilities={"json_object"})
+    server.on("memory_operations", lambda req: raw(QWEN_ECHO))
+    try:
+        with _journal(tmp_path, server) as m:
+            for fact in FACTS[:4]:
+                m.add(fact)
+            assert _sorting_calls(server) == 3
+            m.llm.client.probe(force=True, every_mode=True)
+            m.add(FACTS[4])
+            assert _sorting_calls(server) == 3, "the test of the connection made memoir ask the echoing model again"
     finally:
         server.close()

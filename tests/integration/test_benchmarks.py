@@ -38,8 +38,9 @@ def test_llm_calls_per_turn_tiny(capsys):
     text = capsys.readouterr().out
     on = next(line for line in text.splitlines() if line.startswith("| on | 2 |"))
     off = next(line for line in text.splitlines() if line.startswith("| off | 2 |"))
-    assert float(off.split("|")[3]) == 2.0  # extraction + update
-    assert float(on.split("|")[3]) > 2.0  # plus the graph stages
+    # extraction, and update from the second entry on (the first has no memory to compare with)
+    assert float(off.split("|")[3]) == 1.5
+    assert float(on.split("|")[3]) > 1.5  # plus the graph stages
 
 
 def test_synthetic_data_is_varied_and_deterministic():

@@ -72,7 +72,7 @@ def run(label: str, model: Path, cache: bool = False) -> int:
                     remembered = time.monotonic() - started
                     new = [m for m in mem.get_all()["results"] if m["id"] not in before]
                     for _ in range(6):  # what it queues after it: the graph's reading, the summary
-                        done = mem.jobs.process()
+                        done = mem.jobs.process(read_ahead=True)  # as the app's writer does
                         results += done
                         if not done:
                             break

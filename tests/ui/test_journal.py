@@ -8,6 +8,7 @@ from tests.ui.conftest import make_window
 
 def test_send_reply_then_memory_card_and_operation_log(window, backend, qtbot, fake_llm):
     fake_llm.on_text(lambda req: "**좋아요!** 요가를 기억해 둘게요.")
+    backend.mem.add("나는 커피를 좋아한다")  # a memory to compare with: the update step is asked
     journal = window.journal
     edit = journal.composer.edit
     edit.setFocus()

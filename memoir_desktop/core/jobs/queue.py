@@ -318,7 +318,7 @@ class JobRunner:
                 return {"id": job.id, "kind": job.kind, "state": "failed", "error": str(exc), "error_kind": "error",
                         "payload": job.payload}  # what it was for: a screen finds its entry by it
             self.queue.clear_outage()
-            return {"id": job.id, "kind": job.kind, "state": "done", "result": result}
+            return {"id": job.id, "kind": job.kind, "user_id": job.user_id, "state": "done", "result": result}
 
     def run_pending(self, limit: int | None = None) -> list[dict]:
         """Drain pending jobs in order. Stops early when the LLM is unreachable (the job stays

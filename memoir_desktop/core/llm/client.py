@@ -198,6 +198,24 @@ class LLMClient:
                           f"could use ({'; '.join(problems)}). Its reply is kept with the job, which can be "
                           "tried again.", raw="\n---\n".join(raws), address=self.address)
 
+    def prefill(self, stage: str, messages: list[dict], tool: Tool, *, clearance: Clearance) -> bool:
+        """Have a server near the diarist read the beginning of a request to come (a reply of one
+        token, not read): it keeps the last prompt it read, so the request, when it comes, is read
+        from where this one ends. In the mode the endpoint answers in, which may shape the prompt
+        (tools are part of it). Only once the mode is known: a probe here would be a surprise
+        request. False when it was not sent or the server did not answer; nothing else changes."""
+        _cleared(stage, clearance, messages)
+        caps = self.cache.get(self.key)
+        if not self.nearby or caps is None:
+            return False
+        try:
+            self._call(stage, modes.request(caps.mode, messages, tool.name, tool.description, tool.parameters),
+                       cap=1)
+        except (LLMError, _Refused) as exc:
+            log.info("%s: the server did not read ahead (%s)", stage, exc.__class__.__name__)
+            return False
+        return True
+
     def probe(self, force: bool = False, *, every_mode: bool = False, progress: Progress | None = None) -> Capabilities:
         """Find (or recall) the best mode for this endpoint: the first whose reply carries the value.
         `every_mode` asks every mode (the connection test shows each verdict). A mode the server
@@ -222,6 +240,9 @@ class LLMClient:
             if chosen is None:
                 chosen = "text"  # no mode carried the value: the tolerant reader is the last resort
             caps = Capabilities(chosen, now_iso(), tried)
+            old = self.cache.get(self.key)
+            if old is not None and old.mode == chosen:
+                caps.echoes = dict(old.echoes)  # asked again (Test connection), the model is the same
             if not tried[chosen].startswith("inconclusive"):
                 self.cache.put(self.key, caps)  # an inconclusive answer is asked again next time
             log.info("LLM endpoint answers best in %s mode", chosen)

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 from memoir_desktop.core.keys import secrets
-from memoir_desktop.core.llm import disclosure, servers, shared_settings
+from memoir_desktop.core.llm import disclosure, modes, servers, shared_settings
 from memoir_desktop.core.llm.client import LLMClient
 from memoir_desktop.core.llm.errors import LLMError, LLMUnavailable, address
 from memoir_desktop.core.llm.gate import Gate, PrivacyLens
@@ -21,7 +21,11 @@ from memoir_desktop.core.llm.probe import Speed
 # the memories (pipeline/graph_job.py), and are not waited for. The prompts were measured with Qwen2.5
 # 0.5B on llama.cpp (a two-sentence entry: 755 and 629 tokens); the replies, 17 to 76 tokens there,
 # are counted for an entry of a few facts.
-ENTRY_CALLS = ((800, 80), (650, 80))
+EXTRACTION_CALL = (800, 80)
+SORTING_CALL = (650, 80)
+# A server nearby has read the extraction's beginning before the entry is written (pipeline/read_ahead.py):
+# what is left is the entry, today's date and the shape of the reply (Qwen2.5 0.5B read 3-5 s there).
+EXTRACTION_READ_AHEAD = (200, 80)
 # Kinds of failure after which there is no server to say anything more about.
 NOT_REACHED = ("not_running", "unreachable", "disconnected", "timeout", "not_configured")
 
@@ -103,14 +107,17 @@ def check_connection(base_url: str | None, model: str, api_key: str | None = Non
             report.speed_problem = str(exc)
             return report
         report.first_token_s, report.tokens_per_s = speed.first_token_s, speed.tokens_per_s
-        report.seconds_per_entry = seconds_per_entry(speed, latency)
+        report.seconds_per_entry = seconds_per_entry(speed, latency, read_ahead=client.nearby,
+                                                      sorting=modes.asks(client.echoes("update")))
     return report
 
 
-def seconds_per_entry(speed: Speed, latency: float) -> float | None:
+def seconds_per_entry(speed: Speed, latency: float, *, read_ahead: bool = False, sorting: bool = True) -> float | None:
     """About how long the model takes to store one short entry's memories, from a measured speed. The prompt
     is read at the speed the measurement's prompt was (its time to the first token less the time a
-    model list took); the reply is written at the measured writing speed."""
+    model list took); the reply is written at the measured writing speed. `read_ahead`: the server
+    has read the extraction's beginning already; `sorting`: the memory-sorting step is asked (not
+    for a model that only echoes its example, modes.asks)."""
     if not speed.tokens_per_s:
         return None
     reading = max(speed.first_token_s - latency, 1e-3)
@@ -119,7 +126,8 @@ def seconds_per_entry(speed: Speed, latency: float) -> float | None:
     def cost(call: tuple[int, int]) -> float:
         return latency + call[0] / read_per_s + call[1] / speed.tokens_per_s  # type: ignore[operator]
 
-    return sum(cost(c) for c in ENTRY_CALLS)
+    calls = [EXTRACTION_READ_AHEAD if read_ahead else EXTRACTION_CALL] + ([SORTING_CALL] if sorting else [])
+    return sum(cost(c) for c in calls)
 
 
 def make_gate(settings, engine, metric_sink, probe_cache):

@@ -190,3 +190,7 @@ class Gate:
         """`max_tokens`: a smaller cap than the purpose's, for a reply that cannot need more."""
         c = name if isinstance(name, Clearance) else self.admit(name)
         return self.client.call_tool(c.purpose.name, messages, tool, clearance=c, max_tokens=max_tokens)
+
+    def prefill(self, c: Clearance, messages: list[dict], tool: Tool) -> bool:
+        """A request's beginning read ahead by a server near the diarist (LLMClient.prefill)."""
+        return self.client.prefill(c.purpose.name, messages, tool, clearance=c)

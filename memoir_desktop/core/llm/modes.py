@@ -109,6 +109,18 @@ def _fields(schema: dict) -> list[tuple[str, dict, bool]]:
     return out
 
 
+# A model that sends back the example shape it was shown instead of filling it in (Qwen2.5 0.5B did,
+# for every memory-sorting step) is asked that step again only every tenth time after three such
+# replies in a row; one real answer and it is asked every time again (pipeline/update.py).
+ECHOES_BEFORE_SKIP = 3
+ASK_AGAIN_EVERY = 10
+
+
+def asks(echoes: int) -> bool:
+    """Whether a step whose replies were the example `echoes` times in a row is asked this time."""
+    return echoes < ECHOES_BEFORE_SKIP or echoes % ASK_AGAIN_EVERY == 0
+
+
 def request(mode: str, messages: list[dict], name: str, description: str, schema: dict) -> dict:
     """The keyword arguments of chat.completions.create for one structured call in `mode`."""
     if mode == "tools":

@@ -38,18 +38,22 @@ New exchange:
 user: ㅋㅋ 고마워 잘 자
 -> {{"facts": []}}"""
 
-EXTRACTION_USER = """Today is {today} ({weekday}).
-
-Conversation summary so far:
+# What stays the same from one entry to the next comes first (the summary changes every few entries,
+# the recent messages with each), today's date and the entry last: a model server that keeps a
+# prompt's beginning reads only the end again (pipeline/read_ahead.py), the day after too.
+EXTRACTION_CONTEXT = """Conversation summary so far:
 {summary}
 
 Recent messages:
 {recent}
 
+"""
+EXTRACTION_TASK = """Today is {today} ({weekday}).
 New exchange:
 {new}
 
 Call save_facts with the facts from the NEW exchange."""
+EXTRACTION_USER = EXTRACTION_CONTEXT + EXTRACTION_TASK
 
 FACT_CATEGORIES = ("people", "places", "work", "health", "preferences", "habits", "plans", "feelings",
                    "events", "other")

@@ -21,6 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from memoir_desktop.core.llm.servers import is_nearby
+
 
 class UnregisteredPurpose(LookupError):
     """A request to the LLM under a name that is not registered: refused before it is built."""
@@ -73,6 +75,14 @@ register(Purpose(
     "다시 읽어요.",
     ("memorising an entry", "reading an edited or moved entry again", "building memories of an import",
      "procedural memories (add API)"), max_tokens=1536))
+register(Purpose(
+    "prefill",
+    "With an AI model on this computer or your own network: once memoir has read what you wrote, the beginning of "
+    "the next entry's reading (the summary and the few entries before it, not private ones), so the model has read "
+    "it before you write again and your next entry is remembered sooner.",
+    "이 컴퓨터나 내 네트워크의 AI 모델이면: 쓴 기록을 다 읽은 뒤 다음 기록을 읽을 때의 앞부분(요약과 그 앞의 몇 편, 비공개 제외)을 "
+    "미리 보내요. 다음에 쓸 때는 모델이 이미 읽어 두어서 더 빨리 기억해요.",
+    ("memorising an entry (a model server nearby)",), when=lambda st: is_nearby(st.llm_base_url), max_tokens=1))
 register(Purpose(
     "update",
     "The facts found and the memories most like them, so the AI can decide to add, update or forget a memory.",

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from memoir_desktop.core import temporal
-from memoir_desktop.core.llm import Clearance, Gate, prompts
+from memoir_desktop.core.llm import Clearance, Gate, Tool, prompts
 from memoir_desktop.core.llm.errors import LLMPromptTooLong
 from memoir_desktop.core.llm.tokens import count_tokens
 from memoir_desktop.core.pipeline import support
@@ -33,6 +33,9 @@ MIN_CHUNK_CHARS = 750
 # a small local model reads about 140 pieces of text a second on two cores. The newest that fit are kept.
 RECENT_CHARS = 1500
 MIN_RECENT_PART = 200  # less of a message than this says nothing: it is left out
+# The summary S, asked for in 200 words, came back from Qwen2.5 0.5B once as 1,024 tokens (its cap), and
+# every extraction after it read them all. Its first whole sentences that fit are sent.
+SUMMARY_CHARS = 1500
 # The facts of a text say it again in parts: the reply needs about twice the text, and room for the
 # JSON around each fact. SmolLM2-135M wrote to the purpose's whole cap (1,536) for a one-line entry,
 # which on a 2,048-token llama.cpp server ran the context out and left it failing every request.
@@ -96,13 +99,7 @@ def extract_facts(llm: Gate, cleared: Clearance, *, summary: str, recent: list[E
 def _extract(llm, cleared, summary, recent, new, today, chunk_chars: int, with_context: bool,
              moods: list[str] | None = None, copied: list[str] | None = None) -> list[Fact]:
     """`copied`: the facts left out as another message's or the prompt's are appended to it."""
-    # The instructions are the same for every entry (today's date is in the user message): a server
-    # that keeps a prompt's beginning (llama.cpp's llama-server does) reads them once, not every time.
-    system = prompts.EXTRACTION_SYSTEM.format(categories=", ".join(prompts.FACT_CATEGORIES))
-    tool = prompts.EXTRACTION_TOOL
-    if moods is not None:
-        system += prompts.EXTRACTION_MOOD_RULE
-        tool = prompts.EXTRACTION_TOOL_WITH_MOOD
+    system, tool = _instructions(moods is not None)
     lines = [{"role": e.role, "content": annotate(e)} for e in new]
     facts: list[Fact] = []
     seen: set[str] = set()
@@ -116,15 +113,9 @@ def _extract(llm, cleared, summary, recent, new, today, chunk_chars: int, with_c
     other_words = [support.words(text) for text in others] + [prompt_words]
     while todo:
         part = todo.pop(0)
-        user = prompts.EXTRACTION_USER.format(
-            **day,
-            summary=(summary or "(none yet)") if with_context else "(left out)",
-            recent=prompts.format_messages(recent_lines(recent)) if with_context else "(left out)",
-            new=prompts.format_messages(part),
-        )
         cap = REPLY_ROOM + REPLY_PER_TOKEN * count_tokens("\n".join(m["content"] for m in part))
-        args = llm.call_tool(cleared, [{"role": "system", "content": system},
-                                      {"role": "user", "content": user}], tool, max_tokens=cap)
+        args = llm.call_tool(cleared, _messages(system, day, summary, recent, prompts.format_messages(part),
+                                                with_context), tool, max_tokens=cap)
         if moods is not None and getattr(args, "mood", None) in prompts.MOODS:
             moods.append(args.mood)
         size = sum(len(m["content"]) for m in part)
@@ -151,6 +142,49 @@ def _extract(llm, cleared, summary, recent, new, today, chunk_chars: int, with_c
                 seen.add(fact.text)
                 facts.append(fact)
     return facts
+
+
+def _instructions(with_mood: bool) -> tuple[str, Tool]:
+    # The same for every entry (today's date is in the user message), so a server that keeps a
+    # prompt's beginning reads them once (see prompt_beginning).
+    system = prompts.EXTRACTION_SYSTEM.format(categories=", ".join(prompts.FACT_CATEGORIES))
+    if with_mood:
+        return system + prompts.EXTRACTION_MOOD_RULE, prompts.EXTRACTION_TOOL_WITH_MOOD
+    return system, prompts.EXTRACTION_TOOL
+
+
+def _messages(system: str, day: dict, summary: str, recent: list[Entry], new: str, with_context: bool) -> list[dict]:
+    user = _context(summary, recent, with_context) + prompts.EXTRACTION_TASK.format(**day, new=new)
+    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+
+def _context(summary: str, recent: list[Entry], with_context: bool) -> str:
+    return prompts.EXTRACTION_CONTEXT.format(
+        summary=(summary_part(summary) or "(none yet)") if with_context else "(left out)",
+        recent=prompts.format_messages(recent_lines(recent)) if with_context else "(left out)")
+
+
+def summary_part(summary: str, budget: int = SUMMARY_CHARS) -> str:
+    """The running summary, its whole sentences up to `budget` characters."""
+    summary = summary.strip()
+    if len(summary) <= budget:
+        return summary
+    cut = summary[:budget]
+    ends = [m.end() for m in _SENTENCE_END.finditer(cut)]
+    return (cut[:ends[-1]] if ends else cut).rstrip() + " …"
+
+
+def prompt_beginning(*, summary: str, recent: list[Entry], with_mood: bool) -> tuple[list[dict], Tool]:
+    """The next entry's extraction request up to where today's date and its own words go: the
+    instructions, the summary and the recent messages (the entries before it).
+
+    A model server near the diarist reads a prompt at about 140 pieces of text a second on two
+    cores, and keeps only the last prompt it read: the graph's requests after an entry push the
+    extraction's 1,100 out, and reading them again was most of an entry's 12 s with Qwen2.5 0.5B
+    (real-llm-qwen.txt). Sent while memoir is idle, this beginning is read before the next entry
+    is written; then only the entry itself is read."""
+    system, tool = _instructions(with_mood)
+    return [{"role": "system", "content": system}, {"role": "user", "content": _context(summary, recent, True)}], tool
 
 
 def is_question(text: str) -> bool:

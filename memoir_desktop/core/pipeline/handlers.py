@@ -11,6 +11,7 @@ from collections.abc import Callable
 from memoir_desktop.core.jobs.queue import Handler, Prepared
 from memoir_desktop.core.pipeline import consolidate, graph_job
 from memoir_desktop.core.pipeline.memorize import WriteContext, prepare_entry_reread, prepare_memorize
+from memoir_desktop.core.pipeline.read_ahead import read_ahead as read_next
 from memoir_desktop.core.pipeline.summary import prepare_summary
 from memoir_desktop.core.storage.models import Job
 
@@ -37,6 +38,9 @@ class JobHandlers:
                 yield
         finally:
             self.metrics.job_id = None
+
+    def read_ahead(self, user_id: str) -> bool:
+        return read_next(self._context(), user_id)
 
     def _context(self) -> WriteContext:
         settings = self._settings()

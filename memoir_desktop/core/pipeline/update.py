@@ -17,7 +17,7 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from memoir_desktop.core.llm import Gate, prompts
+from memoir_desktop.core.llm import Gate, modes, prompts
 from memoir_desktop.core.llm.errors import LLMPromptTooLong
 from memoir_desktop.core.pipeline import support
 from memoir_desktop.core.pipeline.extraction import Fact, shape_fact
@@ -27,11 +27,10 @@ log = logging.getLogger(__name__)
 
 FACTS_PER_CALL = 8
 # The sorting step is asked of a model that does it. One that sent the instruction's own example shape
-# back (one ADD, no memory, "..." for text) three steps in a row is asked again every tenth step only,
-# and meanwhile each fact is kept: what its echo did anyway, without the 6-9 s each step took Qwen2.5
-# 0.5B on two cores (real-llm-qwen.txt), where an entry was wanted in 10.
-ECHOES_BEFORE_SKIP = 3
-ASK_AGAIN_EVERY = 10
+# back (one ADD, no memory, "..." for text) three steps in a row is asked again every tenth step only
+# (modes.asks), and meanwhile each fact is kept: what its echo did anyway, without the 6-9 s each step
+# took Qwen2.5 0.5B on two cores (real-llm-qwen.txt), where an entry was wanted in 10.
+NOTHING_LIKE_IT = "Kept as new: nothing like it was remembered yet"
 NOT_ASKED = ("Kept as new: your AI model answers with its instructions' example instead of comparing new facts "
              "with your memories, so memoir asks it again only every tenth entry")
 
@@ -63,14 +62,17 @@ def plan_operations(llm: Gate, facts: list[Fact], candidates: list[list[Candidat
                     *, noop_threshold: float) -> list[Op]:
     """Operations for every fact; `noop_threshold`: how close the nearest memory must be for a NOOP
     that names no memory to count as "already known" (the embedder's related threshold)."""
-    if facts and not _asks(llm):
+    # A fact with no memory to compare it with can only be added: the model is not asked (a first
+    # entry's facts; with Qwen2.5 0.5B on two cores such a question cost 7 s of the entry).
+    ops: list[Op] = [_add(i, f.text, f, today, note=NOTHING_LIKE_IT) for i, f in enumerate(facts) if not candidates[i]]
+    todo = [i for i in range(len(facts)) if candidates[i]]
+    if todo and not _asks(llm):
         llm.not_asked("update")
-        return [_add(i, f.text, f, today, note=NOT_ASKED) for i, f in enumerate(facts)]
-    ops: list[Op] = []
+        return ops + [_add(i, facts[i].text, facts[i], today, note=NOT_ASKED) for i in todo]
     batch, shown = FACTS_PER_CALL, None
     at = 0
-    while at < len(facts):
-        idx = list(range(at, min(at + batch, len(facts))))
+    while at < len(todo):
+        idx = todo[at:at + batch]
         try:
             ops.extend(_plan_batch(llm, facts, candidates, idx, today, shown, noop_threshold))
         except LLMPromptTooLong:
@@ -86,8 +88,7 @@ def plan_operations(llm: Gate, facts: list[Fact], candidates: list[list[Candidat
 
 
 def _asks(llm: Gate) -> bool:
-    n = llm.echoes("update")
-    return n < ECHOES_BEFORE_SKIP or n % ASK_AGAIN_EVERY == 0
+    return modes.asks(llm.echoes("update"))
 
 
 def _plan_batch(llm, facts, candidates, idx: list[int], today, shown: int | None, noop_threshold: float) -> list[Op]:
