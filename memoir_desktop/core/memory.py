@@ -133,7 +133,7 @@ class Memoir:
         self.connection = Connection(llm=llm, settings=cfg, probe_cache=self.probe_cache)
         self.apps = ConnectedApps(self.engine)
         self.jobs = Jobs(self.job_queue, self.runner, self.metrics, store=self.store, llm=llm, settings=cfg,
-                         switch_state=switcher.state, home=home, read_ahead=handlers.read_ahead)
+                         switch_state=switcher.state, home=home, idle=handlers.idle)
         self.sync = Sync(self.engine, home, settings=cfg, keys=self.keys, journal=self.journal, store=self.store,
                          episodes=self.episodes, graph_store=self.graph.store,
                          llm_ready=lambda: bool(self.llm.configured), use_settings=self.reconfigure)

@@ -130,7 +130,7 @@ class BackgroundWriter(QObject):
         self._runner.submit(self._run_one, self._drained, self._crashed)
 
     def _run_one(self) -> tuple[list[dict], int]:
-        results = self._mem.jobs.process(limit=1, read_ahead=True)
+        results = self._mem.jobs.process(limit=1, idle=True)
         return results, self._count_pending()
 
     def _count_pending(self) -> int:

@@ -60,7 +60,7 @@ def scenario(tmp_path_factory):
         mem.journal.write("오늘은 회사에서 발표를 했다", timestamp=datetime(2026, 3, 7, 21))
         # extraction, update, graph, summary (every entry: summary_interval=1), then prefill: the next
         # entry's beginning, read ahead as the app's writer does
-        mem.jobs.process(read_ahead=True)
+        mem.jobs.process(idle=True)
         mem.jobs.process()
         mem.companion.chat("요즘 아침에 뭐 마시지?", timestamp=datetime(2026, 3, 8, 9))  # answer
         shared_entry = mem.journal.write("퇴근길에 비가 왔다", timestamp=datetime(2026, 3, 8, 20))

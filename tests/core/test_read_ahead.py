@@ -33,7 +33,7 @@ def _write(m: Memoir, text: str, n: int, **kw) -> int:
 def test_the_next_extraction_starts_with_what_was_read_ahead(mem, fake_llm, monkeypatch):
     for n, text in enumerate(ENTRIES):
         _write(mem, text, n)
-        mem.jobs.process(read_ahead=True)
+        mem.jobs.process(idle=True)
     ahead, extractions = _of(fake_llm, "prefill"), _of(fake_llm, "extraction")
     assert len(ahead) == len(ENTRIES)
     assert all(r["max_tokens"] == 1 for r in ahead)
@@ -52,7 +52,7 @@ def test_private_entries_are_not_read_ahead(mem, fake_llm):
     _write(mem, ENTRIES[0], 0)
     _write(mem, "QZXWV 아무에게도 말 안 했지만 도예공방에 다닌다", 1, private=True)
     _write(mem, ENTRIES[1], 2)
-    mem.jobs.process(read_ahead=True)
+    mem.jobs.process(idle=True)
     ahead = _of(fake_llm, "prefill")
     assert ahead and ENTRIES[1] in _text(ahead[-1])
     assert all("QZXWV" not in _text(r) and "도예공방" not in _text(r) for r in ahead)
@@ -63,7 +63,7 @@ def test_not_read_ahead_in_a_chat_nor_by_a_one_off_command(mem, fake_llm):
     mem.jobs.process()  # memoir-cli, another app: they stop when the jobs are done
     assert not _of(fake_llm, "prefill")
     mem.companion.chat("요즘 아침에 뭐 마시지?", timestamp=DAY + timedelta(days=1))
-    mem.jobs.process(read_ahead=True)
+    mem.jobs.process(idle=True)
     # A chat's next request is the companion's answer, which would push the beginning out again.
     assert not _of(fake_llm, "prefill")
 
@@ -74,7 +74,7 @@ def test_a_server_that_cannot_read_ahead_changes_nothing(tmp_path):
         with Memoir.open(tmp_path / "home", llm_base_url=server.url, llm_model="m", llm_max_retries=0) as m:
             _write(m, ENTRIES[0], 0)
             server.on("save_facts", lambda req: error(500) if req.get("max_tokens") == 1 else echo_facts(req))
-            done = m.jobs.process(read_ahead=True)
+            done = m.jobs.process(idle=True)
             assert {r["state"] for r in done} == {"done"}
             assert _of(server, "prefill"), "it was asked"
             assert m.jobs.status()["pending_jobs"] == 0 and m.job_queue.outage() is None
@@ -92,3 +92,16 @@ def test_only_for_a_server_nearby():
     for nearby in ("http://127.0.0.1:8080/v1", "http://localhost:11434/v1", "http://192.168.0.12:1234/v1"):
         Settings.llm_base_url = nearby
         assert p.active(Settings())
+
+
+def test_a_new_journal_reads_the_instructions_ahead_of_its_first_entry(mem, fake_llm):
+    from memoir_desktop.core.llm.connection import check_connection
+
+    check_connection(fake_llm.url, "fake-model", probe_cache=mem.probe_cache)
+    mem.jobs.process(idle=True)  # the app's writer at its start, nothing to do yet
+    [ahead] = _of(fake_llm, "prefill")
+    _write(mem, ENTRIES[0], 0)
+    mem.jobs.process(idle=True)
+    first = _of(fake_llm, "extraction")[0]
+    assert first["messages"][0] == ahead["messages"][0]
+    assert first["messages"][1]["content"].startswith(ahead["messages"][1]["content"])

@@ -1,5 +1,7 @@
 """A running summary that ran long costs every extraction after it only its first sentences.
 
+From SmolLM2 it filled a 2,048-token server's context, and every extraction went without context.
+
 Asked for at most 200 words, Qwen2.5 0.5B once wrote 1,024 tokens (its cap); every later extraction
 read all of them again, 16-18 s an entry instead of 6 on two cores."""
 
@@ -7,7 +9,8 @@ import re
 from datetime import datetime, timedelta
 
 from memoir_desktop.core import Memoir
-from memoir_desktop.core.pipeline.extraction import SUMMARY_CHARS
+from memoir_desktop.core.llm.tokens import count_tokens
+from memoir_desktop.core.pipeline.extraction import SUMMARY_TOKENS
 from tests.fakes.fake_llm import FakeLLM, prompt
 
 SENTENCE = "지민이는 부산으로 이사 갈 예정이고 나는 수영을 배우고 있다. "
@@ -32,7 +35,7 @@ def test_a_long_summary_reaches_the_extraction_as_its_first_whole_sentences(tmp_
             m.jobs.process()
         sent = _summary_in(server.calls("save_facts")[-1])
         assert SENTENCE.strip() in sent
-        assert len(sent) <= SUMMARY_CHARS + 2
+        assert count_tokens(sent) <= SUMMARY_TOKENS + 2
         assert "끝나지 않은" not in sent and sent.endswith("다. …")
     finally:
         server.close()

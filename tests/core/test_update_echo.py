@@ -98,3 +98,44 @@ def test_testing_the_connection_again_does_not_forget_the_echoes(tmp_path):
             assert _sorting_calls(server) == 3, "the test of the connection made memoir ask the echoing model again"
     finally:
         server.close()
+
+
+def _asked(server, purpose: str) -> int:
+    return sum(r.get("_purpose") == purpose and "`memory_operations`" in (r["messages"][-1]["content"] or "")
+               for r in server.calls())
+
+
+def test_test_connection_finds_the_echo_before_any_entry_pays_for_it(tmp_path):
+    from memoir_desktop.core.llm.connection import check_connection
+
+    server = FakeLLM(capabilities={"json_object"})
+    server.on("memory_operations", lambda req: raw(QWEN_ECHO))
+    try:
+        with _journal(tmp_path, server) as m:
+            check_connection(server.url, "qwen", probe_cache=m.probe_cache)
+            assert _asked(server, "probe") == 1  # a made-up case, no journal text
+            for fact in FACTS[:9]:
+                m.journal.write(fact)
+                m.jobs.process(idle=True)  # the app's writer: the model's idle work after each entry
+            assert _asked(server, "update") == 0, "an entry waited for a step the model cannot do"
+            # Its tenth skipped step: asked again while idle, on the made-up case, not on an entry.
+            assert _asked(server, "probe") == 2
+            assert sorted(x["memory"] for x in m.get_all()["results"]) == sorted(FACTS[:9])
+    finally:
+        server.close()
+
+
+def test_a_model_that_sorts_the_made_up_case_is_asked_on_every_entry(tmp_path):
+    from memoir_desktop.core.llm.connection import check_connection
+
+    server = FakeLLM(capabilities={"json_object"})
+    server.on("memory_operations", add_all)
+    try:
+        with _journal(tmp_path, server) as m:
+            check_connection(server.url, "qwen", probe_cache=m.probe_cache)
+            for fact in FACTS[:4]:
+                m.journal.write(fact)
+                m.jobs.process(idle=True)
+            assert _asked(server, "probe") == 1 and _asked(server, "update") == 3
+    finally:
+        server.close()

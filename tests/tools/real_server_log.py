@@ -61,6 +61,7 @@ def run(label: str, model: Path, cache: bool = False) -> int:
                 print(f"connection test: mode {report.mode} ({report.mode_label}); first token "
                       f"{report.first_token_s or 0:.1f} s, {report.tokens_per_s or 0:.1f} tokens/s, an entry in "
                       f"about {report.seconds_per_entry or 0:.0f} s; verdicts {report.verdicts}\n")
+                mem.jobs.process(idle=True)  # the app's writer at its start: the model's idle work
                 when = datetime.now().replace(hour=21, minute=0, second=0, microsecond=0) - timedelta(days=len(ENTRIES))
                 totals = {"done": 0, "failed": 0, "waiting": 0, "memories": 0}
                 for n, (lang, text) in enumerate(ENTRIES, 1):
@@ -72,7 +73,7 @@ def run(label: str, model: Path, cache: bool = False) -> int:
                     remembered = time.monotonic() - started
                     new = [m for m in mem.get_all()["results"] if m["id"] not in before]
                     for _ in range(6):  # what it queues after it: the graph's reading, the summary
-                        done = mem.jobs.process(read_ahead=True)  # as the app's writer does
+                        done = mem.jobs.process(idle=True)  # as the app's writer does
                         results += done
                         if not done:
                             break

@@ -17,9 +17,10 @@ LLM_JOBS = ("memorize", "reconcile", "graph", "summary", "consolidate")  # the j
 
 class Jobs:
     def __init__(self, queue: JobQueue, runner: JobRunner, metrics, *, store, llm: Callable, settings: Callable,
-                 switch_state: Callable, home, read_ahead: Callable[[str], object] | None = None):
+                 switch_state: Callable, home, idle: Callable[[str | None], object] | None = None):
         self.queue, self.runner, self.metrics, self.store = queue, runner, metrics, store
-        self._read_ahead = read_ahead
+        self._idle = idle
+        self._idled = False
         self._llm, self._settings, self._switch_state, self.home = llm, settings, switch_state, home
 
     def status(self) -> dict:
@@ -53,18 +54,19 @@ class Jobs:
     def retry(self, job_id: int) -> bool:
         return self.queue.retry(job_id)
 
-    def process(self, limit: int | None = None, *, read_ahead: bool = False) -> list[dict]:
+    def process(self, limit: int | None = None, *, idle: bool = False) -> list[dict]:
         """Run pending jobs, a new entry's first (JobRunner.run_pending); each result says why a job that
         did not finish waits or failed (`reason`). The timings are written after.
 
-        `read_ahead` (the app's writer, which runs while the diarist writes): once the jobs that asked
-        the model are done and none wait, a model server nearby reads the next entry's beginning
-        (pipeline/read_ahead.py)."""
+        `idle` (the app's writer, which runs while the diarist writes): once nothing waits, after jobs
+        that asked the model or the first time, the model's idle work (JobHandlers.idle): a model server
+        nearby reads the next entry's beginning ahead (pipeline/read_ahead.py)."""
         done = self.runner.run_pending(limit)
         finished = [r for r in done if r["state"] == "done" and r["kind"] in LLM_JOBS and r.get("user_id")]
-        if (read_ahead and finished and self._read_ahead is not None and not self.queue.count("pending")
+        if (idle and self._idle is not None and (finished or not self._idled) and not self.queue.count("pending")
                 and not self.queue.count("waiting")):
-            self._read_ahead(finished[-1]["user_id"])
+            self._idled = True
+            self._idle(finished[-1]["user_id"] if finished else None)
         self.metrics.flush()
         unfinished = {r["id"] for r in done if r["state"] != "done"}
         if unfinished:

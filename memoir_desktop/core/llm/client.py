@@ -216,6 +216,25 @@ class LLMClient:
             return False
         return True
 
+    def echoes_example(self, messages: list[dict], tool: Tool, *, clearance: Clearance) -> bool | None:
+        """Whether the model sends the instruction's example shape back for this request (made up, with no
+        journal text: a probe) instead of filling it in; None when it was not asked (no mode known yet, or a
+        tool call, which shows no shape) or did not answer."""
+        _cleared("probe", clearance, messages)
+        caps = self.cache.get(self.key)
+        if caps is None or caps.mode == "tools":
+            return None
+        try:
+            resp = self._call("probe", modes.request(caps.mode, messages, tool.name, tool.description, tool.parameters))
+        except (LLMError, _Refused) as exc:
+            log.info("the example check was not answered (%s)", exc.__class__.__name__)
+            return None
+        try:
+            return json.loads(modes.raw_arguments(caps.mode, resp.choices[0].message, tool.name)) == \
+                modes.example(tool.parameters)
+        except ValueError:
+            return False
+
     def probe(self, force: bool = False, *, every_mode: bool = False, progress: Progress | None = None) -> Capabilities:
         """Find (or recall) the best mode for this endpoint: the first whose reply carries the value.
         `every_mode` asks every mode (the connection test shows each verdict). A mode the server
@@ -296,7 +315,7 @@ class LLMClient:
 
     def not_asked(self, stage: str) -> None:
         """A `stage` step answered without the model, because it echoes the example."""
-        self._set_echoes(stage, self.echoes(stage) + 1)
+        self.set_echoes(stage, self.echoes(stage) + 1)
 
     # -- internals ----------------------------------------------------------------------
 
@@ -310,9 +329,9 @@ class LLMClient:
             except ValueError:
                 pass
         if echoed or self.echoes(stage):
-            self._set_echoes(stage, self.echoes(stage) + 1 if echoed else 0)
+            self.set_echoes(stage, self.echoes(stage) + 1 if echoed else 0)
 
-    def _set_echoes(self, stage: str, n: int) -> None:
+    def set_echoes(self, stage: str, n: int) -> None:
         caps = self.cache.get(self.key)
         if caps is None:
             return

@@ -15,6 +15,7 @@ from memoir_desktop.core.llm.errors import LLMError, LLMUnavailable, address
 from memoir_desktop.core.llm.gate import Gate, PrivacyLens
 from memoir_desktop.core.llm.modes import MODE_LABELS
 from memoir_desktop.core.llm.probe import Speed
+from memoir_desktop.core.llm.sorting_check import check_sorting
 
 # The calls before an entry's memories are stored: (prompt tokens read, tokens written) for its facts,
 # then for what to do with each. The graph's reading and the summary follow in jobs of their own, after
@@ -100,6 +101,9 @@ def check_connection(base_url: str | None, model: str, api_key: str | None = Non
         return report
     report.mode, report.verdicts = caps.mode, dict(caps.tried)
     if measure:
+        say("Checking how it sorts new facts into memories…")
+        # What it shows is kept for the endpoint: an entry then skips a step the model cannot do.
+        check_sorting(Gate(client, None))
         say("Timing a short answer…")
         try:
             speed = client.measure_speed()

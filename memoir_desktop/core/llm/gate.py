@@ -161,6 +161,13 @@ class Gate:
     def not_asked(self, stage: str) -> None:
         self.client.not_asked(stage)
 
+    def set_echoes(self, stage: str, n: int) -> None:
+        self.client.set_echoes(stage, n)
+
+    def echoes_example(self, messages: list[dict], tool: Tool) -> bool | None:
+        """A made-up request (no journal text), under the probe's purpose: see LLMClient.echoes_example."""
+        return self.client.echoes_example(messages, tool, clearance=self.admit("probe"))
+
     def probe(self, force: bool = False):
         return self.client.probe(force)
 

@@ -130,6 +130,7 @@ register(Purpose(
     ("tidying memories",), max_tokens=768))
 register(Purpose(
     "probe",
-    "When connecting: a one-word test message (no journal text), to learn how the AI answers best.",
-    "연결할 때: 일기 내용이 없는 한 단어 시험 메시지를 보내 AI가 어떻게 답하는지 알아봐요.",
+    "When connecting, and now and then after: test messages with no journal text (one word; a made-up memory to "
+    "sort), to learn how the AI answers best.",
+    "연결할 때와 가끔 그 뒤에: 일기 내용이 없는 시험 메시지(한 단어, 지어낸 기억 하나)를 보내 AI가 어떻게 답하는지 알아봐요.",
     ("connecting", "Test connection"), journal=False, max_tokens=200))

@@ -34,8 +34,9 @@ MIN_CHUNK_CHARS = 750
 RECENT_CHARS = 1500
 MIN_RECENT_PART = 200  # less of a message than this says nothing: it is left out
 # The summary S, asked for in 200 words, came back from Qwen2.5 0.5B once as 1,024 tokens (its cap), and
-# every extraction after it read them all. Its first whole sentences that fit are sent.
-SUMMARY_CHARS = 1500
+# every extraction after it read them all; from SmolLM2 it filled a 2,048-token server's context, and every
+# extraction was sent again without its context. Its first whole sentences that fit are sent.
+SUMMARY_TOKENS = 400
 # The facts of a text say it again in parts: the reply needs about twice the text, and room for the
 # JSON around each fact. SmolLM2-135M wrote to the purpose's whole cap (1,536) for a one-line entry,
 # which on a 2,048-token llama.cpp server ran the context out and left it failing every request.
@@ -164,14 +165,19 @@ def _context(summary: str, recent: list[Entry], with_context: bool) -> str:
         recent=prompts.format_messages(recent_lines(recent)) if with_context else "(left out)")
 
 
-def summary_part(summary: str, budget: int = SUMMARY_CHARS) -> str:
-    """The running summary, its whole sentences up to `budget` characters."""
+def summary_part(summary: str, budget: int = SUMMARY_TOKENS) -> str:
+    """The running summary, its first whole sentences within `budget` tokens (estimated)."""
     summary = summary.strip()
-    if len(summary) <= budget:
+    if count_tokens(summary) <= budget:
         return summary
-    cut = summary[:budget]
-    ends = [m.end() for m in _SENTENCE_END.finditer(cut)]
-    return (cut[:ends[-1]] if ends else cut).rstrip() + " …"
+    kept = ""
+    for sentence in _SENTENCE_END.split(summary):
+        if count_tokens(kept + sentence) > budget:
+            break
+        kept += sentence + " "
+    if not kept:  # one run-on sentence: cut where the budget ends
+        kept = summary[:len(summary) * budget // count_tokens(summary)]
+    return kept.rstrip() + " …"
 
 
 def prompt_beginning(*, summary: str, recent: list[Entry], with_mood: bool) -> tuple[list[dict], Tool]:

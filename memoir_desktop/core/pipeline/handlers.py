@@ -9,6 +9,7 @@ import contextlib
 from collections.abc import Callable
 
 from memoir_desktop.core.jobs.queue import Handler, Prepared
+from memoir_desktop.core.llm.sorting_check import check_sorting
 from memoir_desktop.core.pipeline import consolidate, graph_job
 from memoir_desktop.core.pipeline.memorize import WriteContext, prepare_entry_reread, prepare_memorize
 from memoir_desktop.core.pipeline.read_ahead import read_ahead as read_next
@@ -39,8 +40,13 @@ class JobHandlers:
         finally:
             self.metrics.job_id = None
 
-    def read_ahead(self, user_id: str) -> bool:
-        return read_next(self._context(), user_id)
+    def idle(self, user_id: str | None) -> None:
+        """The model's work while nothing waits (the app's writer): the sorting step checked when it is
+        due, then the next entry's beginning read ahead (`user_id`: whose entry was read last; None at
+        the start, the journal's own user)."""
+        ctx = self._context()
+        check_sorting(ctx.llm, when_due=True)
+        read_next(ctx, user_id or "me")  # the journal's own user (Journal.write)
 
     def _context(self) -> WriteContext:
         settings = self._settings()

@@ -37,9 +37,10 @@ def read_ahead(ctx: WriteContext, user_id: str) -> bool:
         newest = s.exec(select(Entry).where(col(Entry.user_id) == user_id, col(Entry.kind) != "letter",
                                             col(Entry.deleted_at).is_(None))
                         .order_by(col(Entry.id).desc())).first()
-        if newest is None or newest.role != "user":
+        if newest is not None and newest.role != "user":
             return False  # a chat: the companion's next answer is asked first and would push it out
-        cleared, recent = recent_context(llm, NAME, s, user_id, pk(newest) + 1, ctx.settings.recent_messages)
+        after = pk(newest) + 1 if newest is not None else 1  # a new journal: the instructions alone
+        cleared, recent = recent_context(llm, NAME, s, user_id, after, ctx.settings.recent_messages)
         summ = latest_summary(s, user_id)
     messages, tool = prompt_beginning(summary=summ.text if summ else "", recent=recent,
                                       with_mood=bool(ctx.settings.mood_tracking))
