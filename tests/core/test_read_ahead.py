@@ -7,7 +7,7 @@ sends the next extraction's beginning with a one-token reply; the next extractio
 with exactly that text, or the server reads it all again.
 """
 
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from memoir_desktop.core import Memoir
 from memoir_desktop.core.llm.purposes import PURPOSES
@@ -27,7 +27,8 @@ def _text(req) -> str:
 
 
 def _write(m: Memoir, text: str, n: int, **kw) -> int:
-    return m.journal.write(text, timestamp=DAY + timedelta(days=n), **kw)
+    """Written now, as a diarist writes (`n` only orders them): the read-ahead is for today's next entry."""
+    return m.journal.write(text, **kw)
 
 
 def test_the_next_extraction_starts_with_what_was_read_ahead(mem, fake_llm, monkeypatch):
@@ -43,8 +44,7 @@ def test_the_next_extraction_starts_with_what_was_read_ahead(mem, fake_llm, monk
         assert before["messages"][0] == after["messages"][0]
         begun = before["messages"][1]["content"]
         assert after["messages"][1]["content"].startswith(begun)
-        # Today's date comes after it: what was read ahead last night still serves in the morning.
-        assert "Today is" not in begun and "Recent messages:" in begun
+        assert begun.startswith(f"Today is {date.today().isoformat()}") and begun.endswith("\n\n")
     assert ENTRIES[1] in ahead[-1]["messages"][1]["content"]  # the entries before the next one
 
 

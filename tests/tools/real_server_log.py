@@ -17,7 +17,7 @@ import os
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 
 ENTRIES = [
@@ -62,13 +62,12 @@ def run(label: str, model: Path, cache: bool = False) -> int:
                       f"{report.first_token_s or 0:.1f} s, {report.tokens_per_s or 0:.1f} tokens/s, an entry in "
                       f"about {report.seconds_per_entry or 0:.0f} s; verdicts {report.verdicts}\n")
                 mem.jobs.process(idle=True)  # the app's writer at its start: the model's idle work
-                when = datetime.now().replace(hour=21, minute=0, second=0, microsecond=0) - timedelta(days=len(ENTRIES))
                 totals = {"done": 0, "failed": 0, "waiting": 0, "memories": 0}
                 for n, (lang, text) in enumerate(ENTRIES, 1):
                     before = {m["id"] for m in mem.get_all()["results"]}
                     started = time.monotonic()
                     calls.clear()
-                    mem.journal.write(text, timestamp=when + timedelta(days=n))
+                    mem.journal.write(text)  # now, as a diarist writes today's entries
                     results = mem.jobs.process(limit=1)  # the entry's memories: what the diarist waits for
                     remembered = time.monotonic() - started
                     new = [m for m in mem.get_all()["results"] if m["id"] not in before]

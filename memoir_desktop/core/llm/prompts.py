@@ -38,18 +38,20 @@ New exchange:
 user: ㅋㅋ 고마워 잘 자
 -> {{"facts": []}}"""
 
-# What stays the same from one entry to the next comes first (the summary changes every few entries,
-# the recent messages with each), today's date and the entry last: a model server that keeps a
-# prompt's beginning reads only the end again (pipeline/read_ahead.py), the day after too.
-EXTRACTION_CONTEXT = """Conversation summary so far:
+# Everything before the new exchange is the same for the next entry written today: a model server that
+# keeps a prompt's beginning reads only the entry again (pipeline/read_ahead.py). Today's date stays on
+# top: moved next to the entry, Qwen2.5 0.5B wrote it into a weekly habit ("매주 금요일 … 통화한다"
+# became "2026년 11월 30일에 … 통화한다") and dropped "러닝 대신" from another (real-llm-qwen.txt runs).
+EXTRACTION_CONTEXT = """Today is {today} ({weekday}).
+
+Conversation summary so far:
 {summary}
 
 Recent messages:
 {recent}
 
 """
-EXTRACTION_TASK = """Today is {today} ({weekday}).
-New exchange:
+EXTRACTION_TASK = """New exchange:
 {new}
 
 Call save_facts with the facts from the NEW exchange."""

@@ -105,7 +105,7 @@ def _extract(llm, cleared, summary, recent, new, today, chunk_chars: int, with_c
     facts: list[Fact] = []
     seen: set[str] = set()
     todo = _chunks(lines, chunk_chars)
-    day = {"today": today.date().isoformat(), "weekday": temporal.WEEKDAY_NAMES[today.weekday()]}
+    day = _day(today)
     # What else the model was shown, as words once: a fact made of them is not the entry's (support.py).
     # The prompt's own words are the instructions and the frame of the user message ("Today is
     # 2026-11-28 (Saturday)": SmolLM2 gave that line back as a fact).
@@ -155,13 +155,17 @@ def _instructions(with_mood: bool) -> tuple[str, Tool]:
 
 
 def _messages(system: str, day: dict, summary: str, recent: list[Entry], new: str, with_context: bool) -> list[dict]:
-    user = _context(summary, recent, with_context) + prompts.EXTRACTION_TASK.format(**day, new=new)
+    user = _context(day, summary, recent, with_context) + prompts.EXTRACTION_TASK.format(new=new)
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 
-def _context(summary: str, recent: list[Entry], with_context: bool) -> str:
+def _day(today: datetime) -> dict:
+    return {"today": today.date().isoformat(), "weekday": temporal.WEEKDAY_NAMES[today.weekday()]}
+
+
+def _context(day: dict, summary: str, recent: list[Entry], with_context: bool) -> str:
     return prompts.EXTRACTION_CONTEXT.format(
-        summary=(summary_part(summary) or "(none yet)") if with_context else "(left out)",
+        **day, summary=(summary_part(summary) or "(none yet)") if with_context else "(left out)",
         recent=prompts.format_messages(recent_lines(recent)) if with_context else "(left out)")
 
 
@@ -180,9 +184,10 @@ def summary_part(summary: str, budget: int = SUMMARY_TOKENS) -> str:
     return kept.rstrip() + " …"
 
 
-def prompt_beginning(*, summary: str, recent: list[Entry], with_mood: bool) -> tuple[list[dict], Tool]:
-    """The next entry's extraction request up to where today's date and its own words go: the
-    instructions, the summary and the recent messages (the entries before it).
+def prompt_beginning(*, summary: str, recent: list[Entry], today: datetime,
+                     with_mood: bool) -> tuple[list[dict], Tool]:
+    """The extraction request of the next entry written `today`, up to where its own words go: the
+    instructions, the date, the summary and the recent messages (the entries before it).
 
     A model server near the diarist reads a prompt at about 140 pieces of text a second on two
     cores, and keeps only the last prompt it read: the graph's requests after an entry push the
@@ -190,7 +195,8 @@ def prompt_beginning(*, summary: str, recent: list[Entry], with_mood: bool) -> t
     (real-llm-qwen.txt). Sent while memoir is idle, this beginning is read before the next entry
     is written; then only the entry itself is read."""
     system, tool = _instructions(with_mood)
-    return [{"role": "system", "content": system}, {"role": "user", "content": _context(summary, recent, True)}], tool
+    return [{"role": "system", "content": system},
+            {"role": "user", "content": _context(_day(today), summary, recent, True)}], tool
 
 
 def is_question(text: str) -> bool:

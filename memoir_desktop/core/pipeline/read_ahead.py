@@ -21,7 +21,7 @@ from sqlmodel import Session, col, select
 from memoir_desktop.core.llm.purposes import purpose
 from memoir_desktop.core.pipeline.extraction import prompt_beginning
 from memoir_desktop.core.pipeline.memorize import WriteContext, latest_summary, recent_context
-from memoir_desktop.core.storage.models import Entry, pk
+from memoir_desktop.core.storage.models import Entry, now, pk
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +42,6 @@ def read_ahead(ctx: WriteContext, user_id: str) -> bool:
         after = pk(newest) + 1 if newest is not None else 1  # a new journal: the instructions alone
         cleared, recent = recent_context(llm, NAME, s, user_id, after, ctx.settings.recent_messages)
         summ = latest_summary(s, user_id)
-    messages, tool = prompt_beginning(summary=summ.text if summ else "", recent=recent,
+    messages, tool = prompt_beginning(summary=summ.text if summ else "", recent=recent, today=now(),
                                       with_mood=bool(ctx.settings.mood_tracking))
     return llm.prefill(cleared, messages, tool)
