@@ -45,9 +45,10 @@ class MainThreadCollector:
         self._gc = gc
         self.threshold = gc.get_threshold()
         gc.disable()
-        self.timer = QTimer()
-        self.timer.timeout.connect(self.collect)
-        self.timer.start(interval_ms)
+        timer = QTimer()
+        timer.timeout.connect(self.collect)
+        timer.start(interval_ms)
+        self.timer: QTimer | None = timer
 
     def collect(self) -> None:
         gc, (t0, t1, t2) = self._gc, self.threshold
@@ -56,7 +57,15 @@ class MainThreadCollector:
             gc.collect(2 if c2 > t2 else 1 if c1 > t1 else 0)
 
     def stop(self) -> None:
-        self.timer.stop()
+        # The timer's own wrapper is freed while the collector is still off: freeing it disconnects its
+        # signal under Qt's connection lock, and a collection started there (it starts on any
+        # allocation once enabled) froze the test suite's last teardown the same way (a stack dump).
+        # What is left is collected here, with no lock held, before the collector runs on its own again.
+        if self.timer is not None:
+            self.timer.stop()
+            self.timer.timeout.disconnect(self.collect)
+            self.timer = None
+        self._gc.collect()
         self._gc.enable()
 
 
