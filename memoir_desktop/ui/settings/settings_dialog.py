@@ -547,6 +547,7 @@ class SettingsDialog(QDialog):
         self.test_button.setEnabled(False)
         self.test_result.setText(self.tr("Connecting…"))
         steps = {"Connecting": self.tr("Connecting…"), "Asking": self.tr("Asking the model how it answers best…"),
+                 "Checking": self.tr("Checking how it sorts new facts into memories…"),
                  "Timing": self.tr("Timing a short answer…")}
 
         def step(text: str) -> None:  # on the UI thread (the signal is queued from the reads pool)
