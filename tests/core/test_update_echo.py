@@ -105,37 +105,33 @@ def _asked(server, purpose: str) -> int:
                for r in server.calls())
 
 
-def test_test_connection_finds_the_echo_before_any_entry_pays_for_it(tmp_path):
+def _tested_then_written(tmp_path, rule, facts: list[str]):
+    """Test connection, then `facts` written as the app writes them (its writer's idle work after
+    each); the server, and the memories stored."""
     from memoir_desktop.core.llm.connection import check_connection
 
     server = FakeLLM(capabilities={"json_object"})
-    server.on("memory_operations", lambda req: raw(QWEN_ECHO))
+    server.on("memory_operations", rule)
     try:
         with _journal(tmp_path, server) as m:
             check_connection(server.url, "qwen", probe_cache=m.probe_cache)
-            assert _asked(server, "probe") == 1  # a made-up case, no journal text
-            for fact in FACTS[:9]:
+            for fact in facts:
                 m.journal.write(fact)
-                m.jobs.process(idle=True)  # the app's writer: the model's idle work after each entry
-            assert _asked(server, "update") == 0, "an entry waited for a step the model cannot do"
-            # Its tenth skipped step: asked again while idle, on the made-up case, not on an entry.
-            assert _asked(server, "probe") == 2
-            assert sorted(x["memory"] for x in m.get_all()["results"]) == sorted(FACTS[:9])
+                m.jobs.process(idle=True)
+            return server, sorted(x["memory"] for x in m.get_all()["results"])
     finally:
         server.close()
+
+
+def test_test_connection_finds_the_echo_before_any_entry_pays_for_it(tmp_path):
+    server, stored = _tested_then_written(tmp_path, lambda req: raw(QWEN_ECHO), FACTS[:9])
+    assert _asked(server, "update") == 0, "an entry waited for a step the model cannot do"
+    # Test connection's made-up case (no journal text), and at the tenth skipped step the same again
+    # while idle, not on an entry.
+    assert _asked(server, "probe") == 2
+    assert stored == sorted(FACTS[:9])
 
 
 def test_a_model_that_sorts_the_made_up_case_is_asked_on_every_entry(tmp_path):
-    from memoir_desktop.core.llm.connection import check_connection
-
-    server = FakeLLM(capabilities={"json_object"})
-    server.on("memory_operations", add_all)
-    try:
-        with _journal(tmp_path, server) as m:
-            check_connection(server.url, "qwen", probe_cache=m.probe_cache)
-            for fact in FACTS[:4]:
-                m.journal.write(fact)
-                m.jobs.process(idle=True)
-            assert _asked(server, "probe") == 1 and _asked(server, "update") == 3
-    finally:
-        server.close()
+    server, _ = _tested_then_written(tmp_path, add_all, FACTS[:4])
+    assert _asked(server, "probe") == 1 and _asked(server, "update") == 3
