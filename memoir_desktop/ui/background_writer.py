@@ -19,6 +19,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from datetime import datetime, timedelta
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal
 
@@ -55,6 +56,11 @@ class BackgroundWriter(QObject):
         self._retry = QTimer(self)
         self._retry.setSingleShot(True)
         self._retry.timeout.connect(self._drain)
+        # Just after midnight the writer looks again: the model's idle work is renewed for the new day
+        # (Jobs.process), so the first entry of the morning is read as fast as the others.
+        self._new_day = QTimer(self)
+        self._new_day.setSingleShot(True)
+        self._new_day.timeout.connect(self._at_new_day)
 
     # -- control (UI thread) ----------------------------------------------------------
 
@@ -64,7 +70,13 @@ class BackgroundWriter(QObject):
 
     def start(self) -> None:
         self._started = True
+        self._new_day.start(ms_to_next_day())
         self.poke()
+
+    def _at_new_day(self) -> None:
+        if not self._stopped:
+            self._new_day.start(ms_to_next_day())
+            self.poke()
 
     def poke(self) -> None:
         """New work was queued (or settings changed): drain now, forgetting any back-off."""
@@ -99,6 +111,7 @@ class BackgroundWriter(QObject):
         """Take no new job. A job already running finishes (or is resumed at next start)."""
         self._stopped = True
         self._retry.stop()
+        self._new_day.stop()
 
     def wait(self, msecs: int) -> bool:
         """Wait up to `msecs` for running work, and for the user's submitted edits however long
@@ -169,3 +182,10 @@ class BackgroundWriter(QObject):
             return
         self._backoff_ms = min(BACKOFF_MAX_MS, self._backoff_ms * 2 or BACKOFF_FIRST_MS)
         self._retry.start(self._backoff_ms)
+
+
+def ms_to_next_day(now: datetime | None = None) -> int:
+    """Milliseconds to a minute past the next midnight (local time)."""
+    now = now or datetime.now()
+    after = datetime.combine(now.date() + timedelta(days=1), datetime.min.time()) + timedelta(minutes=1)
+    return int((after - now).total_seconds() * 1000)

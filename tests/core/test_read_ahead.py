@@ -105,3 +105,15 @@ def test_a_new_journal_reads_the_instructions_ahead_of_its_first_entry(mem, fake
     first = _of(fake_llm, "extraction")[0]
     assert first["messages"][0] == ahead["messages"][0]
     assert first["messages"][1]["content"].startswith(ahead["messages"][1]["content"])
+
+
+def test_a_new_day_reads_ahead_again(mem, fake_llm):
+    """What was read ahead last night carries last night's date: the writer, woken just after
+    midnight, has the server read today's beginning."""
+    _write(mem, ENTRIES[0], 0)
+    mem.jobs.process(idle=True)
+    mem.jobs.process(idle=True)  # woken again the same day with nothing to do: nothing sent
+    assert len(_of(fake_llm, "prefill")) == 1
+    mem.jobs.today = lambda: date.today() + timedelta(days=1)
+    mem.jobs.process(idle=True)
+    assert len(_of(fake_llm, "prefill")) == 2

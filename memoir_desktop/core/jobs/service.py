@@ -7,6 +7,7 @@ Threading rule: `process` is the writer's (one job at a time); the rest read.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date
 
 from memoir_desktop.core.jobs.queue import JobQueue, JobRunner
 from memoir_desktop.core.llm import shared_settings
@@ -20,7 +21,8 @@ class Jobs:
                  switch_state: Callable, home, idle: Callable[[str | None], object] | None = None):
         self.queue, self.runner, self.metrics, self.store = queue, runner, metrics, store
         self._idle = idle
-        self._idled = False
+        self._idled_on: date | None = None  # the day of the last idle work
+        self.today = date.today
         self._llm, self._settings, self._switch_state, self.home = llm, settings, switch_state, home
 
     def status(self) -> dict:
@@ -59,13 +61,15 @@ class Jobs:
         did not finish waits or failed (`reason`). The timings are written after.
 
         `idle` (the app's writer, which runs while the diarist writes): once nothing waits, after jobs
-        that asked the model or the first time, the model's idle work (JobHandlers.idle): a model server
-        nearby reads the next entry's beginning ahead (pipeline/read_ahead.py)."""
+        that asked the model or the first time on a day, the model's idle work (JobHandlers.idle): a
+        model server nearby reads the next entry's beginning ahead (pipeline/read_ahead.py)."""
         done = self.runner.run_pending(limit)
         finished = [r for r in done if r["state"] == "done" and r["kind"] in LLM_JOBS and r.get("user_id")]
-        if (idle and self._idle is not None and (finished or not self._idled) and not self.queue.count("pending")
+        # Also on a new day: what was read ahead carries yesterday's date, which the next entry's does not.
+        fresh = self._idled_on != self.today()
+        if (idle and self._idle is not None and (finished or fresh) and not self.queue.count("pending")
                 and not self.queue.count("waiting")):
-            self._idled = True
+            self._idled_on = self.today()
             self._idle(finished[-1]["user_id"] if finished else None)
         self.metrics.flush()
         unfinished = {r["id"] for r in done if r["state"] != "done"}
