@@ -244,7 +244,10 @@ def run(trials: int, seed: int = 0, verbose: bool = True, scenario: str = "journ
                 env={**os.environ, "MEMOIR_PASSPHRASE": CRASH_PASSPHRASE},
             )
             lines: queue.Queue = queue.Queue()
-            reader = threading.Thread(target=lambda p=proc, q=lines: [q.put(x) for x in p.stdout], daemon=True)
+            # Only whole lines: a child killed while printing "ADDED 3f…" leaves a cut line ("ADDED"), which
+            # acknowledges nothing (and a cut "ACK 12" would name another entry).
+            reader = threading.Thread(target=lambda p=proc, q=lines: [q.put(x) for x in p.stdout if x.endswith("\n")],
+                                      daemon=True)
             reader.start()
             deadline = None
             # The kill comes at a random time after the child opened, whatever it prints meanwhile.
