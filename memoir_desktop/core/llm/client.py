@@ -205,16 +205,9 @@ class LLMClient:
         (tools are part of it). Only once the mode is known: a probe here would be a surprise
         request. False when it was not sent or the server did not answer; nothing else changes."""
         _cleared(stage, clearance, messages)
-        caps = self.cache.get(self.key)
-        if not self.nearby or caps is None:
+        if not self.nearby:
             return False
-        try:
-            self._call(stage, modes.request(caps.mode, messages, tool.name, tool.description, tool.parameters),
-                       cap=1)
-        except (LLMError, _Refused) as exc:
-            log.info("%s: the server did not read ahead (%s)", stage, exc.__class__.__name__)
-            return False
-        return True
+        return self._once(stage, messages, tool, cap=1) is not None
 
     def echoes_example(self, messages: list[dict], tool: Tool, *, clearance: Clearance) -> bool | None:
         """Whether the model sends the instruction's example shape back for this request (made up, with no
@@ -224,16 +217,23 @@ class LLMClient:
         caps = self.cache.get(self.key)
         if caps is None or caps.mode == "tools":
             return None
-        try:
-            resp = self._call("probe", modes.request(caps.mode, messages, tool.name, tool.description, tool.parameters))
-        except (LLMError, _Refused) as exc:
-            log.info("the example check was not answered (%s)", exc.__class__.__name__)
+        resp = self._once("probe", messages, tool)
+        if resp is None:
+            return None
+        return _is_echo(modes.raw_arguments(caps.mode, resp.choices[0].message, tool.name), tool)
+
+    def _once(self, stage: str, messages: list[dict], tool: Tool, *, cap: int | None = None):
+        """One structured request in the endpoint's known mode, outside any job: the reply, or None when
+        the mode is not known yet or the server did not answer (it is logged; nothing else changes)."""
+        caps = self.cache.get(self.key)
+        if caps is None:
             return None
         try:
-            return json.loads(modes.raw_arguments(caps.mode, resp.choices[0].message, tool.name)) == \
-                modes.example(tool.parameters)
-        except ValueError:
-            return False
+            return self._call(stage, modes.request(caps.mode, messages, tool.name, tool.description, tool.parameters),
+                              cap=cap)
+        except (LLMError, _Refused) as exc:
+            log.info("%s: not answered (%s)", stage, exc.__class__.__name__)
+            return None
 
     def probe(self, force: bool = False, *, every_mode: bool = False, progress: Progress | None = None) -> Capabilities:
         """Find (or recall) the best mode for this endpoint: the first whose reply carries the value.
@@ -322,12 +322,7 @@ class LLMClient:
     def _count_echo(self, stage: str, mode: str, raw: str, tool: Tool) -> None:
         # Shown a shape to fill in (JSON and text modes), a model too small to follow the task sends
         # the shape back as it is: Qwen2.5 0.5B did for every memory-sorting step (real-llm-qwen.txt).
-        echoed = False
-        if mode != "tools":
-            try:
-                echoed = json.loads(raw) == modes.example(tool.parameters)
-            except ValueError:
-                pass
+        echoed = mode != "tools" and _is_echo(raw, tool)
         if echoed or self.echoes(stage):
             self.set_echoes(stage, self.echoes(stage) + 1 if echoed else 0)
 
@@ -480,6 +475,14 @@ def _cleared(stage: str, clearance: Clearance, messages: list[dict]) -> None:
     if not isinstance(clearance, Clearance) or clearance.purpose.name != stage:
         raise UnregisteredPurpose(f"a {stage!r} request without the gate's clearance")
     clearance.check(messages)
+
+
+def _is_echo(raw: str, tool: Tool) -> bool:
+    """The reply is the shape the instruction showed (modes.example), sent back as it is."""
+    try:
+        return json.loads(raw) == modes.example(tool.parameters)
+    except ValueError:
+        return False
 
 
 def _short(text: str, limit: int = 160) -> str:
