@@ -42,8 +42,15 @@ class Query:
         now = now or datetime.now()
         text = (text or "").strip()
         tokens = tokenize(text) if text else []
-        return cls(text, now, tokens, temporal.query_span(text, now) if text else None,
-                   temporal.recurring.rule_of(text) if text else None, asks_about_now(text),
+        now_q = asks_about_now(text)
+        span = temporal.query_span(text, now) if text else None
+        if span and now_q and temporal.only_vague(text, now):
+            # "요즘 어디 살아?" asks for the state that holds now, which may have been written down a
+            # year ago: read as "recorded in the last 30 days" it put last month's unrelated lines
+            # first (the blind sets' present questions). "최근 3개월", "지난달" keep their span.
+            span = None
+        return cls(text, now, tokens, span,
+                   temporal.recurring.rule_of(text) if text else None, now_q,
                    expand(text, tokens) if text else [], embedder)
 
     @property

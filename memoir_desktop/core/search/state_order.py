@@ -23,6 +23,10 @@ from memoir_desktop.core.temporal.present import asks_about_before
 SCAN = 2000
 BROUGHT_IN = 5  # versions brought in per state
 FRAME_SCAN = 50  # versions.py's links in more memories than this: none brought in
+# A kind the list names answers a question about now only with a version among this many best ranked
+# (_anchored). 3 and 5 measured alike on the spent blind sets; 5 keeps "지금 회사 어디 다녀?", whose
+# job changes share no word with it, below three everyday lines about the office.
+LIST_ANCHOR = 5
 
 
 def order_states(engine, bm, user_id: str, q: Query, out: list[dict], passes, vectors_of=None) -> list[dict]:
@@ -39,6 +43,10 @@ def order_states(engine, bm, user_id: str, q: Query, out: list[dict], passes, ve
         aspect = states.aspect_of(d["memory"], tokens_of[d["id"]], wanted) if wanted else None
         if aspect is not None and versions.mine(d["memory"], q.text):  # someone else's move is no version of theirs
             member[d["id"]] = aspect.name
+    if mode == "now":
+        # Not for the first or an earlier version: it often shares few words with the question and
+        # ranks far down (anchoring those cost "old found" on five of the spent blind sets).
+        member = _anchored(member, out)
     if not member:
         # No kind the list knows: the versions as the question's own words and the memories'
         # structure show them (Korean); else, for a question about now, those that cluster near it
@@ -74,6 +82,17 @@ def order_states(engine, bm, user_id: str, q: Query, out: list[dict], passes, ve
                 shown.add(m.id)
     pick = _picker(mode, q, bm)
     return states.answer_first(out, member, pick)
+
+
+def _anchored(member: dict[str, str], out: list[dict]) -> dict[str, str]:
+    """The kinds with a version among the first stage's best few. A kind the list reads in the
+    question's words ("다니다": work) whose versions the ranking put far down is not what the question is
+    about ("민화 그리러 아직 다니나?", "도율이 지금 다니는 데가 어디였지?"): moving them up put an unrelated
+    memory first (the spent blind set 2026-12-07c: 7 of its 17 Korean present misses). The question
+    then goes to the paths that read its own words (as versions.group anchors its seeds)."""
+    top = {d["id"] for d in out[:LIST_ANCHOR]}
+    near = {name for i, name in member.items() if i in top}
+    return {i: name for i, name in member.items() if name in near}
 
 
 def _by_frame(engine, bm, user_id: str, q: Query, out: list[dict], passes, mode: str,

@@ -635,6 +635,13 @@ def _label(start: date, end: date) -> str:
 _VAGUE = {pattern for pattern, rule in RULES if rule is _recent}
 
 
+def only_vague(text: str, now: datetime) -> bool:
+    """Every time the text names is a vague "now" ("요즘", "요새", "recently", "these days"), and it
+    names one."""
+    found = _scan(text, _today(now))
+    return bool(found) and all(m.re in _VAGUE for m, _ in found)
+
+
 def normalize(text: str, now: datetime) -> str:
     """``text`` with each expression followed by " (YYYY-MM-DD)" or " (YYYY-MM-DD~YYYY-MM-DD)".
 
