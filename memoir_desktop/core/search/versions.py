@@ -332,6 +332,11 @@ def by_meaning(q_text: str, qvec, results: list[dict], vecs: dict) -> set[str]:
     7 points."""
     if has_hangul(q_text) or not _FIRST_PERSON.search(q_text) or qvec is None:
         return set()
+    return meaning_group(qvec, results, vecs)
+
+
+def meaning_group(qvec, results: list[dict], vecs: dict) -> set[str]:
+    """by_meaning's group among `results` (ranked), for any question."""
     cands = [r for r in results[:MEANING_DEPTH] if r["id"] in vecs]
     if len(cands) < 3:
         return set()
