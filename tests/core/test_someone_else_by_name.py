@@ -98,6 +98,8 @@ def test_a_line_whose_subject_is_someone_by_a_word_of_address_is_theirs(mem):
     ("영호형이 회사를 그만두고 세종에서 낚시용품점을 차렸다", "영호 형"),  # ... going on after 고
     ("유나 남친이랑 내년 4월에 결혼한대", "유나"),  # news heard, naming someone
     ("Jordan's moving to Dubai for a site manager job", "Jordan"),
+    ("입사 동기 병철이는 정년이 연장돼서 아직 회사에 다닌다", "입사 동기 병철이"),  # Kiwi keeps the -이 in the name
+    ("지현쌤은 아직도 필라테스에 다니면서 나더러 다시 오라고 성화다", "지현 쌤"),  # 쌤, a word of address
 ])
 def test_someone_elses_line_by_its_structure(line, holder):
     from memoir_desktop.core.search.versions import whose
@@ -113,6 +115,9 @@ def test_someone_elses_line_by_its_structure(line, holder):
     "폴더폰 버튼이 자꾸 씹혀서 대리점 갔더니 아직 쓸 만하다 함",  # the shop's word about the diarist's phone
     "누나가 아파서 병원에 데려다주고 왔다",  # someone's state, the setting of the diarist's doing
     "형한테는 비밀로 하고 새 차를 계약했다",  # someone after a case particle: not the subject
+    "아이폰이 고장나서 갤럭시로 바꿨다",  # a brand is a proper noun, not a person
+    "갤럭시는 배터리가 오래 간다",
+    "우리 동네 스타벅스가 문을 닫았다",  # a place, though shaped like "동기 민재가"
 ])
 def test_the_diarists_own_lines_stay_theirs(line):
     from memoir_desktop.core.search.versions import whose

@@ -171,11 +171,15 @@ def _main_clause(m: tuple, start: int) -> bool:
 
 
 # Words that follow a person's name or stand for one in address ("민수 씨", "영호형", "지은 언니").
-_ADDRESS = ("씨", "님", "형", "언니", "오빠", "누나")
+_ADDRESS = ("씨", "님", "형", "언니", "오빠", "누나", "쌤")
 
 
 def _a_person(phrase: tuple) -> bool:
-    """A name with its -이 ("서진이는") or a word of address in a topic's words."""
+    """A name with its -이 ("서진이는"; Kiwi often keeps the -이 inside the proper noun: "병철이는") or a
+    word of address in a topic's words. Not a word of relation before a proper noun ("동기 민재가"):
+    "우리 동네 스타벅스가" has the same shape."""
+    if any(t == "NNP" and len(f) >= 3 and f.endswith("이") for f, t in phrase):
+        return True
     return any((f, t) == ("이", "XSN") or (f in _ADDRESS and t.startswith("NN")) for f, t in phrase)
 
 
