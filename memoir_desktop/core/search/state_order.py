@@ -98,7 +98,7 @@ def _anchored(member: dict[str, str], out: list[dict]) -> dict[str, str]:
     """The kinds with a version among the first stage's best few. A kind the list reads in the
     question's words ("다니다": work) whose versions the ranking put far down is not what the question is
     about ("민화 그리러 아직 다니나?", "도율이 지금 다니는 데가 어디였지?"): moving them up put an unrelated
-    memory first (the spent blind set 2026-12-07c: 7 of its 17 Korean present misses). The question
+    memory first (the spent blind set 2026-12-07c: 8 of its 17 Korean present misses). The question
     then goes to the paths that read its own words (as versions.group anchors its seeds)."""
     top = {d["id"] for d in out[:LIST_ANCHOR]}
     near = {name for i, name in member.items() if i in top}
