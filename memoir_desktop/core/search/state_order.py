@@ -95,7 +95,7 @@ def order_states(engine, bm, user_id: str, q: Query, out: list[dict], passes, ve
 
 
 def _anchored(member: dict[str, str], out: list[dict]) -> dict[str, str]:
-    """The kinds with a version among the first stage's best few. A kind the list reads in the
+    """The kinds with a version among the ranking's best few. A kind the list reads in the
     question's words ("다니다": work) whose versions the ranking put far down is not what the question is
     about ("민화 그리러 아직 다니나?", "도율이 지금 다니는 데가 어디였지?"): moving them up put an unrelated
     memory first (the spent blind set 2026-12-07c: 8 of its 17 Korean present misses). The question
@@ -147,8 +147,9 @@ def _by_cluster(q: Query, out: list[dict], vectors_of) -> list[dict]:
 
 def _theirs_by_meaning(q: Query, out: list[dict], vectors_of, bm) -> list[dict]:
     """An English question about now that names someone else ("What's Dara up to now?", "Is Tom still
-    vegan?"; a Korean one reads whose line it is in versions.mine): their versions are among the lines that name them, those that answer the question
-    together (versions.meaning_group, as for the diarist's own in English); the newest of them first.
+    vegan?"; a Korean one reads whose line it is in versions.mine): their versions are among the lines
+    that name them, those that answer the question together (versions.meaning_group, as for the
+    diarist's own in English); the newest of them first.
     Without it the ranking stood and their oldest news, which says the most about them, came first.
     A name in more than NAMED_SHARE of the journal is whom the whole journal is about (LoCoMo's two
     speakers), not someone in the diarist's life: there grouping cost LoCoMo dev 26 of 383 questions
