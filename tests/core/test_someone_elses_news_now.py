@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from tests.core import dated_journal
+
 NOW = datetime(2026, 11, 20, 23, 30)
 
 ROWS = [
@@ -47,9 +49,8 @@ APPRENTICE = "Dara's home for good and starting an electrician apprenticeship wi
 
 
 def test_what_someone_is_doing_now_is_their_newest_news(mem):
-    for day, text in ROWS:
-        mem.add(text, infer=False, timestamp=datetime.fromisoformat(day).replace(hour=21))
-    got = [h["memory"] for h in mem.search("What's Dara doing for work now?", limit=5, now=NOW)["results"]]
+    dated_journal.write(mem, ROWS)
+    got = dated_journal.top(mem, "What's Dara doing for work now?", NOW)
     assert got[0] == APPRENTICE, got
 
 

@@ -16,6 +16,7 @@ from datetime import datetime
 import pytest
 
 from memoir_desktop.core.search.query import Query
+from tests.core import dated_journal
 
 NOW = datetime(2026, 11, 1, 23, 30)
 
@@ -40,24 +41,14 @@ MASS = [
 ]
 
 
-def _journal(mem, rows):
-    for day, text in rows:
-        mem.add(text, infer=False, timestamp=datetime.fromisoformat(day).replace(hour=21))
-    return mem
-
-
-def _first(mem, question: str) -> str:
-    return mem.search(question, limit=5, now=NOW)["results"][0]["memory"]
-
-
 def test_a_kind_far_down_the_ranking_is_not_what_is_asked(mem):
-    _journal(mem, CLASS)
-    assert _first(mem, "민화 교실 아직 다녀?") == "손목이 시큰거려서 민화 교실은 이번 학기로 끝냄"
+    dated_journal.write(mem, CLASS)
+    assert dated_journal.top(mem, "민화 교실 아직 다녀?", NOW)[0] == "손목이 시큰거려서 민화 교실은 이번 학기로 끝냄"
 
 
 def test_these_days_asks_for_the_state_not_for_last_month(mem):
-    _journal(mem, MASS)
-    got = _first(mem, "요즘 성당 미사는 어디서 드려?")
+    dated_journal.write(mem, MASS)
+    got = dated_journal.top(mem, "요즘 성당 미사는 어디서 드려?", NOW)[0]
     assert got == "무릎이 나아서 다시 성당 나감. 이번엔 가까운 조양동 성당 새벽 미사로", got
 
 
