@@ -16,7 +16,7 @@ from sqlmodel import Session, col, or_, select
 
 from memoir_desktop.core import temporal
 from memoir_desktop.core.script import language_of
-from memoir_desktop.core.search import neighbours, rivals
+from memoir_desktop.core.search import neighbours, present, rivals
 from memoir_desktop.core.search.first_stage import rankings
 from memoir_desktop.core.search.floor import Floor, has_content
 from memoir_desktop.core.search.fusion import fuse, rank_score
@@ -111,9 +111,13 @@ class FactSearch:
         if second_stage and len(out) > 1:
             vecs = self.store.vectors.vectors(collection(), [d["id"] for d in out])
             out = rerank(q, out, vecs, vec, second_stage)
-        out = order_states(self.engine, bm, user_id, q, out, lambda m: _passes(m, filters),
-                           lambda ids: self.store.vectors.vectors(collection(), ids))
+        ranked = [d["id"] for d in out]
+        vectors_of = lambda ids: self.store.vectors.vectors(collection(), ids)  # noqa: E731
+        out = order_states(self.engine, bm, user_id, q, out, lambda m: _passes(m, filters), vectors_of)
         out = rivals.reorder(q.text, q.asks_now, q.asks_about_the_past, out, bm)
+        if q.asks_now:
+            out = present.choose(q, ranked, out, vectors_of,
+                                 present.weights_for(self.store.embedder.name, language_of(q.text)))
         if not listing:  # the field lists what matches; an answer's context takes the entry's other lines too
             out = neighbours.bring(out, lambda seeds: self._from_entries(user_id, order, out, seeds, filters), limit)
         return out[:limit]

@@ -133,24 +133,28 @@ MONOTONE = ("fused", "first_rank", "dense", "dense_z", "lexical", "matched", "in
 
 
 def fit(x: np.ndarray, y: np.ndarray, groups: np.ndarray, *, l2: float = 0.001, steps: int = 4000,
-        lr: float = 0.3) -> np.ndarray:
+        lr: float = 0.3, mono: list[int] | None = None, bias: bool = True) -> np.ndarray:
     """Listwise softmax: for each question, the relevant candidates should take the probability
     mass of a softmax over its candidates (each question weighted equally; questions with no
     relevant candidate teach nothing). Full-batch gradient descent with momentum, numpy only; the
-    MONOTONE features' weights are kept at or above zero."""
+    `mono` features' weights (default: MONOTONE's) are kept at or above zero. `bias`: the last
+    feature is the constant one, left out of the penalty."""
     keep = np.isin(groups, np.unique(groups[y > 0]))
     x, y, groups = x[keep], y[keep], groups[keep]
     uniq, g = np.unique(groups, return_inverse=True)
     target = y / np.bincount(g, weights=y)[g]  # each question's relevant candidates share mass 1
     w = np.zeros(x.shape[1])
     velocity = np.zeros_like(w)
-    mono = [FEATURES.index(f) for f in MONOTONE]
+    mono = [FEATURES.index(f) for f in MONOTONE] if mono is None else mono
+    free = np.ones_like(w)
+    if bias:
+        free[-1] = 0.0
     for _ in range(steps):
         s = x @ w
         s = s - _group_max(s, g, len(uniq))[g]  # a stable softmax per question
         e = np.exp(s)
         p = e / np.bincount(g, weights=e)[g]
-        grad = x.T @ (p - target) / len(uniq) + l2 * np.r_[w[:-1], 0.0]
+        grad = x.T @ (p - target) / len(uniq) + l2 * free * w
         velocity = 0.9 * velocity - lr * grad
         w += velocity
         w[mono] = np.maximum(w[mono], 0.0)
