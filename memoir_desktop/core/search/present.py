@@ -151,7 +151,7 @@ def first_set_by(first: dict) -> str:
     (state_order.py's "asked", "cluster", "meaning", "theirs"), the rivals, or the ranking alone."""
     aspect = (first["explain"].get("state") or {}).get("aspect")
     if aspect:
-        return aspect if aspect in _GROUPED else "list"
+        return str(aspect) if aspect in _GROUPED else "list"
     return "rivals" if first["explain"].get("rivals") else "ranking"
 
 
