@@ -1,15 +1,16 @@
-"""Fit how the answer to a question about now is chosen (core/search/present.py) on spent blind sets.
+"""Fit how the version a question asks for is chosen (core/search/present.py) on spent blind sets.
 
     python -m memoir_desktop.eval.fit_present [--blind FOLDER ...] [--embed-model NAME] [--write]
 
-Every question about now ("present") of the spent blind sets (fit_reranker.SPENT_BLIND: each was
-measured before and after the round it was written for, then its misses were read) is searched
-as the app searches, with the choice switched off; its candidates' features are taken as the app
-takes them, and the newest version is the one to choose. The report gives, per question language,
-how often the other stages' first is the newest version and how often the fitted choice is, each
-set judged by weights fitted on the other sets (leave one set out), so the number is for sets it
-did not see. --write stores the weights fitted on all sets in core/search/present_weights.json. A
-blind set not yet measured must never be given here.
+Every question about now ("present") and about the version before ("past" questions the app reads
+as "before") of the spent blind sets (fit_reranker.SPENT_BLIND: each was measured before and after
+the round it was written for, or its misses were read) is searched as the app searches, with the
+choice switched off; its candidates' features are taken as the app takes them, and the labelled
+version is the one to choose. The report gives, per mode and question language, how often the other
+stages' first is that version and how often the fitted choice is, each set judged by weights fitted
+on the other sets (leave one set out), so the number is for sets it did not see, and the same split by
+the stage that set the first. --write stores the weights fitted on all sets in
+core/search/present_weights.json. A blind set not yet measured must never be given here.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from memoir_desktop.eval.locomo_retrieval import _quiet_environment, _reproducib
 
 WEIGHTS_FILE = Path(present.__file__).with_name("present_weights.json")
 ROOT = Path(__file__).resolve().parents[2]
+KINDS = {"present": ("now",), "past": ("before",)}  # a blind set's kind -> the app's modes
 L2 = 0.01  # 0.001 and 0.1 chose worse on the sets left out (Korean 144 and 139 of 279, against 150)
 
 
@@ -50,7 +52,7 @@ def collect(folders: list[Path], embed_model: str | None) -> tuple[str, list[dic
         cands = present.candidates(ranked, out)
         if present.applies(q, out) and len(cands) >= 2:
             seen.append((cands, present.features(q, ranked, cands, vectors_of([c["id"] for c in cands]), out[0]["id"]),
-                         present.first_set_by(out[0])))
+                         present.first_set_by(out[0]), present.mode_of(q)))
         return out
 
     overrides = {"embed_model": embed_model} if embed_model else {}
@@ -70,15 +72,17 @@ def collect(folders: list[Path], embed_model: str | None) -> tuple[str, list[dic
                         user = f"{folder.name}-{j['id']}"
                         ids = _load(mem, user, j["memories"])
                         for q in j["questions"]:
-                            if q["kind"] != "present":
+                            if q["kind"] not in KINDS:
                                 continue
                             seen.clear()
                             hits = mem.search(q["text"], user_id=user, limit=10, now=_asked(q["asked"]))["results"]
                             if not seen or not hits:
                                 continue
                             rel = {ids[r] for r in q["relevant"]}
-                            cands, x, path = seen[0]
-                            cases.append({"set": folder.name, "lang": lang, "x": x, "path": path,
+                            cands, x, path, mode = seen[0]
+                            if mode not in KINDS[q["kind"]]:
+                                continue  # the app would not choose for it ("처음" in a question about now)
+                            cases.append({"set": folder.name, "lang": lang, "mode": mode, "x": x, "path": path,
                                           "y": np.array([c["id"] in rel for c in cands], dtype=float),
                                           "before": hits[0]["id"] in rel})
     finally:
@@ -109,34 +113,38 @@ def main(argv=None) -> int:
     sets = sorted({c["set"] for c in cases})
     lines = [f"# The answer to a question about now, {model}: the other stages' first vs the fitted choice",
              "", "Each set judged by weights fitted on the other sets (leave one set out).", "",
-             "| language | set | questions | newest first, before | newest first, chosen |", "|---|---|---:|---:|---:|"]
-    store = {}
-    for lang in ("ko", "en"):
-        mine = [c for c in cases if c["lang"] == lang]
-        if not mine:
-            continue
-        total = [0, 0, 0]
-        by_path: dict[str, list[int]] = {}
-        for s in sets:
-            test = [c for c in mine if c["set"] == s]
-            w = fit_cases([c for c in mine if c["set"] != s])
-            row = (len(test), sum(c["before"] for c in test), sum(chosen_right(c, w, a.margin) for c in test))
-            total = [t + r for t, r in zip(total, row, strict=True)]
-            lines.append(f"| {lang} | {s} | {row[0]} | {row[1]} | {row[2]} |")
-            for c in test:
-                p3 = by_path.setdefault(c["path"], [0, 0, 0])
-                p3[0] += 1
-                p3[1] += c["before"]
-                p3[2] += chosen_right(c, w, a.margin)
-        lines.append(f"| {lang} | all | {total[0]} | {total[1]} | {total[2]} |")
-        for path, (n, before, after) in sorted(by_path.items()):
-            lines.append(f"| {lang} | first set by: {path} | {n} | {before} | {after} |")
-        w = fit_cases(mine)
-        store[lang] = {"features": list(present.FEATURES), "weights": [round(float(v), 5) for v in w], "margin": a.margin,
-                       "fitted_on": sets, "left_out": {"before": total[1], "chosen": total[2], "of": total[0]}}
+             "| mode | language | set | questions | the wanted version first, before | chosen |",
+             "|---|---|---|---:|---:|---:|"]
+    store: dict = {}
+    for mode in present.CHOSEN:
+        for lang in ("ko", "en"):
+            mine = [c for c in cases if c["lang"] == lang and c["mode"] == mode]
+            if not mine:
+                continue
+            total = [0, 0, 0]
+            by_path: dict[str, list[int]] = {}
+            for s in sets:
+                test = [c for c in mine if c["set"] == s]
+                w = fit_cases([c for c in mine if c["set"] != s])
+                row = (len(test), sum(c["before"] for c in test), sum(chosen_right(c, w, a.margin) for c in test))
+                total = [t + r for t, r in zip(total, row, strict=True)]
+                lines.append(f"| {mode} | {lang} | {s} | {row[0]} | {row[1]} | {row[2]} |")
+                for c in test:
+                    p3 = by_path.setdefault(c["path"], [0, 0, 0])
+                    p3[0] += 1
+                    p3[1] += c["before"]
+                    p3[2] += chosen_right(c, w, a.margin)
+            lines.append(f"| {mode} | {lang} | all | {total[0]} | {total[1]} | {total[2]} |")
+            for path, (n, before, after) in sorted(by_path.items()):
+                lines.append(f"| {mode} | {lang} | first set by: {path} | {n} | {before} | {after} |")
+            w = fit_cases(mine)
+            store.setdefault(mode, {})[lang] = {
+                "features": list(present.FEATURES), "weights": [round(float(v), 5) for v in w], "margin": a.margin,
+                "fitted_on": sets, "left_out": {"before": total[1], "chosen": total[2], "of": total[0]}}
     lines += ["", "Weights fitted on all sets:", ""]
-    for lang, row in store.items():
-        lines.append(f"- {lang}: " + ", ".join(f"{n} {v:+.2f}" for n, v in zip(present.FEATURES, row["weights"])))
+    for mode, by_lang in store.items():
+        for lang, row in by_lang.items():
+            lines.append(f"- {mode} {lang}: " + ", ".join(f"{n} {v:+.2f}" for n, v in zip(present.FEATURES, row["weights"])))
     print("\n".join(lines))
     if a.write:
         data = json.loads(WEIGHTS_FILE.read_text("utf-8")) if WEIGHTS_FILE.exists() else {"models": {}}

@@ -47,7 +47,7 @@ from memoir_desktop.eval.locomo_retrieval import (
 WEIGHTS_FILE = Path(rr.__file__).with_name("rerank_weights.json")
 # Spent blind sets (memoir_desktop/eval/results/README.md says when each was spent).
 SPENT_BLIND = tuple(f"tests/data/blind/2026-12-{d}" for d in ("06", "06b", "06c", "06d", "06e", "06f", "07", "07b", "07c",
-                                                                  "07d"))
+                                                                  "07d", "07e", "07f"))
 
 
 def _half(key: str) -> str:

@@ -46,10 +46,9 @@ QUESTIONS = [
     ("What do I draw on these days?", "Got a Wacom Cintiq and do all my illustration work on it"),
     ("What do people at the gym call me now?", "Since the marathon everyone at the gym calls me Legs"),
     ("요즘 주로 쓰는 은행이 어디야?", "월급 통장을 토스뱅크로 옮기고 국민은행 계좌는 해지했다"),
-    pytest.param("요즘 그림 뭘로 그려?", "와콤 신티크를 사서 작업은 이제 전부 그걸로 한다", marks=pytest.mark.xfail(
-        strict=True, reason="a known miss: in a journal of nine memories the two versions stand 1.3 deviations "
-                            "apart, under the 1.5 chosen on the spent blind sets (1.0 lost there and on the "
-                            "project's own sets)")),
+    # Once a known miss (the two versions stand 1.3 deviations apart, under clusters.py's 1.5); the
+    # answer chosen among versions (search/present.py) finds it.
+    ("요즘 그림 뭘로 그려?", "와콤 신티크를 사서 작업은 이제 전부 그걸로 한다"),
     ("요즘 동기들이 나를 뭐라고 불러?", "철인3종을 완주한 뒤로 동기들이 나를 철인이라고 부른다"),
 ]
 

@@ -1,15 +1,16 @@
-"""The answer to a question about now, chosen among the best-ranked memories by how versions look.
+"""The version a question asks for, chosen among the best-ranked memories by how versions look.
 
 "요즘 일 다닐 때 끄는 차가 뭐지?" ranks the old van, the new car and a few unrelated lines in its
 top six. Which one answers? Not simply the newest (an unrelated line written last week), nor the
 best match (the van shares the most words). A newer version of something has an older one near it
 in meaning among the candidates; an outdated one has a newer one near it; the answer is close to
 the question, recent, and what the kinds of change (states.py, versions.py) put first, when they
-did. These signals are weighed by a softmax over the candidates, fitted on questions about now from
-evaluation sets written by people who never saw this code (`python -m
-memoir_desktop.eval.fit_present`), per embedding model and question language in
-present_weights.json. The chosen memory goes first; nothing else moves. A model or a language
-without weights keeps the order the other stages gave.
+did. A question about the version before ("러닝 시작하기 전에는…", "before nursing") weighs the same
+signals the other way. They are weighed by a softmax over the candidates, fitted per mode (now,
+before), embedding model and question language on questions from evaluation sets written by people
+who never saw this code (`python -m memoir_desktop.eval.fit_present`; present_weights.json). The
+chosen memory goes first; nothing else moves. A mode, model or language without weights keeps the
+order the other stages gave.
 """
 
 from __future__ import annotations
@@ -25,11 +26,15 @@ import numpy as np
 
 from memoir_desktop.core.search import versions
 from memoir_desktop.core.search.query import Query
+from memoir_desktop.core.temporal.present import asks_about_before
 
 # A version of the asked thing is about the question too: an older line near a new one in meaning
 # but far from the question ("Sketching on an old Surface Pro" beside "Got a Wacom Cintiq", for
 # "Which bank do I use now?") makes it no newer version. 0.02 and 0.05 chose alike on the spent sets.
 ABOUT = 0.03
+# The modes chosen for. "first" gained little on the spent sets' left-out questions (Korean 27 -> 33
+# of 44, English 41 -> 41 of 57) and "then" has too few questions there to fit (6).
+CHOSEN = ("now", "before")
 TOP = 6  # candidates: the second stage's best six, and the other stages' answer if not among them
 FEATURES = (
     "rank",  # 1 / (1 + place in the second stage's order); 0 for a memory brought in from outside it
@@ -38,6 +43,8 @@ FEATURES = (
     "matched",  # share of the question's words the memory has
     "recency",  # 1 for the newest candidate, 0 for the oldest
     "newest",  # the newest candidate
+    "oldest",  # the oldest candidate
+    "before_top",  # the newest of the candidates older than the best ranked ("before Denver": Denver's line)
     "newer_near",  # (closest newer candidate's similarity - the candidates' mean) x 10: outdated
     "older_near",  # (closest older candidate's similarity - the candidates' mean) x 10: a newer version
     # (of the candidates about the question: within ABOUT of the best cosine to it)
@@ -64,13 +71,13 @@ class Weights:
 
 
 @lru_cache(maxsize=16)
-def weights_for(model: str, lang: str) -> Weights | None:
+def weights_for(model: str, lang: str, mode: str = "now") -> Weights | None:
     try:
         data = json.loads(resources.files("memoir_desktop.core.search").joinpath("present_weights.json")
                           .read_text("utf-8"))
     except (OSError, ValueError):
         return None
-    row = data.get("models", {}).get(model, {}).get(lang)
+    row = data.get("models", {}).get(model, {}).get(mode, {}).get(lang)
     if not row or row.get("features") != list(FEATURES):
         return None
     return Weights(model, lang, np.asarray(row["weights"], dtype=np.float64), float(row.get("margin", 0.0)))
@@ -112,7 +119,9 @@ def features(q: Query, ranked: list[str], cands: list[dict], vecs: dict, first_i
     pairs = [sims[i, j] for i in range(n) for j in range(i + 1, n) if have[i] and have[j]]
     mean = float(np.mean(pairs)) if pairs else 0.0
     times = [c["created_at"] for c in cands]
-    newest = max(times)
+    newest, oldest = max(times), min(times)
+    top = next((times[i] for i, c in enumerate(cands) if place.get(c["id"]) == 0), None)
+    before_top = max((t for t in times if top is not None and t < top), default=None)
     order = sorted(range(n), key=lambda i: times[i])
     recency = np.zeros(n)
     for r, i in enumerate(order):
@@ -133,6 +142,8 @@ def features(q: Query, ranked: list[str], cands: list[dict], vecs: dict, first_i
             matched / n_tokens,
             recency[i],
             1.0 if times[i] == newest else 0.0,
+            1.0 if times[i] == oldest else 0.0,
+            1.0 if before_top is not None and times[i] == before_top else 0.0,
             (max(newer, default=mean) - mean) * 10,
             (max(older, default=mean) - mean) * 10,
             1.0 if c["id"] == first_id else 0.0,
@@ -155,6 +166,15 @@ def first_set_by(first: dict) -> str:
     return "rivals" if first["explain"].get("rivals") else "ranking"
 
 
+def mode_of(q: Query) -> str | None:
+    """Which version the question wants, as state_order.py reads it: "now" for a question that says
+    it is about now; "first" or "before" ("처음 살던 곳", "before Denver"); "then" for a time that has
+    passed ("작년 봄에"); else None."""
+    if q.asks_now and not q.asks_about_the_past:
+        return "now" if versions.marked(q.text) else None
+    return asks_about_before(q.text) or ("then" if q.asks_about_the_past else None)
+
+
 def applies(q: Query, out: list[dict]) -> bool:
     """A question that says it is about now ("요즘", "지금", "these days", "still": versions.marked; a
     plain present-tense question is as often a paraphrase of one memory, and choosing there cost the
@@ -162,8 +182,10 @@ def applies(q: Query, out: list[dict]) -> bool:
     list names: there choosing gained
     nothing on the spent blind sets' left-out questions (Korean 23 -> 24 of 50, English 6 -> 5 of 21;
     the grouping of the question's own words, Korean, 28 -> 42 of 78)."""
-    return (q.asks_now and versions.marked(q.text) and len(out) >= 2 and q.vector() is not None
-            and first_set_by(out[0]) != "list")
+    mode = mode_of(q)
+    if mode is None or len(out) < 2 or q.vector() is None:
+        return False
+    return mode in CHOSEN and first_set_by(out[0]) != "list"
 
 
 def choose(q: Query, ranked: list[str], out: list[dict], vectors_of, weights: Weights | None) -> list[dict]:
