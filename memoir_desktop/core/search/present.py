@@ -88,9 +88,9 @@ def candidates(ranked: list[str], out: list[dict]) -> list[dict]:
     Where the kinds of change or the rivals grouped versions among them, those versions and `out`'s
     first only: an everyday line near the top ("회사 동료들과 회식을 했다" for "지금 회사 어디 다녀?") or
     a change of something else ("아이폰 15로 갈아탔다" for "지금 타는 차가 뭐야?") is no version of
-    the asked thing, however recent (on the spent blind sets, choosing among all six gained more,
-    Korean 150 against 139 of 279 left-out questions, by being right about such lines more often
-    than not; the project's tests of these cases failed)."""
+    the asked thing, however recent (on ten spent blind sets, with fewer features, choosing among all
+    six gained more, Korean 150 against 139 of 279 left-out questions, by being right about such
+    lines more often than not; seven of the project's tests of these cases failed)."""
     there = {d["id"]: d for d in out}
     cands = [there[i] for i in ranked[:TOP] if i in there]
     if out and out[0] not in cands:
