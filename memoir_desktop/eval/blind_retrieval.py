@@ -32,6 +32,7 @@ import json
 import sys
 import tempfile
 from collections import defaultdict
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 
@@ -76,6 +77,15 @@ def score(hits: list[str], relevant: set[str], superseded: set[str], kind: str) 
     return out
 
 
+def journals(data_dir: Path) -> Iterator[tuple[str, dict]]:
+    """(language, journal) for each journal of a blind set's ko.json and en.json, Korean first."""
+    for lang in ("ko", "en"):
+        f = data_dir / f"{lang}.json"
+        if f.exists():
+            for j in json.loads(f.read_text("utf-8"))["journals"]:
+                yield lang, j
+
+
 def run(data_dir: Path) -> dict:
     from memoir_desktop.core import Memoir
 
@@ -85,20 +95,16 @@ def run(data_dir: Path) -> dict:
     with tempfile.TemporaryDirectory(prefix="memoir-blind-") as tmp, _reproducible_ids(), cached_embeddings(), \
             Memoir.open(Path(tmp) / "home", reconcile=False) as mem:
         embedder = mem.models.embedder.name
-        for lang in ("ko", "en"):
-            f = data_dir / f"{lang}.json"
-            if not f.exists():
-                continue
-            for j in json.loads(f.read_text("utf-8"))["journals"]:
-                print(f"blind_retrieval: {j['id']}", file=sys.stderr, flush=True)
-                ids = _load(mem, j["id"], j["memories"])
-                for q in j["questions"]:
-                    rel = {ids[r] for r in q["relevant"]}
-                    old = {ids[s] for s in q.get("superseded") or []}
-                    for path in PATHS:
-                        m = score(_ranked(mem, path, j["id"], q["text"], _asked(q["asked"])), rel, old, q["kind"])
-                        for key in (f"{j['lang']} {q['kind']}", f"{j['lang']} all", f"all {q['kind']}", "all all"):
-                            rows[path][key].append(m)
+        for _lang, j in journals(data_dir):
+            print(f"blind_retrieval: {j['id']}", file=sys.stderr, flush=True)
+            ids = _load(mem, j["id"], j["memories"])
+            for q in j["questions"]:
+                rel = {ids[r] for r in q["relevant"]}
+                old = {ids[s] for s in q.get("superseded") or []}
+                for path in PATHS:
+                    m = score(_ranked(mem, path, j["id"], q["text"], _asked(q["asked"])), rel, old, q["kind"])
+                    for key in (f"{j['lang']} {q['kind']}", f"{j['lang']} all", f"all {q['kind']}", "all all"):
+                        rows[path][key].append(m)
     return {"data": str(data_dir.name), "embedder": embedder,
             "paths": {p: {k: _mean(v) for k, v in by.items()} for p, by in rows.items()}}
 

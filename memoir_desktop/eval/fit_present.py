@@ -25,7 +25,7 @@ import numpy as np
 
 from memoir_desktop.core.search import present
 from memoir_desktop.core.search.rerank import fit
-from memoir_desktop.eval.blind_retrieval import _asked
+from memoir_desktop.eval.blind_retrieval import _asked, journals
 from memoir_desktop.eval.embed_cache import cached_embeddings
 from memoir_desktop.eval.fit_reranker import SPENT_BLIND
 from memoir_desktop.eval.headless import throwaway_passphrase
@@ -48,11 +48,12 @@ def collect(folders: list[Path], embed_model: str | None) -> tuple[str, list[dic
     seen: list[tuple] = []
     original = present.choose
 
-    def capture(q, ranked, out, vectors_of, weights):
+    def capture(q, ranked, out, vectors_of, model):
         cands = present.candidates(ranked, out)
-        if present.applies(q, out) and len(cands) >= 2:
+        mode = present.mode_of(q)
+        if present.applies(q, mode, out) and len(cands) >= 2:
             seen.append((cands, present.features(q, ranked, cands, vectors_of([c["id"] for c in cands]), out[0]["id"]),
-                         present.first_set_by(out[0]), present.mode_of(q)))
+                         present.first_set_by(out[0]), mode))
         return out
 
     overrides = {"embed_model": embed_model} if embed_model else {}
@@ -63,28 +64,24 @@ def collect(folders: list[Path], embed_model: str | None) -> tuple[str, list[dic
                 Memoir.open(Path(tmp) / "home", reconcile=False, **overrides) as mem:
             model = mem.models.embedder.name
             for folder in folders:
-                for lang in ("ko", "en"):
-                    f = folder / f"{lang}.json"
-                    if not f.exists():
-                        continue
-                    for j in json.loads(f.read_text("utf-8"))["journals"]:
-                        print(f"fit_present: {folder.name} {j['id']}", file=sys.stderr, flush=True)
-                        user = f"{folder.name}-{j['id']}"
-                        ids = _load(mem, user, j["memories"])
-                        for q in j["questions"]:
-                            if q["kind"] not in KINDS:
-                                continue
-                            seen.clear()
-                            hits = mem.search(q["text"], user_id=user, limit=10, now=_asked(q["asked"]))["results"]
-                            if not seen or not hits:
-                                continue
-                            rel = {ids[r] for r in q["relevant"]}
-                            cands, x, path, mode = seen[0]
-                            if mode not in KINDS[q["kind"]]:
-                                continue  # the app would not choose for it ("처음" in a question about now)
-                            cases.append({"set": folder.name, "lang": lang, "mode": mode, "x": x, "path": path,
-                                          "y": np.array([c["id"] in rel for c in cands], dtype=float),
-                                          "before": hits[0]["id"] in rel})
+                for lang, j in journals(folder):
+                    print(f"fit_present: {folder.name} {j['id']}", file=sys.stderr, flush=True)
+                    user = f"{folder.name}-{j['id']}"
+                    ids = _load(mem, user, j["memories"])
+                    for q in j["questions"]:
+                        if q["kind"] not in KINDS:
+                            continue
+                        seen.clear()
+                        hits = mem.search(q["text"], user_id=user, limit=10, now=_asked(q["asked"]))["results"]
+                        if not seen or not hits:
+                            continue
+                        rel = {ids[r] for r in q["relevant"]}
+                        cands, x, path, mode = seen[0]
+                        if mode not in KINDS[q["kind"]]:
+                            continue  # the app would not choose for it ("처음" in a question about now)
+                        cases.append({"set": folder.name, "lang": lang, "mode": mode, "x": x, "path": path,
+                                      "y": np.array([c["id"] in rel for c in cands], dtype=float),
+                                      "before": hits[0]["id"] in rel})
     finally:
         present.choose = original
     return model, cases

@@ -115,10 +115,7 @@ class FactSearch:
         vectors_of = lambda ids: self.store.vectors.vectors(collection(), ids)  # noqa: E731
         out = order_states(self.engine, bm, user_id, q, out, lambda m: _passes(m, filters), vectors_of)
         out = rivals.reorder(q.text, q.asks_now, q.asks_about_the_past, out, bm)
-        mode = present.mode_of(q)
-        if mode:
-            out = present.choose(q, ranked, out, vectors_of,
-                                 present.weights_for(self.store.embedder.name, language_of(q.text), mode))
+        out = present.choose(q, ranked, out, vectors_of, self.store.embedder.name)
         if not listing:  # the field lists what matches; an answer's context takes the entry's other lines too
             out = neighbours.bring(out, lambda seeds: self._from_entries(user_id, order, out, seeds, filters), limit)
         return out[:limit]

@@ -24,6 +24,7 @@ from importlib import resources
 
 import numpy as np
 
+from memoir_desktop.core.script import language_of
 from memoir_desktop.core.search import versions
 from memoir_desktop.core.search.query import Query
 from memoir_desktop.core.temporal.present import asks_about_before
@@ -175,22 +176,26 @@ def mode_of(q: Query) -> str | None:
     return asks_about_before(q.text) or ("then" if q.asks_about_the_past else None)
 
 
-def applies(q: Query, out: list[dict]) -> bool:
+def applies(q: Query, mode: str | None, out: list[dict]) -> bool:
     """A question that says it is about now ("요즘", "지금", "these days", "still": versions.marked; a
     plain present-tense question is as often a paraphrase of one memory, and choosing there cost the
     project's paraphrase set and LoCoMo dev, all@1 39.7 -> 34.5 %), not already answered by a kind the
     list names: there choosing gained
     nothing on the spent blind sets' left-out questions (Korean 23 -> 24 of 50, English 6 -> 5 of 21;
     the grouping of the question's own words, Korean, 28 -> 42 of 78)."""
-    mode = mode_of(q)
-    if mode is None or len(out) < 2 or q.vector() is None:
+    if mode not in CHOSEN or len(out) < 2 or q.vector() is None:
         return False
-    return mode in CHOSEN and first_set_by(out[0]) != "list"
+    return first_set_by(out[0]) != "list"
 
 
-def choose(q: Query, ranked: list[str], out: list[dict], vectors_of, weights: Weights | None) -> list[dict]:
-    """`out` with the chosen answer first (explain["present"] says so), for a question about now."""
-    if weights is None or not applies(q, out):
+def choose(q: Query, ranked: list[str], out: list[dict], vectors_of, model: str) -> list[dict]:
+    """`out` with the chosen answer first (explain["present"] says so), for a question about now or
+    about the version before, with `model`'s (the embedder's) weights for the question's language."""
+    mode = mode_of(q)
+    if not applies(q, mode, out):
+        return out
+    weights = weights_for(model, language_of(q.text), str(mode))
+    if weights is None:
         return out
     cands = candidates(ranked, out)
     if len(cands) < 2:
