@@ -134,13 +134,39 @@ def asked(text: str, tokens: Iterable[str]) -> list[Aspect]:
     what it asks names none ("요즘 회사에서 치는 키보드 뭐였지?" asks about a keyboard, not a job)."""
     have = set(tokens)
     morphs = morphemes(text)  # once: Kiwi is the costly part of reading a question
-    found = [a for a in aspects() if a.asked_by(have - _settings(morphs, have))]
+    named = _named_things(morphs)
+    found = [a for a in aspects() if a.asked_by(have - _settings(morphs, have))
+             and not (named and not have & (a.alone | a.objects | a.asks) and not named & a.cues)]
     if have & _habit_verbs():
         named = set().union(*(a.cues for a in aspects())) | _habit_verbs() | _words(_NOT_THINGS)
         things = {f for f, t in morphs if t in ("NNG", "NNP")} if morphs else have
         found += [Aspect(f"habit:{t}", frozenset(), frozenset({t}), _habit_verbs())
                   for t in sorted((things & have) - named)]
     return found
+
+
+def _named_things(morphs: list[tuple]) -> set[str]:
+    """The things a Korean question names as what its verb is done to: the noun a verb's clause
+    ends on ("요즘 쓰는 토너", "지금 사는 집"), its object ("차를 바꿨어"), or the noun just before it
+    ("어느 회사 다녀", "스쿠터 아직 타고 다녀"). A kind the question reads only from such a verb (쓰다: a phone,
+    다니다: a job) is not asked when the verb is done to another thing: "요즘 쓰는 토너 뭐야?" asks
+    about a toner, and a line about a phone answered it."""
+    out: set[str] = set()
+    skip = _words(_NOT_THINGS)
+    for i, (_, tag) in enumerate(morphs):
+        if tag.split("-")[0] not in ("VV", "XSV"):
+            continue
+        if i + 2 < len(morphs) and morphs[i + 1][1] == "ETM" and morphs[i + 2][1] in ("NNG", "NNP"):
+            out.add(morphs[i + 2][0])
+        j = i - 1
+        while j >= 0 and (morphs[j][1] in ("MAG", "JX", "JKO") or morphs[j][0] in skip):
+            j -= 1  # "스쿠터 아직 타고", "택시 지금도 몰아", "차를 바꿨어"
+        if j >= 0 and morphs[j][1] in ("NNG", "NNP"):
+            out.add(morphs[j][0])
+    return {t for t in out if t not in skip and t not in _PLACE_WORDS}
+
+
+_PLACE_WORDS = frozenset({"곳", "데"})  # "지금 사는 곳": the place itself, which the verb's kind is about
 
 
 def _settings(morphs: list[tuple], have: set[str]) -> set[str]:

@@ -1,0 +1,49 @@
+"""A kind of change read from a verb alone is not asked when the question names another thing the
+verb is done to (states.asked).
+
+"요즘 쓰는 토너 뭐야?" has 쓰다, which with a phone states the phone a diarist uses; the list of kinds read
+it as a question about the phone and put the newest phone line first, above both toners. The
+question names what it asks about, the toner; the same holds for "요즘 주로 쓰는 은행이 어디야?".
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from tests.core import dated_journal
+
+ROWS = [
+    ("2024-09-20", "갤럭시 S21을 3년째 쓴다"),
+    ("2024-10-02", "용돈 받는 통장은 부산은행 거다"),
+    ("2024-12-12", "세안하고 나면 아누아 어성초 토너만 쓴다"),
+    ("2025-02-08", "동생이 갤럭시 S24를 샀다고 자랑했다"),
+    ("2025-04-19", "학교 앞 떡볶이집이 문을 닫았다"),
+    ("2025-09-09", "피부가 뒤집어져서 라운드랩 독도 토너로 바꿨다"),
+    ("2025-11-11", "토스뱅크로 주거래를 옮기고 부산은행 계좌는 해지했다"),
+    ("2026-01-20", "요즘은 어슐러 르 귄 소설에 빠져 있다"),
+    ("2026-05-30", "히피펌을 했는데 생각보다 관리가 편하다"),
+    ("2026-09-02", "폰 액정이 깨져서 중고 아이폰 15를 사서 쓴다"),
+    ("2026-10-05", "기말고사 끝나고 친구들이랑 노래방에 갔다"),
+]
+NOW = datetime(2026, 11, 20, 12)
+
+
+@pytest.fixture
+def journal(mem):
+    return dated_journal.write(mem, ROWS)
+
+
+@pytest.mark.parametrize(("question", "newest"), [
+    ("요즘 쓰는 토너 뭐야?", "피부가 뒤집어져서 라운드랩 독도 토너로 바꿨다"),
+    ("요즘 주로 쓰는 은행이 어디야?", "토스뱅크로 주거래를 옮기고 부산은행 계좌는 해지했다"),
+])
+def test_the_thing_the_question_names_is_what_it_asks_about(journal, question, newest):
+    got = dated_journal.top(journal, question, NOW)
+    assert got[0] == newest, got
+
+
+def test_a_question_about_the_phone_still_gets_the_newest_phone(journal):
+    got = dated_journal.top(journal, "요즘 폰 뭐 써?", NOW)
+    assert got[0] == "폰 액정이 깨져서 중고 아이폰 15를 사서 쓴다", got
