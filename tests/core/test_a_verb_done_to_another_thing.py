@@ -3,7 +3,8 @@ verb is done to (states.asked).
 
 "요즘 쓰는 토너 뭐야?" has 쓰다, which with a phone states the phone a diarist uses; the list of kinds read
 it as a question about the phone and put the newest phone line first, above both toners. The
-question names what it asks about, the toner; the same holds for "요즘 주로 쓰는 은행이 어디야?".
+question names what it asks about, the toner; the same holds for "요즘 주로 쓰는 은행이 어디야?" and,
+in English, for the noun after what/which ("What bank did I use before…").
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ def journal(mem):
 @pytest.mark.parametrize(("question", "newest"), [
     ("요즘 쓰는 토너 뭐야?", "피부가 뒤집어져서 라운드랩 독도 토너로 바꿨다"),
     ("요즘 주로 쓰는 은행이 어디야?", "토스뱅크로 주거래를 옮기고 부산은행 계좌는 해지했다"),
+    ("요즘 어느 은행 써?", "토스뱅크로 주거래를 옮기고 부산은행 계좌는 해지했다"),  # the noun before the verb
 ])
 def test_the_thing_the_question_names_is_what_it_asks_about(journal, question, newest):
     got = dated_journal.top(journal, question, NOW)
@@ -47,3 +49,24 @@ def test_the_thing_the_question_names_is_what_it_asks_about(journal, question, n
 def test_a_question_about_the_phone_still_gets_the_newest_phone(journal):
     got = dated_journal.top(journal, "요즘 폰 뭐 써?", NOW)
     assert got[0] == "폰 액정이 깨져서 중고 아이폰 15를 사서 쓴다", got
+
+
+EN_ROWS = [
+    ("2024-09-20", "I use a Pixel 6 and it still works fine"),
+    ("2024-10-02", "My paycheck goes into my Wells Fargo bank account"),
+    ("2025-02-08", "My brother showed off his new Galaxy"),
+    ("2025-04-19", "The taco truck by the park closed"),
+    ("2025-11-11", "Switched banks: moved my checking to a credit union, Wells Fargo closed"),
+    ("2026-01-20", "Reading a lot of Ursula Le Guin these days"),
+    ("2026-09-02", "Cracked my screen, so I bought a used iPhone 15 and use that now"),
+    ("2026-10-05", "Karaoke with friends after finals"),
+]
+
+
+def test_an_english_question_names_its_thing_after_which(mem):
+    # "use" with a phone states the phone one has; "What bank…" asks about a bank.
+    dated_journal.write(mem, EN_ROWS)
+    got = dated_journal.top(mem, "What bank did I use before the credit union?", NOW)
+    assert got[0] == "My paycheck goes into my Wells Fargo bank account", got
+    got = dated_journal.top(mem, "What phone do I use now?", NOW)
+    assert got[0] == "Cracked my screen, so I bought a used iPhone 15 and use that now", got

@@ -134,7 +134,7 @@ def asked(text: str, tokens: Iterable[str]) -> list[Aspect]:
     what it asks names none ("요즘 회사에서 치는 키보드 뭐였지?" asks about a keyboard, not a job)."""
     have = set(tokens)
     morphs = morphemes(text)  # once: Kiwi is the costly part of reading a question
-    named = _named_things(morphs)
+    named = _named_things(morphs) | _named_in_english(text)
     found = [a for a in aspects() if a.asked_by(have - _settings(morphs, have))
              and not (named and not have & (a.alone | a.objects | a.asks) and not named & a.cues)]
     if have & _habit_verbs():
@@ -164,6 +164,23 @@ def _named_things(morphs: list[tuple]) -> set[str]:
         if j >= 0 and morphs[j][1] in ("NNG", "NNP"):
             out.add(morphs[j][0])
     return {t for t in out if t not in skip and t not in _PLACE_WORDS}
+
+
+# "Which bank do I use now?", "What kind of mask am I using?": the noun after what/which is the thing
+# asked about, unless what/which asks by itself ("What do I drive?").
+_EN_WHICH = re.compile(r"\b(?:what|which)\s+(?:(?:kind|sort|type|make|brand)\s+of\s+)?([a-z][\w-]*)", re.I)
+_EN_NOT_NAMED = frozenset("do does did am is are was were have has had can could will would should i we you he "
+                          "she they it my our your his her their the a an".split())
+
+
+def _named_in_english(text: str) -> set[str]:
+    """The thing an English question names with what/which ("Which bank do I use now?" asks about a
+    bank, not the phone that "use" would read)."""
+    out: set[str] = set()
+    for word in _EN_WHICH.findall(text):
+        if word.lower() not in _EN_NOT_NAMED:
+            out.update(tokenize(word)[:1])
+    return out
 
 
 _PLACE_WORDS = frozenset({"곳", "데"})  # "지금 사는 곳": the place itself, which the verb's kind is about
