@@ -123,3 +123,20 @@ def test_the_diarists_own_lines_stay_theirs(line):
     from memoir_desktop.core.search.versions import whose
 
     assert whose(line) is None
+
+
+PARTNER_EN = [
+    ("2024-03-04", "Started work as a staff nurse at Salford Royal"),
+    ("2024-08-10", "Repainted the hallway"),
+    ("2025-05-19", "Got hired at Stepping Hill as a ward sister, starting in June"),
+    ("2025-07-02", "Booked the ferry to Dublin"),
+    ("2025-10-08", "My climbing partner Jess works as a vet in Sale now"),
+    ("2025-10-30", "Made a pot of chilli for the week"),
+]
+
+
+def test_a_line_about_my_someone_by_name_is_theirs(mem):
+    # "My climbing partner Jess works as a vet": "my" says whose partner, the doing is Jess's.
+    dated_journal.write(mem, PARTNER_EN, user_id="partner")
+    got = _top(mem, "partner", "Where do I work these days?")
+    assert got[0] == "Got hired at Stepping Hill as a ward sister, starting in June", got

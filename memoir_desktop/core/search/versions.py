@@ -113,10 +113,13 @@ def time_words(text: str) -> frozenset[str]:
 # An English line about someone by name: a capitalised first word, then 's with what follows it in a
 # diary ("Mum's got", "Dani's still") or a verb of someone's doing ("Jonah reckons", "Tom took"). English
 # has no parse here; these are grammar's words, not a list of kinds of things.
-_EN_SUBJECT = re.compile(
-    r"^([A-Z][a-z]+)(?:'s\s+(?:still|got|gone|been|now|just|also|not|never|finally|started|moved|decided|taken|"
-    r"doing|joined|switched|quit|off|on|back|\w+ing)\b|\s+(?:reckons|says|thinks|gets|goes|has|is|was|does|works|lives|"
-    r"still|just|also|started|moved|got|took|joined|switched|quit)\b)")
+_EN_DOES = (r"(?:'s\s+(?:still|got|gone|been|now|just|also|not|never|finally|started|moved|decided|taken|"
+            r"doing|joined|switched|quit|off|on|back|\w+ing)\b|\s+(?:reckons|says|thinks|gets|goes|has|is|was|does|works|"
+            r"lives|still|just|also|started|moved|got|took|joined|switched|quit)\b)")
+_EN_SUBJECT = re.compile(r"^([A-Z][a-z]+)" + _EN_DOES)
+# "My climbing partner Jess works as a vet", "Our neighbour Ken has moved": the named person's line,
+# whose "my" says whose partner, not whose doing.
+_EN_MY_SUBJECT = re.compile(r"^(?:My|Our)\s+(?:[a-z][\w-]*\s+){1,3}([A-Z][a-z]+)" + _EN_DOES)
 _WHO = re.compile(r"누구|누가|\bwho(?:m|se)?\b", re.I)
 _KO_ME = ("나", "내", "저", "제", "우리")
 
@@ -139,7 +142,7 @@ def whose(text: str) -> str | None:
         if holder is None and _reported(m):
             holder = next((f for f, t in m if t == "NNP"), None)  # "유나 남친이랑 결혼한대"
         return holder
-    found = _EN_SUBJECT.match(text)
+    found = _EN_SUBJECT.match(text) or _EN_MY_SUBJECT.match(text)
     return found.group(1) if found and found.group(1) not in ("I", "My", "We", "Our") else None
 
 
@@ -214,7 +217,8 @@ def mine(text: str, question: str) -> bool:
 def _says_me(text: str) -> bool:
     if has_hangul(text):
         return any(t == "NP" and f in _KO_ME for f, t in _morphs(text))
-    return bool(_FIRST_PERSON.search(text))
+    found = _EN_MY_SUBJECT.match(text)
+    return bool(_FIRST_PERSON.search(text[found.end(1):] if found else text))
 
 
 def own(text: str) -> bool:
