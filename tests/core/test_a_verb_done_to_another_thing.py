@@ -70,3 +70,20 @@ def test_an_english_question_names_its_thing_after_which(mem):
     assert got[0] == "My paycheck goes into my Wells Fargo bank account", got
     got = dated_journal.top(mem, "What phone do I use now?", NOW)
     assert got[0] == "Cracked my screen, so I bought a used iPhone 15 and use that now", got
+
+
+BEFORE_KO = [
+    ("2024-03-09", "새벽마다 남편이 출근길에 시장까지 차로 태워다 준다"),
+    ("2024-06-15", "망원동 투룸으로 이사했다"),
+    ("2024-09-01", "가게 앞 화분에 국화를 심었다"),
+    ("2025-04-12", "중고 스쿠터를 사서 이제 새벽 시장은 혼자 스쿠터로 다닌다"),
+    ("2025-09-20", "합정동 아파트로 이사함, 엘리베이터 있는 집이다"),
+    ("2025-11-02", "추석에 부모님 댁에서 송편을 빚었다"),
+]
+
+
+def test_a_thing_bought_is_no_question_about_a_home(mem):
+    # Kiwi reads the 사 of "지금 사는 곳" as 사다, so a home is asked by it; "스쿠터 사기 전엔" buys a scooter.
+    dated_journal.write(mem, BEFORE_KO)
+    got = dated_journal.top(mem, "스쿠터 사기 전엔 새벽에 시장 어떻게 갔지?", NOW)
+    assert got[0] == "새벽마다 남편이 출근길에 시장까지 차로 태워다 준다", got

@@ -136,7 +136,7 @@ def asked(text: str, tokens: Iterable[str]) -> list[Aspect]:
     morphs = morphemes(text)  # once: Kiwi is the costly part of reading a question
     named = _named_things(morphs) | _named_in_english(text)
     found = [a for a in aspects() if a.asked_by(have - _settings(morphs, have))
-             and not (named and not have & (a.alone | a.objects | a.asks) and not named & a.cues)]
+             and not (named and not have & (a.alone | a.objects) and not named & (a.cues | a.asks))]
     if have & _habit_verbs():
         named = set().union(*(a.cues for a in aspects())) | _habit_verbs() | _words(_NOT_THINGS)
         things = {f for f, t in morphs if t in ("NNG", "NNP")} if morphs else have
@@ -158,6 +158,8 @@ def _named_things(morphs: list[tuple]) -> set[str]:
             continue
         if i + 2 < len(morphs) and morphs[i + 1][1] == "ETM" and morphs[i + 2][1] in ("NNG", "NNP"):
             out.add(morphs[i + 2][0])
+        if tag.startswith("XSV"):
+            continue  # the noun before 하다 is the verb's own (출근하다, 사용하다), not what it is done to
         j = i - 1
         while j >= 0 and (morphs[j][1] in ("MAG", "JX", "JKO") or morphs[j][0] in skip):
             j -= 1  # "스쿠터 아직 타고", "택시 지금도 몰아", "차를 바꿨어"
@@ -183,7 +185,8 @@ def _named_in_english(text: str) -> set[str]:
     return out
 
 
-_PLACE_WORDS = frozenset({"곳", "데"})  # "지금 사는 곳": the place itself, which the verb's kind is about
+# "지금 사는 곳": the place itself, which the verb's kind is about; "출근할 때": a time, no thing.
+_PLACE_WORDS = frozenset({"곳", "데", "때"})
 
 
 def _settings(morphs: list[tuple], have: set[str]) -> set[str]:
