@@ -87,3 +87,20 @@ def test_a_thing_bought_is_no_question_about_a_home(mem):
     dated_journal.write(mem, BEFORE_KO)
     got = dated_journal.top(mem, "스쿠터 사기 전엔 새벽에 시장 어떻게 갔지?", NOW)
     assert got[0] == "새벽마다 남편이 출근길에 시장까지 차로 태워다 준다", got
+
+
+BEFORE_EN = [
+    ("2024-02-10", "I draw everything on an old iPad Pro with the first Pencil"),
+    ("2024-05-18", "Repainted the studio a warm white"),
+    ("2024-12-12", "Adopted a rescue cat named Toast"),
+    ("2025-03-01", "Got a Wacom Cintiq, so all my drawing happens on that now"),
+    ("2025-06-21", "Toast got a new scratching post"),
+    ("2025-09-07", "Booked a week in Lisbon for October"),
+]
+
+
+def test_the_object_of_an_english_verb_names_the_thing(mem):
+    # "got" with a cat states a pet; "before I got the Cintiq" asks what came before a tablet.
+    dated_journal.write(mem, BEFORE_EN)
+    got = dated_journal.top(mem, "What did I draw on before I got the Cintiq?", NOW)
+    assert got[0] == "I draw everything on an old iPad Pro with the first Pencil", got

@@ -175,13 +175,23 @@ _EN_NOT_NAMED = frozenset("do does did am is are was were have has had can could
                           "she they it my our your his her their the a an".split())
 
 
+# "before I got the Cintiq", "since I bought a secondhand Honda": a kind's verb and the thing it is
+# done to (the word after the article, and the next, which may be the noun after an adjective).
+_EN_OBJECT = re.compile(r"\b([a-z]+)\s+(?:the|a|an|my|our|his|her|their)\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?", re.I)
+
+
 def _named_in_english(text: str) -> set[str]:
     """The thing an English question names with what/which ("Which bank do I use now?" asks about a
-    bank, not the phone that "use" would read)."""
+    bank, not the phone that "use" would read) or as the object of a kind's verb ("before I got the
+    Cintiq": a tablet, not the pet that "got" would read)."""
     out: set[str] = set()
     for word in _EN_WHICH.findall(text):
         if word.lower() not in _EN_NOT_NAMED:
             out.update(tokenize(word)[:1])
+    verbs = set().union(*(a.verbs for a in aspects()))
+    for verb, *objects in _EN_OBJECT.findall(text):
+        if set(tokenize(verb)) & verbs:
+            out.update(t for word in objects if word for t in tokenize(word)[:1])
     return out
 
 
