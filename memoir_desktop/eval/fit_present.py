@@ -104,6 +104,8 @@ def main(argv=None) -> int:
     p.add_argument("--embed-model", default=None)
     p.add_argument("--margin", type=float, default=0.0, help="the best must beat the other stages' first by more")
     p.add_argument("--write", action="store_true")
+    p.add_argument("--modes", nargs="*", default=list(present.CHOSEN), choices=present.CHOSEN,
+                   help="with --write, the modes whose weights are replaced (the others' stay as stored)")
     a = p.parse_args(argv)
     folders = [Path(f) if Path(f).is_absolute() else ROOT / f for f in a.blind]
     model, cases = collect(folders, a.embed_model)
@@ -145,7 +147,8 @@ def main(argv=None) -> int:
     print("\n".join(lines))
     if a.write:
         data = json.loads(WEIGHTS_FILE.read_text("utf-8")) if WEIGHTS_FILE.exists() else {"models": {}}
-        data["models"][model] = store
+        kept = {m: w for m, w in data["models"].get(model, {}).items() if m not in a.modes}
+        data["models"][model] = {**kept, **{m: w for m, w in store.items() if m in a.modes}}
         WEIGHTS_FILE.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", "utf-8")
         present.weights_for.cache_clear()
         print(f"\nwritten: {WEIGHTS_FILE.name} ({model})")

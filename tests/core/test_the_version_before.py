@@ -52,3 +52,23 @@ def journal(mem):
 def test_the_version_before_comes_first(journal, question, user, before):
     got = dated_journal.top(journal, question, NOW, user_id=user)
     assert got[0] == before, got
+
+
+FREELANCE = [
+    ("2024-02-05", "I work as a court transcriptionist for the state reporters' office"),
+    ("2024-05-11", "Planted tomatoes along the back fence"),
+    ("2024-09-14", "Drove up to see Mom for her birthday"),
+    ("2025-03-08", "Left the state job; I now work from home as a freelance transcriptionist"),
+    ("2025-06-21", "New glasses, finally"),
+    ("2025-10-04", "Took on a second freelance client, a law firm downtown"),
+    ("2026-01-17", "Snowed in for three days"),
+]
+
+
+def test_where_the_list_names_no_later_version_the_choice_answers(mem):
+    # The kinds of change found three work lines and no word of the question in one of them alone
+    # ("freelance" is a word of work), so they answered with the one before the newest: the
+    # freelancing itself. The version before it is chosen by how versions look.
+    dated_journal.write(mem, FREELANCE, user_id="free")
+    got = dated_journal.top(mem, "Who did I work for before I went freelance?", NOW, user_id="free")
+    assert got[0] == "I work as a court transcriptionist for the state reporters' office", got

@@ -182,10 +182,15 @@ def applies(q: Query, mode: str | None, out: list[dict]) -> bool:
     project's paraphrase set and LoCoMo dev, all@1 39.7 -> 34.5 %), not already answered by a kind the
     list names: there choosing gained
     nothing on the spent blind sets' left-out questions (Korean 23 -> 24 of 50, English 6 -> 5 of 21;
-    the grouping of the question's own words, Korean, 28 -> 42 of 78)."""
+    the grouping of the question's own words, Korean, 28 -> 42 of 78). A question about the version
+    before is chosen for where the list answered it too, unless the list found the version the
+    question names and answered with the one before it ("분당 오기 전에", "before Brooklyn"): the
+    fit, taught mostly by two-version chains, favours the oldest."""
     if mode not in CHOSEN or len(out) < 2 or q.vector() is None:
         return False
-    return first_set_by(out[0]) != "list"
+    if first_set_by(out[0]) != "list":
+        return True
+    return mode == "before" and out[0]["explain"].get("before") != "named"
 
 
 def choose(q: Query, ranked: list[str], out: list[dict], vectors_of, model: str) -> list[dict]:

@@ -212,4 +212,7 @@ def _before(found: list[dict], asked: set[str], bm) -> dict:
     while at > 0 and names & (earlier := versions.entities(found[at - 1]["memory"])):
         names |= earlier
         at -= 1
-    return found[max(at - 1, 0)]
+    answer = found[max(at - 1, 0)]
+    if named is not None and at > 0:
+        answer["explain"]["before"] = "named"  # the version before one the question names: present.py keeps it
+    return answer
