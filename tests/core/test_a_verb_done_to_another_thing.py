@@ -63,15 +63,6 @@ EN_ROWS = [
 ]
 
 
-def test_an_english_question_names_its_thing_after_which(mem):
-    # "use" with a phone states the phone one has; "What bank…" asks about a bank.
-    dated_journal.write(mem, EN_ROWS)
-    got = dated_journal.top(mem, "What bank did I use before the credit union?", NOW)
-    assert got[0] == "My paycheck goes into my Wells Fargo bank account", got
-    got = dated_journal.top(mem, "What phone do I use now?", NOW)
-    assert got[0] == "Cracked my screen, so I bought a used iPhone 15 and use that now", got
-
-
 BEFORE_KO = [
     ("2024-03-09", "새벽마다 남편이 출근길에 시장까지 차로 태워다 준다"),
     ("2024-06-15", "망원동 투룸으로 이사했다"),
@@ -80,15 +71,6 @@ BEFORE_KO = [
     ("2025-09-20", "합정동 아파트로 이사함, 엘리베이터 있는 집이다"),
     ("2025-11-02", "추석에 부모님 댁에서 송편을 빚었다"),
 ]
-
-
-def test_a_thing_bought_is_no_question_about_a_home(mem):
-    # Kiwi reads the 사 of "지금 사는 곳" as 사다, so a home is asked by it; "스쿠터 사기 전엔" buys a scooter.
-    dated_journal.write(mem, BEFORE_KO)
-    got = dated_journal.top(mem, "스쿠터 사기 전엔 새벽에 시장 어떻게 갔지?", NOW)
-    assert got[0] == "새벽마다 남편이 출근길에 시장까지 차로 태워다 준다", got
-
-
 BEFORE_EN = [
     ("2024-02-10", "I draw everything on an old iPad Pro with the first Pencil"),
     ("2024-05-18", "Repainted the studio a warm white"),
@@ -99,8 +81,16 @@ BEFORE_EN = [
 ]
 
 
-def test_the_object_of_an_english_verb_names_the_thing(mem):
+@pytest.mark.parametrize(("rows", "question", "answer"), [
+    # "use" with a phone states the phone one has; "What bank…" asks about a bank.
+    (EN_ROWS, "What bank did I use before the credit union?", "My paycheck goes into my Wells Fargo bank account"),
+    (EN_ROWS, "What phone do I use now?", "Cracked my screen, so I bought a used iPhone 15 and use that now"),
+    # Kiwi reads the 사 of "지금 사는 곳" as 사다, so a home is asked by it; "스쿠터 사기 전엔" buys a scooter.
+    (BEFORE_KO, "스쿠터 사기 전엔 새벽에 시장 어떻게 갔지?", "새벽마다 남편이 출근길에 시장까지 차로 태워다 준다"),
     # "got" with a cat states a pet; "before I got the Cintiq" asks what came before a tablet.
-    dated_journal.write(mem, BEFORE_EN)
-    got = dated_journal.top(mem, "What did I draw on before I got the Cintiq?", NOW)
-    assert got[0] == "I draw everything on an old iPad Pro with the first Pencil", got
+    (BEFORE_EN, "What did I draw on before I got the Cintiq?", "I draw everything on an old iPad Pro with the first Pencil"),
+])
+def test_the_thing_a_verb_is_done_to_is_what_is_asked(mem, rows, question, answer):
+    dated_journal.write(mem, rows)
+    got = dated_journal.top(mem, question, NOW)
+    assert got[0] == answer, got
