@@ -11,7 +11,9 @@ move, work at…), so an aspect is recognised by its words:
   키우다, phone + use): "회사에서 회의가 길었다" mentions work but states no job;
 - a habit with a thing the question names ("요즘도 커피 마셔?"): that thing with a verb of
   having or giving it up (마시다, 끊다, 대신, drink, quit…) is its own aspect;
-- a question names an aspect by any of its words ("회사 어디야?", "어디 다녀?", "고양이 있어?").
+- a question names an aspect by any of its words ("회사 어디야?", "어디 다녀?", "고양이 있어?"), unless
+  it names it only by a verb and names another thing that verb is done to ("요즘 쓰는 토너 뭐야?" asks
+  about a toner, not the phone 쓰다 reads; "before I got the Cintiq", not a pet).
 Korean is read from Kiwi's morphemes, not from the search tokens: a word must be what it is in the
 sentence (살다 the verb, not 살 in "살살"; 결혼 itself, not the 결혼식 of a friend) and stated, not
 reported or wished ("결혼한다는 소식", "입양하고 싶어 한다"). The aspects are the ordinary kinds of
@@ -134,9 +136,9 @@ def asked(text: str, tokens: Iterable[str]) -> list[Aspect]:
     what it asks names none ("요즘 회사에서 치는 키보드 뭐였지?" asks about a keyboard, not a job)."""
     have = set(tokens)
     morphs = morphemes(text)  # once: Kiwi is the costly part of reading a question
-    named = _named_things(morphs) | _named_in_english(text)
+    done_to = _named_things(morphs) | _named_in_english(text)
     found = [a for a in aspects() if a.asked_by(have - _settings(morphs, have))
-             and not (named and not have & (a.alone | a.objects) and not named & (a.cues | a.asks))]
+             and not (done_to and not have & (a.alone | a.objects) and not done_to & (a.cues | a.asks))]
     if have & _habit_verbs():
         named = set().union(*(a.cues for a in aspects())) | _habit_verbs() | _words(_NOT_THINGS)
         things = {f for f, t in morphs if t in ("NNG", "NNP")} if morphs else have
