@@ -130,6 +130,16 @@ def _habit_verbs() -> frozenset[str]:
 _NOT_THINGS = "요즘 요새 지금 하루 매일 오늘 이제 아직 현재 최근 번 잔 개 얼마 정도 still now day days today lately much many"
 
 
+@lru_cache(maxsize=1)
+def _not_things() -> frozenset[str]:
+    return _words(_NOT_THINGS)  # once: each word goes through Kiwi (0.5 ms a question when it was not kept)
+
+
+@lru_cache(maxsize=1)
+def _aspect_verbs() -> frozenset[str]:
+    return frozenset().union(*(a.verbs for a in aspects()))
+
+
 def asked(text: str, tokens: Iterable[str]) -> list[Aspect]:
     """The aspects a question names ("요즘 어디 살아?" → home), and a habit for each thing it names
     with a verb of having it ("요즘도 커피 마셔?" → the coffee habit). A word it sets as the place of
@@ -140,7 +150,7 @@ def asked(text: str, tokens: Iterable[str]) -> list[Aspect]:
     found = [a for a in aspects() if a.asked_by(have - _settings(morphs, have))
              and not (done_to and not have & (a.alone | a.objects) and not done_to & (a.cues | a.asks))]
     if have & _habit_verbs():
-        named = set().union(*(a.cues for a in aspects())) | _habit_verbs() | _words(_NOT_THINGS)
+        named = set().union(*(a.cues for a in aspects())) | _habit_verbs() | _not_things()
         things = {f for f, t in morphs if t in ("NNG", "NNP")} if morphs else have
         found += [Aspect(f"habit:{t}", frozenset(), frozenset({t}), _habit_verbs())
                   for t in sorted((things & have) - named)]
@@ -154,7 +164,7 @@ def _named_things(morphs: list[tuple]) -> set[str]:
     다니다: a job) is not asked when the verb is done to another thing: "요즘 쓰는 토너 뭐야?" asks
     about a toner, and a line about a phone answered it."""
     out: set[str] = set()
-    skip = _words(_NOT_THINGS)
+    skip = _not_things()
     for i, (_, tag) in enumerate(morphs):
         if tag.split("-")[0] not in ("VV", "XSV"):
             continue
@@ -190,9 +200,8 @@ def _named_in_english(text: str) -> set[str]:
     for word in _EN_WHICH.findall(text):
         if word.lower() not in _EN_NOT_NAMED:
             out.update(tokenize(word)[:1])
-    verbs = set().union(*(a.verbs for a in aspects()))
     for verb, *objects in _EN_OBJECT.findall(text):
-        if set(tokenize(verb)) & verbs:
+        if set(tokenize(verb)) & _aspect_verbs():
             out.update(t for word in objects if word for t in tokenize(word)[:1])
     return out
 
