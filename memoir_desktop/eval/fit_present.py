@@ -125,14 +125,15 @@ def main(argv=None) -> int:
             for s in sets:
                 test = [c for c in mine if c["set"] == s]
                 w = fit_cases([c for c in mine if c["set"] != s])
-                row = (len(test), sum(c["before"] for c in test), sum(chosen_right(c, w, a.margin) for c in test))
+                right = [chosen_right(c, w, a.margin) for c in test]
+                row = (len(test), sum(c["before"] for c in test), sum(right))
                 total = [t + r for t, r in zip(total, row, strict=True)]
                 lines.append(f"| {mode} | {lang} | {s} | {row[0]} | {row[1]} | {row[2]} |")
-                for c in test:
+                for c, ok in zip(test, right, strict=True):
                     p3 = by_path.setdefault(c["path"], [0, 0, 0])
                     p3[0] += 1
                     p3[1] += c["before"]
-                    p3[2] += chosen_right(c, w, a.margin)
+                    p3[2] += ok
             lines.append(f"| {mode} | {lang} | all | {total[0]} | {total[1]} | {total[2]} |")
             for path, (n, before, after) in sorted(by_path.items()):
                 lines.append(f"| {mode} | {lang} | first set by: {path} | {n} | {before} | {after} |")

@@ -87,10 +87,26 @@ SISTER = [
 ]
 
 
-def test_a_line_whose_subject_is_someone_by_a_word_of_address_is_theirs(mem):
-    dated_journal.write(mem, SISTER, user_id="sister")
-    got = _top(mem, "sister", "요즘 무슨 운동 해?")
-    assert got[0] == "수영 그만두고 탄천에서 자전거 타는 게 요즘 주 운동이다", got
+PARTNER_EN = [
+    ("2024-03-04", "Started work as a staff nurse at Salford Royal"),
+    ("2024-08-10", "Repainted the hallway"),
+    ("2025-05-19", "Got hired at Stepping Hill as a ward sister, starting in June"),
+    ("2025-07-02", "Booked the ferry to Dublin"),
+    ("2025-10-08", "My climbing partner Jess works as a vet in Sale now"),
+    ("2025-10-30", "Made a pot of chilli for the week"),
+]
+
+
+@pytest.mark.parametrize(("rows", "question", "mine"), [
+    # a word of address as the subject: 누나's pilates is hers
+    (SISTER, "요즘 무슨 운동 해?", "수영 그만두고 탄천에서 자전거 타는 게 요즘 주 운동이다"),
+    # "My climbing partner Jess works as a vet": "my" says whose partner, the doing is Jess's
+    (PARTNER_EN, "Where do I work these days?", "Got hired at Stepping Hill as a ward sister, starting in June"),
+], ids=["word-of-address", "my-partner-by-name"])
+def test_a_line_whose_subject_is_someone_else_is_theirs(mem, rows, question, mine):
+    dated_journal.write(mem, rows, user_id="other")
+    got = _top(mem, "other", question)
+    assert got[0] == mine, got
 
 
 @pytest.mark.parametrize("line,holder", [
@@ -124,19 +140,3 @@ def test_the_diarists_own_lines_stay_theirs(line):
 
     assert whose(line) is None
 
-
-PARTNER_EN = [
-    ("2024-03-04", "Started work as a staff nurse at Salford Royal"),
-    ("2024-08-10", "Repainted the hallway"),
-    ("2025-05-19", "Got hired at Stepping Hill as a ward sister, starting in June"),
-    ("2025-07-02", "Booked the ferry to Dublin"),
-    ("2025-10-08", "My climbing partner Jess works as a vet in Sale now"),
-    ("2025-10-30", "Made a pot of chilli for the week"),
-]
-
-
-def test_a_line_about_my_someone_by_name_is_theirs(mem):
-    # "My climbing partner Jess works as a vet": "my" says whose partner, the doing is Jess's.
-    dated_journal.write(mem, PARTNER_EN, user_id="partner")
-    got = _top(mem, "partner", "Where do I work these days?")
-    assert got[0] == "Got hired at Stepping Hill as a ward sister, starting in June", got
