@@ -52,7 +52,9 @@ def test_a_round_runs_at_start_and_carries_what_was_written_before(mem, backend,
 
 def test_writing_starts_one_round_a_few_seconds_after_a_burst(mem, backend, folder, tmp_path, qtbot,
                                                                monkeypatch):
-    monkeypatch.setattr(AutoSync, "AFTER_WRITE_MS", 800)
+    # Long enough that saving three entries on a loaded two-core machine is still inside it: at 800 ms
+    # the round had started before the third entry was on disk (a fresh-clone CI run).
+    monkeypatch.setattr(AutoSync, "AFTER_WRITE_MS", 3_000)
     set_sync_url(mem, folder)
     window = make_window(backend, qtbot, tmp_path)
     qtbot.waitUntil(lambda: window.sync.last_sync is not None and not window.sync.running, timeout=60_000)
@@ -66,7 +68,7 @@ def test_writing_starts_one_round_a_few_seconds_after_a_burst(mem, backend, fold
     assert rounds == []  # not at once: a burst of writes is one round
     qtbot.waitUntil(lambda: bool(rounds) and not window.sync.running, timeout=60_000)
     qtbot.wait(1_500)
-    assert len(rounds) == 1 and rounds[0] - wrote >= 0.8
+    assert len(rounds) == 1 and rounds[0] - wrote >= 3.0
     desk = join(folder, tmp_path / "desk")
     try:
         assert texts(desk) == ["Evening: a long walk", "Morning: coffee on the balcony",
