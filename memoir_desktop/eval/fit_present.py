@@ -49,7 +49,7 @@ def collect(folders: list[Path], embed_model: str | None) -> tuple[str, list[dic
     original = present.choose
 
     def capture(q, ranked, out, vectors_of, model):
-        cands = present.candidates(ranked, out)
+        cands = present.candidates(q, ranked, out)
         mode = present.mode_of(q)
         if present.applies(q, mode, out) and len(cands) >= 2:
             seen.append((cands, present.features(q, ranked, cands, vectors_of([c["id"] for c in cands]), out[0]["id"]),

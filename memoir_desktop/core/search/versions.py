@@ -202,11 +202,12 @@ def _topic(m: tuple) -> str | None:
 
 
 def mine(text: str, question: str) -> bool:
-    """Whether a line can be a version of the state a question asks about: not an elder's doing (own),
+    """Whether a line can be a version of the state a question asks about: not an elder's doing (own)
+    unless the question asks about an elder too ("엄마 요새 뭐 배우러 다니셔?": its honorific says so),
     and not someone else's by name ("서진이는 아직도 클라이밍 다닌대" for "요새 무슨 운동 해?") unless the
     line also says I/me/내/우리 ("Karen moved in with me"), the question names that person, or it asks
     who ("지금 가게 알바는 누구야?": a person is the answer)."""
-    if not own(text):
+    if not own(text) and own(question):
         return False
     if _WHO.search(question) or _says_me(text):
         return True
