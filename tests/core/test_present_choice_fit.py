@@ -26,6 +26,8 @@ JOURNAL = {"about": "test", "written": "2026-12-07", "journals": [{
          "relevant": ["ko1-m005"], "superseded": ["ko1-m001", "ko1-m003"], "topic": "reading"},
         {"id": "ko1-q02", "kind": "past", "text": "처음엔 소설을 어디서 구했지?", "asked": "2026-11-20",
          "relevant": ["ko1-m001"], "superseded": ["ko1-m003"], "topic": "reading"},
+        {"id": "ko1-q03", "kind": "past", "text": "작년 봄에는 소설을 어떻게 읽었지?", "asked": "2026-11-20",
+         "relevant": ["ko1-m003"], "superseded": ["ko1-m005"], "topic": "reading"},
     ]}]}
 
 
@@ -38,10 +40,12 @@ def test_cases_are_the_questions_about_now_with_their_candidates_features(tmp_pa
     folder.mkdir()
     (folder / "ko.json").write_text(json.dumps(JOURNAL, ensure_ascii=False), "utf-8")
     _, cases = fit_present.collect([folder], None)
-    assert len(cases) == 1  # the past question is no case
-    c = cases[0]
-    assert c["x"].shape[1] == len(present.FEATURES) and c["x"].shape[0] >= 2
-    assert c["y"].sum() == 1  # the newest version is among the candidates, and only it is labelled
+    # the question about now and the one about the first version; not the one about a time past
+    # ("작년 봄에": no mode the app chooses for)
+    assert sorted(c["mode"] for c in cases) == ["first", "now"]
+    for c in cases:
+        assert c["x"].shape[1] == len(present.FEATURES) and c["x"].shape[0] >= 2
+        assert c["y"].sum() == 1  # the labelled version is among the candidates, and only it
 
 
 def test_the_other_stages_first_stands_unless_beaten_by_more_than_the_margin():
