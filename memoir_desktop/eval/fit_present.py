@@ -3,8 +3,8 @@
     python -m memoir_desktop.eval.fit_present [--blind FOLDER ...] [--embed-model NAME] [--write]
 
 Every question about now ("present") and about the version before or the first ("past" questions
-the app reads as "before" or "first") of the spent blind sets (fit_reranker.SPENT_BLIND: each was measured before and after
-the round it was written for, or its misses were read) is searched as the app searches, with the
+the app reads as "before" or "first") of the spent blind sets (fit_reranker.SPENT_BLIND: each was
+measured before and after the round it was written for, or its misses were read) is searched as the app searches, with the
 choice switched off; its candidates' features are taken as the app takes them, and the labelled
 version is the one to choose. The report gives, per mode and question language, how often the other
 stages' first is that version and how often the fitted choice is, each set judged by weights fitted
