@@ -4,9 +4,9 @@
 
 Every question about now ("present") and about the version before or the first ("past" questions
 the app reads as "before" or "first") of the spent blind sets (fit_reranker.SPENT_BLIND: each was
-measured before and after the round it was written for, or its misses were read) is searched as the app searches, with the
-choice switched off; its candidates' features are taken as the app takes them, and the labelled
-version is the one to choose. The report gives, per mode and question language, how often the other
+measured before and after the round it was written for, or its misses were read) is searched as the
+app searches, with the choice switched off; its candidates' features are taken as the app takes
+them, and the labelled version is the one to choose. The report gives, per mode and question language, how often the other
 stages' first is that version and how often the fitted choice is, each set judged by weights fitted
 on the other sets (leave one set out), so the number is for sets it did not see, and the same split by
 the stage that set the first. --write stores the weights fitted on all sets in
@@ -49,8 +49,8 @@ def collect(folders: list[Path], embed_model: str | None) -> tuple[str, list[dic
     original = present.choose
 
     def capture(q, ranked, out, vectors_of, model):
-        cands = present.candidates(q, ranked, out)
         mode = present.mode_of(q)
+        cands = present.candidates(q, mode, ranked, out)
         if present.applies(q, mode, out) and len(cands) >= 2:
             seen.append((cands, present.features(q, ranked, cands, vectors_of([c["id"] for c in cands]), out[0]["id"]),
                          present.first_set_by(out[0]), mode))

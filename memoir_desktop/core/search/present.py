@@ -91,8 +91,9 @@ def weights_for(model: str, lang: str, mode: str = "now") -> Weights | None:
     return Weights(model, lang, np.asarray(row["weights"], dtype=np.float64), float(row.get("margin", 0.0)))
 
 
-def candidates(q: Query, ranked: list[str], out: list[dict]) -> list[dict]:
-    """The second stage's best TOP (`ranked`: its order of ids) still in `out`, and `out`'s first.
+def candidates(q: Query, mode: str | None, ranked: list[str], out: list[dict]) -> list[dict]:
+    """The second stage's best TOP (`ranked`: its order of ids) still in `out`, and `out`'s first
+    (`mode`: mode_of(q)).
     Where the kinds of change or the rivals grouped versions among them, the others stay candidates
     (the "outside" feature marks them): a grouping misses the newest version often ("일본어 회화반
     등록했다" outside the group of "듀오링고로 일본어를 매일 한다" and "준우는 듀오링고로 영어 공부를
@@ -105,7 +106,7 @@ def candidates(q: Query, ranked: list[str], out: list[dict]) -> list[dict]:
     cands = [there[i] for i in ranked[:TOP] if i in there]
     if out and out[0] not in cands:
         cands.append(out[0])
-    if mode_of(q) != "now" or not versions.about_the_diarist(q.text) or not any(_grouped(c) for c in cands):
+    if mode != "now" or not versions.about_the_diarist(q.text) or not any(_grouped(c) for c in cands):
         return cands
     return [c for c in cands if _grouped(c) or c is out[0] or versions.mine(c["memory"], q.text)]
 
@@ -216,7 +217,7 @@ def choose(q: Query, ranked: list[str], out: list[dict], vectors_of, model: str)
     weights = weights_for(model, language_of(q.text), str(mode))
     if weights is None:
         return out
-    cands = candidates(q, ranked, out)
+    cands = candidates(q, mode, ranked, out)
     if len(cands) < 2:
         return out
     x = features(q, ranked, cands, vectors_of([c["id"] for c in cands]), out[0]["id"])
