@@ -78,6 +78,15 @@ class FactSearch:
                 score *= TIME_FACTOR
             order.append((score, mid, signals))
         order.sort(key=lambda t: -t[0])  # stable: ties keep the fused order
+        named: list[str] = []
+
+        def collection() -> str:  # looked up once (a query of its own), and only when needed
+            if not named:
+                named.append(self.store.searched_collection(user_id))
+            return named[0]
+
+        if q.one_day and vec is not None:
+            order = day_first(order, lambda ids: self.store.vectors.vectors(collection(), ids), vec)
         if second_stage is True:
             second_stage = weights_for(self.store.embedder.name, language_of(q.text))
         out: list[dict] = []
@@ -101,16 +110,11 @@ class FactSearch:
         lexical = {d["id"]: d for d in out if "lexical" in d["explain"]}
         for d_id, matched in bm.explain_many(q.terms, lexical).items():
             lexical[d_id]["explain"]["lexical"]["matched"] = matched
-        named: list[str] = []
-
-        def collection() -> str:  # looked up once (a query of its own), and only when needed
-            if not named:
-                named.append(self.store.searched_collection(user_id))
-            return named[0]
-
         if second_stage and len(out) > 1:
             vecs = self.store.vectors.vectors(collection(), [d["id"] for d in out])
             out = rerank(q, out, vecs, vec, second_stage)
+            if q.one_day:  # the learned weights may put a closer line of another day first; the day stays first
+                out.sort(key=lambda d: "span" not in d["explain"].get("time", {}))
         ranked = [d["id"] for d in out]
         vectors_of = lambda ids: self.store.vectors.vectors(collection(), ids)  # noqa: E731
         out = order_states(self.engine, bm, user_id, q, out, lambda m: _passes(m, filters), vectors_of)
@@ -187,6 +191,24 @@ class FactSearch:
                 if wanted is None or have is None or wanted & have:
                     out.append((mid, rule))
         return out
+
+
+def day_first(order: list, vectors_of, vec) -> list:
+    """For a question about one day it names ("What did Maria share on 16 June, 2023?"), that day's
+    memories first, among themselves by the fused order and by closeness in meaning (fused by rank,
+    as fusion.py does): what was written that day answers it even when no word is shared ("Maria
+    joined a gym" for "exciting news"), where doubling its score (TIME_FACTOR) left a line found by
+    its day alone below thirty others. Measured on LoCoMo dev (plain items): all@10 60.8 -> 61.4."""
+    inside = [t for t in order if "span" in t[2].get("time", {})]
+    if not inside:
+        return order
+    sims = {mid: float(v @ vec) for mid, v in vectors_of([mid for _, mid, _ in inside]).items()}
+    by_meaning = {mid: r for r, mid in enumerate(sorted(sims, key=lambda m: -sims[m]))}
+    top = order[0][0]
+    first = sorted(((top + rank_score(r) + rank_score(by_meaning.get(mid, len(inside))), mid, signals)
+                    for r, (_, mid, signals) in enumerate(inside)), key=lambda t: -t[0])
+    moved = {mid for _, mid, _ in inside}
+    return first + [t for t in order if t[1] not in moved]
 
 
 def _passes(m: Memory, filters: dict | None) -> bool:

@@ -31,6 +31,7 @@ class Query:
     span: tuple[date, date] | None  # the time the query asks about ("작년 이맘때", "last Friday")
     recurrence: str | None  # a recurring time it asks about ("매주 금요일에 뭐 해?")
     asks_now: bool = False  # about how things are now: the newest memory of a topic first
+    one_day: bool = False  # the span is one calendar day the query names ("on 16 June, 2023")
     expansions: list[str] = field(default_factory=list)  # the same in other words (lexical/synonyms.py)
     embedder: object = field(default=None, repr=False)
     vector_error: str | None = None
@@ -51,6 +52,7 @@ class Query:
             span = None
         return cls(text, now, tokens, span,
                    temporal.recurring.rule_of(text) if text else None, now_q,
+                   bool(span) and temporal.names_one_day(text, now),
                    expand(text, tokens) if text else [], embedder)
 
     @property

@@ -7,9 +7,16 @@
 
 from memoir_desktop.core.temporal import recurring
 from memoir_desktop.core.temporal.natural import naturalize, phrase
-from memoir_desktop.core.temporal.relative import TimeSpan, normalize, only_vague, query_span, resolve
+from memoir_desktop.core.temporal.relative import (
+           TimeSpan,
+           names_one_day,
+           normalize,
+           only_vague,
+           query_span,
+           resolve,
+)
 
 WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
-__all__ = ["WEEKDAY_NAMES", "TimeSpan", "naturalize", "normalize", "only_vague", "phrase", "query_span",
-           "recurring", "resolve"]
+__all__ = ["WEEKDAY_NAMES", "TimeSpan", "names_one_day", "naturalize", "normalize", "only_vague", "phrase",
+           "query_span", "recurring", "resolve"]

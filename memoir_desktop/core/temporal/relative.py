@@ -676,6 +676,15 @@ def query_span(text: str, now: datetime) -> tuple[date, date] | None:
     return min(s[0] for s in spans), max(s[1] for s in spans)
 
 
+def names_one_day(text: str, now: datetime) -> bool:
+    """Whether a search query asks about one calendar day it names: "on 16 June, 2023", "October
+    13", "6월 3일에". A weekday alone is not one: "on Thursday nights", "the Friday pizza dough"
+    name a habit as often as last week's day; a day counted from ("the week before 3 June") is a
+    span of its own."""
+    span = query_span(text, now)
+    return bool(span) and span[0] == span[1] and any(_names_a_day(m) for m, _ in _scan(text, _today(now)))
+
+
 _OFFSET_EN = re.compile(
     rf"(?:(?P<n>{_EN_N}|the)\s+(?P<unit>day|week|weekend|month|year)s?\s+)?(?P<dir>before|after|prior\s+to)"
     r"\s+(?:on\s+|the\s+)?$", re.IGNORECASE)
