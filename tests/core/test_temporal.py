@@ -6,6 +6,7 @@ Expected values in the table were worked out by hand from a printed calendar, no
 2025-06-15 a Sunday (Jun 9 - Jun 15).
 """
 
+import re
 from datetime import date, datetime, timedelta
 
 import pytest
@@ -581,7 +582,10 @@ def test_arbitrary_text_never_breaks(now, parts):
     once = normalize(text, now)
     assert normalize(once, now) == once
     q = query_span(text, now)
-    assert (q is None) == (not spans)
+    if spans:
+        assert q is not None
+    else:  # a date typed in digits ("2026-01-01") is read by a search only; an entry keeps its digits
+        assert q is None or (q[0] == q[1] and re.search(r"\d{4}[-./]\d", text)), (text, q)
 
 
 @pytest.mark.parametrize(("sentence", "start"), [

@@ -2,7 +2,9 @@
 even those that share no word with it; a weekday alone ("on Thursday nights") names a habit as often
 as a date, and is not read as one day."""
 
-from datetime import datetime
+from datetime import date, datetime
+
+import pytest
 
 from memoir_desktop.core.search.query import Query
 from tests.core.dated_journal import top, write
@@ -41,6 +43,12 @@ def test_the_same_for_a_korean_question(mem):
     assert set(got) == {text for _, text in KO_THE_DAY}
 
 
+@pytest.mark.parametrize("question", ["2026-06-16에 무슨 기쁜 소식 있었지?", "2026.6.16 기쁜 소식"])
+def test_a_day_typed_in_digits_is_that_day(mem, question):
+    write(mem, KO_OTHER_DAYS + KO_THE_DAY)
+    assert set(top(mem, question, NOW, limit=3)) == {text for _, text in KO_THE_DAY}
+
+
 def test_a_question_without_a_named_day_keeps_the_closest_first(mem):
     write(mem, OTHER_DAYS + THE_DAY)
     got = top(mem, "Who shared exciting news about the wedding date?", NOW, limit=3)
@@ -55,3 +63,8 @@ def test_which_questions_name_one_day():
     assert not Query.of("Do I still curl on Thursday nights?", NOW, None).one_day
     assert not Query.of("What did I do the week before 3 June, 2026?", NOW, None).one_day
     assert not Query.of("What happened in June 2026?", NOW, None).one_day
+    for typed in ("What did I do on 2026-03-14?", "2026.3.14에 뭐 했지?", "2026/03/14"):
+        assert Query.of(typed, NOW, None).span == (date(2026, 3, 14), date(2026, 3, 14)), typed
+    # day-first or month-first depends on the writer; a version number or an impossible day is no date
+    for not_a_day in ("3/14에 뭐 했지?", "14/3", "app v2026.3.14.1 notes", "2026-02-30"):
+        assert Query.of(not_a_day, NOW, None).span is None, not_a_day

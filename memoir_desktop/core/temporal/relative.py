@@ -670,7 +670,7 @@ def query_span(text: str, now: datetime) -> tuple[date, date] | None:
     "what did she start recently, as mentioned on 3 June, 2023?" stretched the span from June to
     today and boosted months of unrelated memories.
     """
-    spans = _anchored(text, _today(now))
+    spans = _anchored(text, _today(now)) + _numeric_days(text)
     if not spans:
         return None
     return min(s[0] for s in spans), max(s[1] for s in spans)
@@ -678,11 +678,30 @@ def query_span(text: str, now: datetime) -> tuple[date, date] | None:
 
 def names_one_day(text: str, now: datetime) -> bool:
     """Whether a search query asks about one calendar day it names: "on 16 June, 2023", "October
-    13", "6월 3일에". A weekday alone is not one: "on Thursday nights", "the Friday pizza dough"
-    name a habit as often as last week's day; a day counted from ("the week before 3 June") is a
-    span of its own."""
+    13", "6월 3일에", "2026-03-14". A weekday alone is not one: "on Thursday nights", "the Friday
+    pizza dough" name a habit as often as last week's day; a day counted from ("the week before 3
+    June") is a span of its own."""
     span = query_span(text, now)
-    return bool(span) and span[0] == span[1] and any(_names_a_day(m) for m, _ in _scan(text, _today(now)))
+    if not span or span[0] != span[1]:
+        return False
+    return bool(_numeric_days(text)) or any(_names_a_day(m) for m, _ in _scan(text, _today(now)))
+
+
+# A date in digits, year first ("2026-03-14", "2026.3.14", "2026/03/14"), as diarists type one into a
+# search. Only in queries: an entry's text keeps its own digits (normalize writes them in that form).
+# Day-first and month-first ("14/3", "3/14") are left alone: which one is meant depends on the writer.
+_NUMERIC_DAY = re.compile(r"(?<![\d.])((?:19|20)\d{2})([-./])(1[0-2]|0?[1-9])\2(3[01]|[12]\d|0?[1-9])(?!\.?\d)")
+
+
+def _numeric_days(text: str) -> list[Span]:
+    out: list[Span] = []
+    for m in _NUMERIC_DAY.finditer(text):
+        try:
+            day = date(int(m[1]), int(m[3]), int(m[4]))
+        except ValueError:  # "2026-02-30" is no day
+            continue
+        out.append((day, day))
+    return out
 
 
 _OFFSET_EN = re.compile(
