@@ -13,9 +13,12 @@ set now: present questions want the newest version first, past ones the old vers
 question). A blind set not yet measured must never be given here. For each question the first stage's top 30 are taken with the
 relevance floor on and the second stage off; features are computed as the app computes them; a
 logistic regression with each question weighted equally is fitted on the fit rows. The table gives,
-for fit and check: LoCoMo all@10, paraphrase hit@5 / hit@10 / MRR@10 and chains newest@1, first
-stage alone and with the second stage. --write stores the weights for this embedding model in
-core/search/rerank_weights.json.
+for fit and check: LoCoMo all@10, paraphrase hit@5 / hit@10 / MRR@10, chains newest@1 and the blind
+sets' hit@1, first stage alone and with the second stage reordering the first 10 or all 30. A
+language's weights are used where the check half's blind hit@1 gains and its guard does not fall
+(Korean paraphrase hit@10, LoCoMo all@10 for English), at the depth that gains most (MAIN_METRIC).
+--write stores the weights for this embedding model in core/search/rerank_weights.json (--langs: only
+those languages').
 """
 
 from __future__ import annotations
@@ -158,10 +161,10 @@ def _direct_queries(mem, memories: list[dict], n: int) -> list[tuple[dict, str]]
     return out
 
 
-def _metrics(cases: list[Case], w: np.ndarray | None) -> dict[str, float]:
+def _metrics(cases: list[Case], w: np.ndarray | None, depth: int = rr.POOL) -> dict[str, float]:
     out: dict[str, list[float]] = defaultdict(list)
     for c in cases:
-        order = list(range(len(c.cands))) if w is None else sorted(range(len(c.cands)), key=lambda i: (-(c.x[i] @ w), i))
+        order = list(range(len(c.cands))) if w is None else rr.reordered(c.x @ w, depth)
         ranked = [c.y[i] for i in order]
         if c.kind == "locomo":
             covered = {d for i in order[:10] for d in c.extra["dia"][i]}
@@ -178,25 +181,37 @@ def _metrics(cases: list[Case], w: np.ndarray | None) -> dict[str, float]:
         elif c.kind.startswith("blind"):
             # present: the newest version first; past: the old one; the other kinds: an answer first
             out[f"{c.kind} hit@1"].append(100.0 * bool(ranked and ranked[0]))
+            out["blind hit@1"].append(100.0 * bool(ranked and ranked[0]))
             out["blind hit@5"].append(100.0 * any(ranked[:5]))
         else:
             out["chains newest@1"].append(100.0 * bool(ranked and ranked[0]))
     return {k: float(np.mean(v)) for k, v in out.items()}
 
 
-MAIN_METRIC = {"ko": "para hit@10", "en": "locomo all@10"}
+# A language's weights are used when, on the check half, the first metric gains and the second (the
+# guard) does not fall; of the depths that do, the one that gains most. Without blind sets, the first
+# metric is the guard alone ("gains": Korean paraphrase hit@10, LoCoMo all@10 for English).
+MAIN_METRIC = {"ko": ("blind hit@1", "para hit@10"), "en": ("blind hit@1", "locomo all@10")}
+DEPTHS = (10, rr.POOL)
 
 
-def fit_language(cases: list[Case], lang: str) -> tuple[np.ndarray, dict]:
+def fit_language(cases: list[Case], lang: str) -> tuple[np.ndarray, dict, int, bool]:
+    """The weights, {depth: {half: (first stage, reranked) metrics}}, the depth chosen and whether to use them."""
     mine = [c for c in cases if c.lang == lang]
     fit_cases = [c for c in mine if c.split == "fit" and len(c.cands)]
     x = np.concatenate([c.x for c in fit_cases])
     y = np.concatenate([c.y for c in fit_cases])
     groups = np.concatenate([np.full(len(c.cands), i) for i, c in enumerate(fit_cases)])
     w = rr.fit(x, y, groups)
-    res = {s: (_metrics([c for c in mine if c.split == s], None), _metrics([c for c in mine if c.split == s], w))
-           for s in ("fit", "check")}
-    return w, res
+    res = {d: {s: (_metrics([c for c in mine if c.split == s], None),
+                   _metrics([c for c in mine if c.split == s], w, d)) for s in ("fit", "check")} for d in DEPTHS}
+    gain, guard = MAIN_METRIC[lang]
+    if gain not in res[rr.POOL]["check"][0]:
+        gain = guard
+    good = [d for d in DEPTHS if res[d]["check"][1][gain] > res[d]["check"][0][gain]
+            and res[d]["check"][1][guard] >= res[d]["check"][0][guard]]
+    depth = max(good, key=lambda d: (res[d]["check"][1][gain], d)) if good else rr.POOL
+    return w, res, depth, bool(good)
 
 
 def main(argv=None) -> int:
@@ -207,36 +222,45 @@ def main(argv=None) -> int:
                    help=f"spent blind set folders as dev data too (spent so far: {', '.join(SPENT_BLIND)})")
     p.add_argument("--embed-model", default=None)
     p.add_argument("--write", action="store_true", help="store the fitted weights for this embedding model")
+    p.add_argument("--langs", nargs="*", default=["ko", "en"], choices=["ko", "en"],
+                   help="with --write, the languages whose weights are replaced (the others' stay as stored)")
     a = p.parse_args(argv)
     model, cases = collect(a.data, Path(a.sets), a.embed_model, tuple(a.blind))
     lines = [f"# Second stage, {model}: first stage alone vs with the learned reranking, per query language"]
     store: dict = {}
     stored = rr.weights_for(model, "ko"), rr.weights_for(model, "en")
     for lang, now_used in zip(("ko", "en"), stored, strict=True):
-        w, res = fit_language(cases, lang)
+        w, by_depth, depth, use = fit_language(cases, lang)
+        res = by_depth[depth]
         check = [c for c in cases if c.lang == lang and c.split == "check"]
-        in_use = _metrics(check, now_used.w) if now_used is not None else None
-        key = MAIN_METRIC[lang]
-        use = res["check"][1][key] > res["check"][0][key]
+        in_use = _metrics(check, now_used.w, now_used.depth) if now_used is not None else None
         n = {s: sum(c.split == s and c.lang == lang for c in cases) for s in ("fit", "check")}
-        lines += ["", f"## {lang} questions (fit {n['fit']}, check {n['check']}); used: {'yes' if use else 'no'} "
-                      f"(check {key} {res['check'][0][key]:.1f} -> {res['check'][1][key]:.1f})", "",
-                  "| metric | fit: first | fit: reranked | check: first | check: reranked | check: weights in use |",
-                  "|---|---:|---:|---:|---:|---:|"]
+        gain, guard = MAIN_METRIC[lang]
+        keys = [k for k in (gain, guard) if k in res["check"][0]]
+        said = ", ".join(f"check {k} {res['check'][0][k]:.1f} -> {res['check'][1][k]:.1f}" for k in keys)
+        lines += ["", f"## {lang} questions (fit {n['fit']}, check {n['check']}); used: {'yes' if use else 'no'}, "
+                      f"reordering the first {depth} ({said})", "",
+                  "| metric | fit: first | fit: reranked | check: first | check: reranked | "
+                  + " | ".join(f"check: first {d} reranked" for d in DEPTHS if d != depth)
+                  + " | check: weights in use |",
+                  "|---|---:|---:|---:|---:|" + "---:|" * (len(DEPTHS) - 1) + "---:|"]
         for k in res["fit"][0]:
             used = f"{in_use[k]:.1f}" if in_use is not None else "—"
+            others = " | ".join(f"{by_depth[d]['check'][1][k]:.1f}" for d in DEPTHS if d != depth)
             lines.append(f"| {k} | {res['fit'][0][k]:.1f} | {res['fit'][1][k]:.1f} | {res['check'][0][k]:.1f} | "
-                         f"{res['check'][1][k]:.1f} | {used} |")
+                         f"{res['check'][1][k]:.1f} | {others} | {used} |")
         lines += ["", "| feature | weight |", "|---|---:|"]
         lines += [f"| {f} | {v:+.3f} |" for f, v in zip(rr.FEATURES, w, strict=True)]
         store[lang] = {"features": list(rr.FEATURES), "weights": [round(float(v), 5) for v in w],
-                       "topic": topic_threshold(model), "use": use, "fitted": date.today().isoformat(),
+                       "topic": topic_threshold(model), "depth": depth, "use": use, "fitted": date.today().isoformat(),
                        "check": {"first": res["check"][0], "reranked": res["check"][1]},
                        "fit": {"first": res["fit"][0], "reranked": res["fit"][1]}}
     print("\n".join(lines))
     if a.write:
         data = json.loads(WEIGHTS_FILE.read_text("utf-8")) if WEIGHTS_FILE.exists() else {"models": {}}
-        data["models"][model] = store
+        kept = data["models"].get(model, {})
+        data["models"][model] = {lang: store[lang] if lang in a.langs else kept[lang]
+                                 for lang in ("ko", "en") if lang in a.langs or lang in kept}
         WEIGHTS_FILE.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", "utf-8")
         print(f"\nwrote {WEIGHTS_FILE}", file=sys.stderr)
     return 0
