@@ -110,6 +110,8 @@ class FactSearch:
         lexical = {d["id"]: d for d in out if "lexical" in d["explain"]}
         for d_id, matched in bm.explain_many(q.terms, lexical).items():
             lexical[d_id]["explain"]["lexical"]["matched"] = matched
+        if second_stage and not second_stage.for_versions and present.mode_of(q) is not None:
+            second_stage = None  # the version stages below read the first stage's order (rerank.py)
         if second_stage and len(out) > 1:
             vecs = self.store.vectors.vectors(collection(), [d["id"] for d in out])
             out = rerank(q, out, vecs, vec, second_stage)
