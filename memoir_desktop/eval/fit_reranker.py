@@ -266,7 +266,8 @@ def main(argv=None) -> int:
         versions = for_versions(res)
         lines += ["", f"Questions about a version reordered too: {'yes' if versions else 'no'}."]
         store[lang] = {"features": list(rr.FEATURES), "weights": [round(float(v), 5) for v in w],
-                       "topic": topic_threshold(model), "depth": depth, "for_versions": versions, "use": use,
+                       "topic": topic_threshold(model), "depth": depth if depth < rr.POOL else None,
+                       "for_versions": versions, "use": use,
                        "fitted": date.today().isoformat(),
                        "check": {"first": res["check"][0], "reranked": res["check"][1]},
                        "fit": {"first": res["fit"][0], "reranked": res["fit"][1]}}

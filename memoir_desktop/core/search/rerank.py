@@ -56,7 +56,7 @@ class Weights:
     lang: str
     w: np.ndarray
     topic: float  # similarity at which two memories are about the same thing
-    depth: int = 30  # how many of the first stage's best it reorders (the features are read over all POOL)
+    depth: int | None = None  # how many of the first stage's best it reorders (None: all it is given)
     for_versions: bool = True  # reorders questions about a version too (present.mode_of)
 
     def score(self, x: np.ndarray) -> np.ndarray:
@@ -74,7 +74,7 @@ def weights_for(model: str, lang: str) -> Weights | None:
     if not row or row.get("features") != list(FEATURES) or not row.get("use", False):
         return None  # none, fitted on another feature set, or not better than the first stage
     return Weights(model, lang, np.asarray(row["weights"], dtype=np.float64), float(row["topic"]),
-                   int(row.get("depth", POOL)), bool(row.get("for_versions", True)))
+                   row.get("depth"), bool(row.get("for_versions", True)))
 
 
 def features(q: Query, cands: list[dict], vecs: dict, qvec: np.ndarray | None, topic: float) -> np.ndarray:
@@ -132,18 +132,18 @@ def rerank(q: Query, cands: list[dict], vecs: dict, qvec: np.ndarray | None, wei
     out = []
     for i in order:
         c = cands[i]
-        if i < weights.depth:
+        if weights.depth is None or i < weights.depth:
             c["explain"]["rerank"] = {"score": round(float(s[i]), 4), "from": i + 1}
         out.append(c)
     return out
 
 
-def reordered(scores: np.ndarray, depth: int) -> list[int]:
-    """Indexes: the first `depth` by score (ties keep their order), then the rest in place. English
+def reordered(scores: np.ndarray, depth: int | None) -> list[int]:
+    """Indexes: the first `depth` (None: all) by score (ties keep their order), then the rest in place. English
     questions reorder only the first stage's ten best (rerank_weights.json): on the spent blind sets
     the learned order put the answer first for many more questions asked in other words, but brought
     lines from past the tenth that pushed LoCoMo's other evidence out of the ten."""
-    k = min(depth, len(scores))
+    k = len(scores) if depth is None else min(depth, len(scores))
     return sorted(range(k), key=lambda i: (-scores[i], i)) + list(range(k, len(scores)))
 
 
