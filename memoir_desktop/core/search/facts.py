@@ -3,8 +3,9 @@
 Dense (embedded Qdrant) and lexical (BM25 over Korean morphemes / English words) rankings are
 fused (fusion.py), so Korean search keeps working when the only embedding model is English-only.
 A time expression in the query ("작년 이맘때", "last month") pulls in memories recorded in, or
-about, that span and boosts them; a weekday or a recurring time ("금요일에 뭐 하지?") pulls in the
-habits that fall on it.
+about, that span and boosts them (a query naming one day, "6월 3일에", "on 16 June", puts that day's
+memories first: day_first); a weekday or a recurring time ("금요일에 뭐 하지?") pulls in the habits that
+fall on it.
 """
 
 from __future__ import annotations
