@@ -68,3 +68,12 @@ def test_which_questions_name_one_day():
     # day-first or month-first depends on the writer; a version number or an impossible day is no date
     for not_a_day in ("3/14에 뭐 했지?", "14/3", "app v2026.3.14.1 notes", "2026-02-30"):
         assert Query.of(not_a_day, NOW, None).span is None, not_a_day
+
+
+@pytest.mark.parametrize("question", ["2026-03-14", "3월 14일에 뭐 했지?", "What did I write on 14 March 2026?"])
+def test_the_search_field_lists_the_entries_of_the_day_first(mem, question):
+    for day, text in [("2026-03-13", "짐 쌌다. 내일 아침 비행기로 제주 간다"), ("2026-03-14", "올레길 7코스를 걸었다"),
+                      ("2026-03-14", "저녁엔 흑돼지 먹고 일찍 잠"), ("2026-03-20", "회사 워크숍 발표 준비")]:
+        mem.journal.write(text, timestamp=datetime.fromisoformat(day).replace(hour=21))
+    entries = mem.search_field.find(question, limit=10, now=NOW)["entries"]
+    assert [e["content"] for e in entries[:2]] == ["올레길 7코스를 걸었다", "저녁엔 흑돼지 먹고 일찍 잠"]

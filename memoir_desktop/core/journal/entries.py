@@ -29,7 +29,7 @@ from memoir_desktop.core.lexical.highlight import matched_spans_many, snippet
 from memoir_desktop.core.pipeline import cascade
 from memoir_desktop.core.search.first_stage import rankings
 from memoir_desktop.core.search.floor import has_content
-from memoir_desktop.core.search.fusion import fuse
+from memoir_desktop.core.search.fusion import fuse, rank_score
 from memoir_desktop.core.search.query import Query
 from memoir_desktop.core.storage.models import Entry, EntryHistory, Job, Summary, now, pk
 from memoir_desktop.core.storage.store import Change, stage_pending
@@ -450,8 +450,9 @@ class Journal:
     def search(self, user_id: str, q: Query, *, limit: int = 20) -> list[dict]:
         """The user's own entries (not the companion's replies, not the trash) for a query: words
         (Korean morphemes, English stems) always, meaning too when the embedding model is there;
-        each with the words that matched, marked in a snippet. Nothing for an unrelated query."""
-        if not has_content(q.terms, None, None):
+        each with the words that matched, marked in a snippet. Nothing for an unrelated query. A query
+        naming one day ("3월 14일", "2026-03-14", "on 14 March") lists that day's entries first."""
+        if not has_content(q.terms, q.span if q.one_day else None, None):
             return []
         depth = max(limit * 3, 30)
         episodes = self.ctx.episodes
@@ -459,6 +460,10 @@ class Journal:
                           self.ctx.store.embedder, depth=depth, listing=True, what="entry search", words_first=True)
         ranked = {k: [(int(i), sc) for i, sc in v] for k, v in ranked.items()}
         fused = fuse(ranked)
+        if q.one_day and q.span_bounds:
+            day = self._written_on(user_id, *q.span_bounds, limit)
+            ids = {i for i, _, _ in day}
+            fused = day + [f for f in fused if f[0] not in ids]
         found: list[tuple[Entry, float, dict]] = []
         for at in range(0, len(fused), limit * 2):
             part = fused[at:at + limit * 2]
@@ -478,6 +483,16 @@ class Journal:
         return out
 
     # -- internals ------------------------------------------------------------------------
+
+    def _written_on(self, user_id: str, lo: datetime, hi: datetime, limit: int) -> list[tuple[int, float, dict]]:
+        """The entries dated in [lo, hi], in the order written, as fused hits found by their day."""
+        with Session(self.engine) as s:
+            ids = s.exec(select(Entry.id).where(
+                col(Entry.user_id) == user_id, col(Entry.deleted_at).is_(None),
+                col(Entry.created_at).between(lo, hi)).order_by(col(Entry.created_at)).limit(limit * 2)).all()
+        span = {"span": [lo.date().isoformat(), hi.date().isoformat()]}
+        return [(int(i), rank_score(at), {"time": span}) for at, i in enumerate(ids) if i is not None]
+
 
     def _reread(self, s: Session, e: Entry, why: str) -> Job:
         """The job that will read the entry's current text: one already waiting for it if there is
