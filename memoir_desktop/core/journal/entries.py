@@ -493,7 +493,6 @@ class Journal:
         span = {"span": [lo.date().isoformat(), hi.date().isoformat()]}
         return [(int(i), rank_score(at), {"time": span}) for at, i in enumerate(ids) if i is not None]
 
-
     def _reread(self, s: Session, e: Entry, why: str) -> Job:
         """The job that will read the entry's current text: one already waiting for it if there is
         one (its memorize job reads the entry when it runs, so a not-yet-read entry needs nothing

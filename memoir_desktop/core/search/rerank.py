@@ -98,7 +98,7 @@ def features(q: Query, cands: list[dict], vecs: dict, qvec: np.ndarray | None, t
         recency[i] = r / (n - 1) if n > 1 else 1.0
     sims = mat @ mat.T if mat is not None else np.zeros((n, n))
     # same[i, j]: j is about the same thing as i. Columns in arrays, not a loop over candidates and
-    # pairs: 1.3 -> 0.2 ms a search of 40 candidates, paid by every Korean and English question
+    # pairs: 0.55 -> 0.21 ms a search of 40 candidates, paid by every Korean and English question
     known = np.array(have)
     same = (sims >= topic) & known[:, None] & known[None, :]
     np.fill_diagonal(same, False)
@@ -142,10 +142,8 @@ def rerank(q: Query, cands: list[dict], vecs: dict, qvec: np.ndarray | None, wei
 
 
 def reordered(scores: np.ndarray, depth: int | None) -> list[int]:
-    """Indexes: the first `depth` (None: all) by score (ties keep their order), then the rest in place. English
-    questions reorder only the first stage's ten best (rerank_weights.json): on the spent blind sets
-    the learned order put the answer first for many more questions asked in other words, but brought
-    lines from past the tenth that pushed LoCoMo's other evidence out of the ten."""
+    """Indexes: the first `depth` (None: all) by score (ties keep their order), then the rest in
+    place (why English stops at ten: the module's docstring)."""
     k = len(scores) if depth is None else min(depth, len(scores))
     return sorted(range(k), key=lambda i: (-scores[i], i)) + list(range(k, len(scores)))
 
