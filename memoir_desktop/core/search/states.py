@@ -50,8 +50,12 @@ class Aspect:
         return self.alone | self.objects | self.verbs
 
     def stated_by(self, words: set[str], text: str = "") -> bool:
-        return (bool(words & self.alone) or (bool(words & self.objects) and bool(words & self.verbs))
-                or bool(self.phrase and self.phrase.search(text)))
+        return self.firmly_stated_by(words, text) or (bool(words & self.objects) and bool(words & self.verbs))
+
+    def firmly_stated_by(self, words: set[str], text: str = "") -> bool:
+        """By a word that states it alone or a phrase, not only by a thing and a verb that also
+        go together in other doings ("집 앞 어린이집으로 옮겼다": 집 + 옮기다, a nursery changed)."""
+        return bool(words & self.alone) or bool(self.phrase and self.phrase.search(text))
 
     def asked_by(self, tokens: set[str]) -> bool:
         return bool(tokens & (self.alone | self.objects | self.verbs | self.asks))
@@ -244,12 +248,19 @@ def _wished(after: list[tuple[str, str]]) -> bool:
 
 def aspect_of(text: str, tokens: Iterable[str], wanted: Iterable[Aspect]) -> Aspect | None:
     """The first of `wanted` that a memory states."""
+    found = stated(text, tokens, wanted)
+    return found[0] if found else None
+
+
+def stated(text: str, tokens: Iterable[str], wanted: Iterable[Aspect]) -> tuple[Aspect, bool] | None:
+    """The first of `wanted` that a memory states, and whether it states it firmly (Aspect.firmly_stated_by)."""
     tokens = set(tokens)
     wanted = [a for a in wanted if tokens & a.cues or (a.phrase and a.phrase.search(text))]  # cheap first
     if not wanted:
         return None
     words = stated_words(text, tokens)
-    return next((a for a in wanted if a.stated_by(words, text)), None)
+    aspect = next((a for a in wanted if a.stated_by(words, text)), None)
+    return (aspect, aspect.firmly_stated_by(words, text)) if aspect else None
 
 
 def latest(versions: list[dict]) -> dict:
