@@ -72,9 +72,11 @@ def _words(text: str) -> frozenset[str]:
 
 _TABLE = (
     # name, alone, objects, verbs, asks
-    ("home", "살다 이사 거주 자취 입주 이주 전세 월세 하숙 기숙사 live lives lived living moved relocated reside",
+    ("home", "살다 이사 거주 자취 입주 이주 전세 월세 하숙 기숙사 live lives lived living reside",
      "집 아파트 원룸 투룸 오피스텔 빌라 동네 house apartment flat neighborhood",
-     "구하다 계약 옮기다 rent bought", "사다"),  # Kiwi reads the 사는 of "지금 사는 곳" as 사다
+     "구하다 계약 옮기다 rent bought", "사다 move moved relocated"),
+    # Kiwi reads the 사는 of "지금 사는 곳" as 사다. "moved" alone is no home in a memory ("Chess club
+    # moved to Mondays", "moved my dentist appointment"): there a move is "moved to/into/out…" (_PHRASES).
     ("work", "입사 퇴사 이직 취직 취업 재직 근무 직장 직업 백수 프리랜서 정규직 계약직 job employed unemployed "
      "hired freelance career", "회사 스타트업 사무실 연구소 가게 company office startup firm studio store",
      "다니다 일하다 옮기다 그만두다 들어가다 work works worked working join joined quit left started", "일"),
@@ -103,10 +105,34 @@ _HABIT_VERBS = "마시다 먹다 피우다 끊다 줄이다 대신 바꾸다 dri
 
 
 _PHRASES = {
-    "home": r"\blive[sd]?\s+(?:in|at|with|on)\b|\bmov(?:e|ed|ing)\s+(?:to|into|in|back|out)\b",
+    "home": r"\blive[sd]?\s+(?:in|at|with|on)\b|\bmov(?:e|ed|ing)\s+(?:to|into|in|back|out)\b|\brelocat(?:e|ed|ing)\s+to\b",
     "work": r"\bwork(?:s|ed|ing)?\s+(?:at|as|for|in)\b|\bjob\s+(?:at|as)\b|\bhired\s+(?:at|by|as)\b",
     "partner": r"\bbroke\s+up\b|\bmoved\s+in\s+with\b|\bsplit\s+up\b",
 }
+
+
+# English words of a kind used in a phrase that means something else: "what does Wes do for a
+# living" asks about a job, not a home; "a live jazz trio" is no home; "did a great job on the fence"
+# is no job. (stem replaced, stem put instead or None, pattern)
+_IDIOMS = (
+    ("live", "work", re.compile(r"\bfor\s+a\s+living\b", re.I)),
+    ("live", None, re.compile(r"\b(?:a|an|the)\s+live\b", re.I)),
+    ("job", None, re.compile(r"\b(?:good|great|nice|fine|decent|lovely|amazing|terrible|bad|poor)\s+job\b", re.I)),
+)
+
+
+def _without_idioms(text: str, tokens: Iterable[str]) -> set[str]:
+    """`tokens` with the words of _IDIOMS read as what the phrase means, where the text has no other
+    use of the word."""
+    out = set(tokens)
+    for stem, instead, pattern in _IDIOMS:
+        if stem in out and pattern.search(text):
+            rest = pattern.sub(" ", text)
+            if stem not in tokenize(rest):
+                out.discard(stem)
+            if instead:
+                out.add(instead)
+    return out
 
 
 @lru_cache(maxsize=1)
@@ -148,7 +174,7 @@ def asked(text: str, tokens: Iterable[str]) -> list[Aspect]:
     """The aspects a question names ("요즘 어디 살아?" → home), and a habit for each thing it names
     with a verb of having it ("요즘도 커피 마셔?" → the coffee habit). A word it sets as the place of
     what it asks names none ("요즘 회사에서 치는 키보드 뭐였지?" asks about a keyboard, not a job)."""
-    have = set(tokens)
+    have = _without_idioms(text, tokens)
     morphs = morphemes(text)  # once: Kiwi is the costly part of reading a question
     done_to = _named_things(morphs) | _named_in_english(text)
     found = [a for a in aspects() if a.asked_by(have - _settings(morphs, have))
@@ -254,7 +280,7 @@ def aspect_of(text: str, tokens: Iterable[str], wanted: Iterable[Aspect]) -> Asp
 
 def stated(text: str, tokens: Iterable[str], wanted: Iterable[Aspect]) -> tuple[Aspect, bool] | None:
     """The first of `wanted` that a memory states, and whether it states it firmly (Aspect.firmly_stated_by)."""
-    tokens = set(tokens)
+    tokens = _without_idioms(text, tokens)
     wanted = [a for a in wanted if tokens & a.cues or (a.phrase and a.phrase.search(text))]  # cheap first
     if not wanted:
         return None
