@@ -84,3 +84,26 @@ def test_for_a_living_asks_about_a_job_not_a_home(mem):
     """"What do I do for a living?" asks about a job: read as "living", a home, it got the newest move."""
     got = top(write(mem, JOBS), "What do I do for a living now?", NOW, limit=3)
     assert got[0] == "Quit the charity to go freelance, writing for food magazines.", got
+
+
+CAREER = [
+    ("2024-02-03", "Working as a receptionist at a dental surgery in Headingley."),
+    ("2024-06-22", "Priya and I painted the hallway a dark green."),
+    ("2025-01-18", "Got a job as a trainee dental nurse at the same surgery."),
+    ("2025-05-10", "Ran the Leeds half marathon in two hours and four minutes."),
+    ("2025-09-27", "Book club read a novel about a lighthouse keeper."),
+]
+
+
+@pytest.mark.parametrize(("rows", "answer"), [
+    # someone else's doing, said with a name and a verb in -ed: no version of the diarist's job
+    (CAREER + [("2026-03-14", "Qualified, and got a new job as a dental nurse on the orthodontics team."),
+               ("2026-09-12", "Priya hired two new nurses for her physio practice.")],
+     "Qualified, and got a new job as a dental nurse on the orthodontics team."),
+    # the diarist's own line, started with a word of time or manner: a version of theirs
+    (CAREER + [("2026-09-12", "Finally got the practice manager job at the orthodontics clinic in Otley.")],
+     "Finally got the practice manager job at the orthodontics clinic in Otley."),
+])
+def test_whose_doing_a_line_tells(mem, rows, answer):
+    got = top(write(mem, rows), "What's my job these days?", NOW, limit=3)
+    assert got[0] == answer, got

@@ -122,8 +122,13 @@ def time_words(text: str) -> frozenset[str]:
 # has no parse here; these are grammar's words, not a list of kinds of things.
 _EN_DOES = (r"(?:'s\s+(?:still|got|gone|been|now|just|also|not|never|finally|started|moved|decided|taken|"
             r"doing|joined|switched|quit|off|on|back|\w+ing)\b|\s+(?:reckons|says|thinks|gets|goes|has|is|was|does|works|"
-            r"lives|still|just|also|started|moved|got|took|joined|switched|quit)\b)")
-_EN_SUBJECT = re.compile(r"^([A-Z][a-z]+)" + _EN_DOES)
+            r"lives|still|just|also|started|moved|got|took|joined|switched|quit|[a-z]+ed)\b)")
+# A diary line often starts with a word of time or manner, or with its own verb ("Finally moved into
+# the flat", "Just started at the bank", "Got married"): no one's name, so the line stays the diarist's.
+_EN_NOT_A_NAME = (r"(?!(?:Just|Still|Finally|Also|Today|Yesterday|Tonight|Then|Now|Already|Again|Recently|Eventually|"
+                  r"Officially|Apparently|Luckily|Sadly|Suddenly|Never|Always|Only|Even|Maybe|Probably|Got|Had|Was|"
+                  r"Were|Felt|Been|This|That|It|He|She|They|You)\b)")
+_EN_SUBJECT = re.compile(r"^" + _EN_NOT_A_NAME + r"([A-Z][a-z]+)" + _EN_DOES)
 # "My climbing partner Jess works as a vet", "Our neighbour Ken has moved": the named person's line,
 # whose "my" says whose partner, not whose doing.
 _EN_MY_SUBJECT = re.compile(r"^(?:My|Our)\s+(?:[a-z][\w-]*\s+){1,3}([A-Z][a-z]+)" + _EN_DOES)
