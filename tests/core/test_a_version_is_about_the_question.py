@@ -86,6 +86,17 @@ def test_for_a_living_asks_about_a_job_not_a_home(mem):
     assert got[0] == "Quit the charity to go freelance, writing for food magazines.", got
 
 
+@pytest.mark.parametrize(("newest", "question", "answer"), [
+    ("Went to see a live folk band at the Brudenell with Priya.", "Where do I live now?",
+     "We moved into a bigger house in Roundhay with a garden for Priya's veg."),
+    ("Did a great job on the shed roof, no leaks this time.", "What's my job these days?",
+     "Quit the charity to go freelance, writing for food magazines."),
+])
+def test_a_word_in_a_phrase_that_means_something_else_states_no_version(mem, newest, question, answer):
+    got = top(write(mem, [*JOBS, ("2026-11-07", newest)]), question, NOW, limit=3)
+    assert got[0] == answer, got
+
+
 CAREER = [
     ("2024-02-03", "Working as a receptionist at a dental surgery in Headingley."),
     ("2024-06-22", "Priya and I painted the hallway a dark green."),
