@@ -1,8 +1,8 @@
 """A line the kinds of change read as a version by a word or two is no version of what the question
-asks when it is about something else: "집 앞 어린이집으로 옮겼다" (집 + 옮기다: a child's nursery changed)
-is no home of mother's, "Moved my dentist appointment" no home, "for a living" no home either. Before,
-such a line, being the newest, went first, and the real newest version was moved down to its place
-(search/state_order.py, versions.ABOUT; search/states.py)."""
+asks when the words mean something else there: "집 앞 어린이집으로 옮겼다" (집 only says where: a child's
+nursery changed) is no home of mother's, "Moved my dentist appointment" no home, "for a living" no
+home either, and "Priya hired two nurses" is Priya's doing. Before, such a line, being the newest,
+went first, and the real newest version was moved down to its place (search/states.py, versions.whose)."""
 
 from datetime import datetime
 

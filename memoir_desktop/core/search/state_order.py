@@ -48,18 +48,15 @@ def order_states(engine, bm, user_id: str, q: Query, out: list[dict], passes, ve
         return out
     wanted = states.asked(q.text, q.tokens)
     member: dict[str, str] = {}
-    paired: set[str] = set()  # stated only by a thing and a verb (Aspect.firmly_stated_by)
     tokens_of = bm.tokens_of(d["id"] for d in out)
     for d in out:
-        found = states.stated(d["memory"], tokens_of[d["id"]], wanted) if wanted else None
-        if found is not None and versions.mine(d["memory"], q.text):  # someone else's move is no version of theirs
-            member[d["id"]] = found[0].name
-            if not found[1]:
-                paired.add(d["id"])
+        aspect = states.aspect_of(d["memory"], tokens_of[d["id"]], wanted) if wanted else None
+        if aspect is not None and versions.mine(d["memory"], q.text):  # someone else's move is no version of theirs
+            member[d["id"]] = aspect.name
     if mode == "now":
         # Not for the first or an earlier version: it often shares few words with the question and
         # ranks far down (anchoring those cost "old found" on five of the spent blind sets).
-        member = _about(q, _anchored(member, out), paired, out, vectors_of)
+        member = _anchored(member, out)
     if not member:
         # No kind the list knows: the versions as the question's own words and the memories'
         # structure show them (Korean); else, for a question about now, those that cluster near it
@@ -81,46 +78,20 @@ def order_states(engine, bm, user_id: str, q: Query, out: list[dict], passes, ve
     # A past time's version is looked for among what the search found (its span already pulled in
     # what was recorded then); reading every version from the index cost 5 ms a question.
     for aspect in {a for a in wanted if a.name in member.values() and mode != "then"}:
-        found = bm.docs_with(aspect.alone)
+        found = bm.docs_with(aspect.alone | aspect.led)  # "moved into the flat": stated by a phrase
         if aspect.objects:
             found |= bm.docs_with(aspect.objects) & bm.docs_with(aspect.verbs)
         found -= shown
         if not found or len(found) > SCAN:
             continue
         for m in _versions(engine, user_id, found, newest=mode != "first"):
-            found = states.stated(m.text, bm.tokens_of([m.id])[m.id], [aspect]) \
-                if passes(m) and versions.mine(m.text, q.text) else None
-            if found is not None:
+            if passes(m) and versions.mine(m.text, q.text) \
+                    and states.aspect_of(m.text, bm.tokens_of([m.id])[m.id], [aspect]) is aspect:
                 out.append(memory_dict(m, score=0.0, explain={"state": {"aspect": aspect.name}}))
                 member[m.id] = aspect.name
                 shown.add(m.id)
-                if not found[1]:
-                    paired.add(m.id)
-    if mode == "now":
-        member = _about(q, member, paired, out, vectors_of)  # the versions just brought in too
     pick = _picker(mode, q, bm)
     return states.answer_first(out, member, pick)
-
-
-def _about(q: Query, member: dict[str, str], paired: set[str], out: list[dict], vectors_of) -> dict[str, str]:
-    """Of the versions stated only by a thing and a verb (`paired`), those about the question in
-    meaning too (within versions.ABOUT of the best candidate's cosine): "집 앞 어린이집으로 옮겼다"
-    (집 + 옮기다) for "엄마 지금 어디 사셔?", "멸치 대신 다시마로 국물을 냈다" (a habit's 대신) for a
-    medicine went first as the newest version, and the real newest was moved to their place. A word
-    that states the kind alone (이사, "moved to") keeps its version however far: "서울 마포구로 이사했다"
-    is 0.035 below "대전으로 이사해서 혼자 산다" for "요즘 어디 살아?". Only for questions about now: an
-    earlier version is often far from the question (restricting "before" by meaning lost on every
-    spent set)."""
-    weak = [i for i in member if i in paired]
-    if not weak or vectors_of is None:
-        return member
-    qvec = q.vector()
-    if qvec is None:
-        return member
-    best = max(((d["explain"].get("dense") or {}).get("score", 0.0) for d in out), default=0.0)
-    vecs = vectors_of(weak)
-    far = {i for i in weak if i not in vecs or float(vecs[i] @ qvec) < best - versions.ABOUT}
-    return {i: name for i, name in member.items() if i not in far}
 
 
 def _anchored(member: dict[str, str], out: list[dict]) -> dict[str, str]:

@@ -44,18 +44,21 @@ class Aspect:
     verbs: frozenset[str] = frozenset()
     asks: frozenset[str] = field(default=frozenset())  # words only a question uses for it
     phrase: re.Pattern | None = None  # English word groups that state it ("work at", "moved in with")
+    led: frozenset[str] = frozenset()  # the words the phrases start with, as the index has them
 
     @property
     def cues(self) -> frozenset[str]:
         return self.alone | self.objects | self.verbs
 
-    def stated_by(self, words: set[str], text: str = "") -> bool:
-        return self.firmly_stated_by(words, text) or (bool(words & self.objects) and bool(words & self.verbs))
-
-    def firmly_stated_by(self, words: set[str], text: str = "") -> bool:
-        """By a word that states it alone or a phrase, not only by a thing and a verb that also
-        go together in other doings ("집 앞 어린이집으로 옮겼다": 집 + 옮기다, a nursery changed)."""
-        return bool(words & self.alone) or bool(self.phrase and self.phrase.search(text))
+    def stated_by(self, words: set[str], text: str = "", modifying: dict[str, set[str]] | None = None) -> bool:
+        """`modifying`: the nouns of a Korean line found only before a noun of place relative to them
+        (_modifying). Such a noun says where ("집 앞 어린이집으로 옮겼다": a nursery changed, no home),
+        not the thing this kind's verb is done to."""
+        things = words & self.objects
+        if modifying:
+            things = {t for t in things if t not in modifying}
+        return (bool(words & self.alone) or (bool(things) and bool(words & self.verbs))
+                or bool(self.phrase and self.phrase.search(text)))
 
     def asked_by(self, tokens: set[str]) -> bool:
         return bool(tokens & (self.alone | self.objects | self.verbs | self.asks))
@@ -104,10 +107,13 @@ _TABLE = (
 _HABIT_VERBS = "마시다 먹다 피우다 끊다 줄이다 대신 바꾸다 drink drinks eat eats quit stopped switched instead"
 
 
+# name: (the phrases, the words they start with)
 _PHRASES = {
-    "home": r"\blive[sd]?\s+(?:in|at|with|on)\b|\bmov(?:e|ed|ing)\s+(?:to|into|in|back|out)\b|\brelocat(?:e|ed|ing)\s+to\b",
-    "work": r"\bwork(?:s|ed|ing)?\s+(?:at|as|for|in)\b|\bjob\s+(?:at|as)\b|\bhired\s+(?:at|by|as)\b",
-    "partner": r"\bbroke\s+up\b|\bmoved\s+in\s+with\b|\bsplit\s+up\b",
+    "home": (r"\blive[sd]?\s+(?:in|at|with|on)\b|\bmov(?:e|ed|ing)\s+(?:to|into|in|back|out)\b"
+             r"|\brelocat(?:e|ed|ing)\s+to\b", "live moved relocated"),
+    "work": (r"\bwork(?:s|ed|ing)?\s+(?:at|as|for|in)\b|\bjob\s+(?:at|as)\b|\bhired\s+(?:at|by|as)\b",
+             "work job hired"),
+    "partner": (r"\bbroke\s+up\b|\bmoved\s+in\s+with\b|\bsplit\s+up\b", "broke moved split"),
 }
 
 
@@ -139,7 +145,8 @@ def _without_idioms(text: str, tokens: Iterable[str]) -> set[str]:
 def aspects() -> tuple[Aspect, ...]:
     # Built on first use: the tokenizer (Kiwi) loads then, not at import.
     return tuple(Aspect(name, _words(alone), _words(objects), _words(verbs), _words(asks),
-                        re.compile(_PHRASES[name], re.I) if name in _PHRASES else None)
+                        re.compile(_PHRASES[name][0], re.I) if name in _PHRASES else None,
+                        _words(_PHRASES[name][1]) if name in _PHRASES else frozenset())
                  for name, alone, objects, verbs, asks in _TABLE)
 
 
@@ -250,7 +257,31 @@ def _settings(morphs: list[tuple], have: set[str]) -> set[str]:
 def stated_words(text: str, tokens: Iterable[str]) -> set[str]:
     """The words a memory states: for Korean, each morpheme as what it is (a verb's stem, a whole
     noun) unless it is reported or wished; other text, its search tokens."""
-    morphs = morphemes(text)
+    return _stated(morphemes(text), tokens)
+
+
+# Nouns of place relative to a thing ("집 앞", "회사 근처"): the thing before them names where, not
+# what is had or done. Grammar's words, not kinds of things.
+_WHERE_OF = frozenset("앞 뒤 옆 근처 주변 건너편 맞은편 안 밖 위 아래 쪽 사이 부근 인근".split())
+
+
+def _modifying(morphs: list[tuple]) -> dict[str, set[str]]:
+    """The nouns found only right before a noun of place relative to them ("집 앞 어린이집으로
+    옮겼다": the nursery in front of the house), each with those nouns."""
+    before: dict[str, set[str]] = {}
+    alone: set[str] = set()
+    for i, (form, tag) in enumerate(morphs):
+        if tag.split("-")[0] not in ("NNG", "NNP"):
+            continue
+        nxt = morphs[i + 1] if i + 1 < len(morphs) else None
+        if nxt is not None and nxt[1].split("-")[0] in ("NNG", "NNB") and nxt[0] in _WHERE_OF:
+            before.setdefault(form, set()).add(nxt[0])
+        else:
+            alone.add(form)
+    return {form: nouns for form, nouns in before.items() if form not in alone}
+
+
+def _stated(morphs: list[tuple], tokens: Iterable[str]) -> set[str]:
     if not morphs:
         return set(tokens)
     out = {t for t in tokens if not any("\uac00" <= c <= "\ud7a3" for c in t)}  # English words in it
@@ -274,19 +305,13 @@ def _wished(after: list[tuple[str, str]]) -> bool:
 
 def aspect_of(text: str, tokens: Iterable[str], wanted: Iterable[Aspect]) -> Aspect | None:
     """The first of `wanted` that a memory states."""
-    found = stated(text, tokens, wanted)
-    return found[0] if found else None
-
-
-def stated(text: str, tokens: Iterable[str], wanted: Iterable[Aspect]) -> tuple[Aspect, bool] | None:
-    """The first of `wanted` that a memory states, and whether it states it firmly (Aspect.firmly_stated_by)."""
     tokens = _without_idioms(text, tokens)
     wanted = [a for a in wanted if tokens & a.cues or (a.phrase and a.phrase.search(text))]  # cheap first
     if not wanted:
         return None
-    words = stated_words(text, tokens)
-    aspect = next((a for a in wanted if a.stated_by(words, text)), None)
-    return (aspect, aspect.firmly_stated_by(words, text)) if aspect else None
+    morphs = morphemes(text)
+    words, modifying = _stated(morphs, tokens), _modifying(morphs)
+    return next((a for a in wanted if a.stated_by(words, text, modifying)), None)
 
 
 def latest(versions: list[dict]) -> dict:

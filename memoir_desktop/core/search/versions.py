@@ -51,13 +51,6 @@ MEANING_DEPTH, CENTRE, GROUP = 10, 5, 4
 # a cottage and Mum's move with the call-out, and gave the oldest). 0.05 cost two questions of the
 # blind dev sets, 0.08 none.
 MEANING_MARGIN = 0.08
-# A version of the asked thing is about the question too: within this of the best cosine to it among
-# the candidates. An older line near a new one in meaning but far from the question ("Sketching on an
-# old Surface Pro" beside "Got a Wacom Cintiq", for "Which bank do I use now?") is no newer version
-# (present.py); nor is a line the kinds of change read as one by a thing and a verb ("집 앞
-# 어린이집으로 옮겼다" for "엄마 지금 어디 사시지?": 0.08 below the best; state_order.py). 0.02 and 0.05
-# chose alike on the spent sets for present.py; 0.03-0.04 alike for state_order.
-ABOUT = 0.03
 
 
 @dataclass(frozen=True)
