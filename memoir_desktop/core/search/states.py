@@ -50,13 +50,11 @@ class Aspect:
     def cues(self) -> frozenset[str]:
         return self.alone | self.objects | self.verbs
 
-    def stated_by(self, words: set[str], text: str = "", modifying: dict[str, set[str]] | None = None) -> bool:
-        """`modifying`: the nouns of a Korean line found only before a noun of place relative to them
-        (_modifying). Such a noun says where ("집 앞 어린이집으로 옮겼다": a nursery changed, no home),
+    def stated_by(self, words: set[str], text: str = "", where: frozenset[str] = frozenset()) -> bool:
+        """`where`: the nouns of a Korean line found only before a noun of place relative to them
+        (_only_where). Such a noun says where ("집 앞 어린이집으로 옮겼다": a nursery changed, no home),
         not the thing this kind's verb is done to."""
-        things = words & self.objects
-        if modifying:
-            things = {t for t in things if t not in modifying}
+        things = (words & self.objects) - where
         return (bool(words & self.alone) or (bool(things) and bool(words & self.verbs))
                 or bool(self.phrase and self.phrase.search(text)))
 
@@ -255,34 +253,28 @@ def _settings(morphs: list[tuple], have: set[str]) -> set[str]:
             if morphs[i][1] in ("NNG", "NNP") and morphs[i + 1] in (("에서", "JKB"), ("에", "JKB"))} & have
 
 
-def stated_words(text: str, tokens: Iterable[str]) -> set[str]:
-    """The words a memory states: for Korean, each morpheme as what it is (a verb's stem, a whole
-    noun) unless it is reported or wished; other text, its search tokens."""
-    return _stated(morphemes(text), tokens)
-
-
 # Nouns of place relative to a thing ("집 앞", "회사 근처"): the thing before them names where, not
 # what is had or done. Grammar's words, not kinds of things.
 _WHERE_OF = frozenset("앞 뒤 옆 근처 주변 건너편 맞은편 안 밖 위 아래 쪽 사이 부근 인근".split())
 
 
-def _modifying(morphs: list[tuple]) -> dict[str, set[str]]:
+def _only_where(morphs: list[tuple]) -> frozenset[str]:
     """The nouns found only right before a noun of place relative to them ("집 앞 어린이집으로
-    옮겼다": the nursery in front of the house), each with those nouns."""
-    before: dict[str, set[str]] = {}
+    옮겼다": the nursery in front of the house)."""
+    before: set[str] = set()
     alone: set[str] = set()
     for i, (form, tag) in enumerate(morphs):
         if tag.split("-")[0] not in ("NNG", "NNP"):
             continue
         nxt = morphs[i + 1] if i + 1 < len(morphs) else None
-        if nxt is not None and nxt[1].split("-")[0] in ("NNG", "NNB") and nxt[0] in _WHERE_OF:
-            before.setdefault(form, set()).add(nxt[0])
-        else:
-            alone.add(form)
-    return {form: nouns for form, nouns in before.items() if form not in alone}
+        placed = nxt is not None and nxt[1].split("-")[0] in ("NNG", "NNB") and nxt[0] in _WHERE_OF
+        (before if placed else alone).add(form)
+    return frozenset(before - alone)
 
 
-def _stated(morphs: list[tuple], tokens: Iterable[str]) -> set[str]:
+def stated_words(morphs: list[tuple], tokens: Iterable[str]) -> set[str]:
+    """The words a memory states (`morphs`: its Kiwi parse): for Korean, each morpheme as what it is
+    (a verb's stem, a whole noun) unless it is reported or wished; other text, its search tokens."""
     if not morphs:
         return set(tokens)
     out = {t for t in tokens if not any("\uac00" <= c <= "\ud7a3" for c in t)}  # English words in it
@@ -311,8 +303,8 @@ def aspect_of(text: str, tokens: Iterable[str], wanted: Iterable[Aspect]) -> Asp
     if not wanted:
         return None
     morphs = morphemes(text)
-    words, modifying = _stated(morphs, tokens), _modifying(morphs)
-    return next((a for a in wanted if a.stated_by(words, text, modifying)), None)
+    words, where = stated_words(morphs, tokens), _only_where(morphs)
+    return next((a for a in wanted if a.stated_by(words, text, where)), None)
 
 
 def latest(versions: list[dict]) -> dict:
