@@ -115,7 +115,7 @@ def time_words(text: str) -> frozenset[str]:
 # has no parse here; these are grammar's words, not a list of kinds of things.
 _EN_DOES = (r"(?:'s\s+(?:still|got|gone|been|now|just|also|not|never|finally|started|moved|decided|taken|"
             r"doing|joined|switched|quit|off|on|back|\w+ing)\b|\s+(?:reckons|says|thinks|gets|goes|has|is|was|does|works|"
-            r"lives|still|just|also|started|moved|got|took|joined|switched|quit|[a-z]+ed)\b)")
+            r"lives|still|just|also|got|took|quit|[a-z]+ed)\b)")  # [a-z]+ed: "started", "moved", "hired"…
 # A diary line often starts with a word of time or manner, or with its own verb ("Finally moved into
 # the flat", "Just started at the bank", "Got married"): no one's name, so the line stays the diarist's.
 _EN_NOT_A_NAME = (r"(?!(?:Just|Still|Finally|Also|Today|Yesterday|Tonight|Then|Now|Already|Again|Recently|Eventually|"
