@@ -95,7 +95,7 @@ def fit_cases(cases: list[dict]) -> np.ndarray:
 
 
 def chosen_right(c: dict, w: np.ndarray, margin: float = 0.0) -> bool:
-    return bool(c["y"][present.chosen(c["x"], w, margin)] > 0)
+    return bool(c["y"][present.chosen(c["x"], w, *present.over_the_list(c["path"], c["mode"], c["lang"], margin))] > 0)
 
 
 def main(argv=None) -> int:
@@ -104,6 +104,8 @@ def main(argv=None) -> int:
     p.add_argument("--embed-model", default=None)
     p.add_argument("--margin", type=float, default=0.0, help="the best must beat the other stages' first by more")
     p.add_argument("--write", action="store_true")
+    p.add_argument("--langs", nargs="*", default=["ko", "en"], choices=["ko", "en"],
+                   help="with --write, the languages whose weights are replaced (the others' stay as stored)")
     p.add_argument("--modes", nargs="*", default=list(present.CHOSEN), choices=present.CHOSEN,
                    help="with --write, the modes whose weights are replaced (the others' stay as stored)")
     a = p.parse_args(argv)
@@ -148,8 +150,12 @@ def main(argv=None) -> int:
     print("\n".join(lines))
     if a.write:
         data = json.loads(WEIGHTS_FILE.read_text("utf-8")) if WEIGHTS_FILE.exists() else {"models": {}}
-        kept = {m: w for m, w in data["models"].get(model, {}).items() if m not in a.modes}
-        data["models"][model] = {**kept, **{m: w for m, w in store.items() if m in a.modes}}
+        stored = data["models"].get(model, {})
+        for mode in a.modes:
+            for lang in a.langs:
+                if lang in store.get(mode, {}):
+                    stored.setdefault(mode, {})[lang] = store[mode][lang]
+        data["models"][model] = stored
         WEIGHTS_FILE.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", "utf-8")
         present.weights_for.cache_clear()
         print(f"\nwritten: {WEIGHTS_FILE.name} ({model})")
