@@ -253,7 +253,7 @@ def over_the_list(path: str, mode: str | None, lang: str, margin: float) -> tupl
 
 def chosen(x: np.ndarray, w: np.ndarray, margin: float, newer_only: bool = False) -> int:
     """The best scored candidate, if it beats the other stages' first by more than `margin` (and,
-    `newer_only`, is newer than it)."""
+    `newer_only`, was written on a later day)."""
     s = x @ w
     best = int(np.argmax(s))
     first = np.flatnonzero(x[:, FEATURES.index("answer")])
@@ -262,8 +262,8 @@ def chosen(x: np.ndarray, w: np.ndarray, margin: float, newer_only: bool = False
     at = int(first[0])
     if s[best] - s[at] <= margin:
         return at
-    if newer_only and x[best, FEATURES.index("recency")] <= x[at, FEATURES.index("recency")]:
-        return at
+    if newer_only and x[best, FEATURES.index("age")] >= x[at, FEATURES.index("age")]:
+        return at  # not written on a later day (an entry's lines share their moment: none is newer)
     return best
 
 
