@@ -207,17 +207,66 @@ def _topic(m: tuple) -> str | None:
 
 
 def mine(text: str, question: str) -> bool:
-    """Whether a line can be a version of the state a question asks about: not an elder's doing (own)
-    unless the question asks about an elder too ("엄마 요새 뭐 배우러 다니셔?": its honorific says so),
+    """Whether a line can be a version of the state a question asks about: only a line naming them
+    when the question opens on someone else ("언니네 요즘 어디 살지?": asked_of); not an elder's doing
+    (own) unless the question asks about an elder too ("엄마 요새 뭐 배우러 다니셔?": its honorific says so),
     and not someone else's by name ("서진이는 아직도 클라이밍 다닌대" for "요새 무슨 운동 해?") unless the
     line also says I/me/내/우리 ("Karen moved in with me"), the question names that person, or it asks
     who ("지금 가게 알바는 누구야?": a person is the answer)."""
     if not own(text) and own(question):
         return False
+    held = asked_of(question)
+    if held:  # a question about someone else: only a line that names them is a version of theirs
+        return any(form in text for form in held)
     if _WHO.search(question) or _says_me(text):
         return True
     who = whose(text)
     return who is None or any(w.lower() in question.lower() for w in who.split())
+
+
+# Family words a Korean question opens on when it asks about that person ("엄마 지금 어디 사셔?"). Not
+# 친구 or 동료: Kiwi splits 남자친구 into 남자 + 친구, and a friend is asked about by name.
+_KIN = frozenset("엄마 아빠 어머니 아버지 어머님 아버님 남편 아내 와이프 동생 언니 누나 형 오빠 아들 딸 할머니 "
+                 "할아버지 이모 삼촌 고모 외삼촌 형부 매형 조카 시어머니 시아버지 장모님 장인어른".split())
+# Words of time a question opens with ("지금", "요즘도"): not whom it asks about.
+_QUESTION_TIME = frozenset("요즘 지금 이제 요새 아직 현재 예전 처음 원래".split())
+
+
+@lru_cache(maxsize=1024)
+def asked_of(question: str) -> tuple[str, ...]:
+    """Whom a Korean question asks about when it opens on someone else, as a line would name them:
+    a family word ("언니네 요즘 어디 살지?", "엄마 지금 어디 사셔?") or a given name ("민호 이제 어디서 살아?",
+    "우람이 지금 회사 어디 다니지?" -> 우람이, 우람) before its particle or its word of time. Empty for a
+    question about the diarist ("요즘 어디 살아?", "나 요즘 어디 살지?"). Such a question's versions are
+    that person's lines: before this the diarist's own newer move answered "언니네 요즘 어디 살지?"."""
+    if not has_hangul(question):
+        return ()
+    m = _morphs(question)
+    phrase: list[tuple[str, str]] = []
+    for form, tag in m[:6]:
+        if (tag.startswith("NN") and form not in _QUESTION_TIME) or tag == "XSN":
+            phrase.append((form, tag))
+            continue
+        break
+    heads = [f for f, t in phrase if t.startswith("NN")]
+    if not heads or heads[0] in _KO_ME or len(phrase) == len(m):
+        return ()
+    after = m[len(phrase)]
+    # a name is followed by its particle, a word of time or an adverb ("민호 이제", "하린이 지금"), or
+    # carries -네 ("언니네"); a noun before another verb or noun is what the question asks about
+    if not (after[1] in ("JKS", "JX", "JKG", "MAG") or after[0] in _QUESTION_TIME
+            or any(t == "XSN" for _, t in phrase)):
+        return ()
+    forms = {f for f in heads if f in _KIN}
+    for at, (f, t) in enumerate(phrase):
+        rest = [g for g, u in phrase[at + 1:] if u.startswith("NN")]
+        # a name ends the phrase or is followed by a word of address ("은호 오빠"); before another
+        # noun a proper noun names a thing ("스페인어 공부는")
+        if t == "NNP" and has_hangul(f) and (not rest or rest[0] in _KIN or rest[0] in _ADDRESS):
+            forms.add(f)
+            if len(f) >= 3 and f.endswith("이"):
+                forms.add(f[:-1])  # Kiwi keeps a name's -이 inside it ("우람이"); a line may say 우람
+    return tuple(sorted(f for f in forms if len(f) >= 2))
 
 
 def _says_me(text: str) -> bool:
