@@ -29,10 +29,10 @@ MINE_NOW = "전세 만기라 합정동 투룸으로 이사 왔다"
 
 JOBS = [
     ("2024-01-15", "우람이 청주 오창 공장 인턴으로 들어감"),
-    ("2024-04-20", "판교 게임회사로 이직했다"),
+    ("2024-04-20", "판교 게임회사에 입사했다"),
     ("2024-10-11", "주말에 북한산 다녀왔다"),
     ("2025-03-02", "우람이 인턴 끝나고 그 회사 정규직으로 붙었다"),
-    ("2025-07-19", "사내 공모 붙어서 기획팀으로 옮겼다"),
+    ("2025-07-19", "게임회사 그만두고 성수동 스타트업으로 이직했다"),
     ("2025-09-27", "동네 도서관에서 책 세 권 빌렸다"),
 ]
 
@@ -40,8 +40,9 @@ JOBS = [
 @pytest.mark.parametrize(("rows", "question", "want"), [
     (HOMES, "언니네 요즘 어디 살지?", SISTER_NOW),
     (JOBS, "우람이 지금 회사 어디 다니지?", "우람이 인턴 끝나고 그 회사 정규직으로 붙었다"),
-], ids=["sister-home", "friend-job"])
-def test_a_question_about_someone_else_gets_their_newest_line_not_the_diarists(mem, rows, question, want):
+    (JOBS, "지금 회사 어디 다니지?", "게임회사 그만두고 성수동 스타트업으로 이직했다"),  # the diarist's own
+], ids=["sister-home", "friend-job", "own-job"])
+def test_the_newest_line_of_whom_the_question_asks_about_comes_first(mem, rows, question, want):
     dated_journal.write(mem, rows, user_id="ko")
     got = dated_journal.top(mem, question, NOW, user_id="ko")
     assert got[0] == want, got
