@@ -21,6 +21,7 @@ from memoir_desktop.core.search import neighbours, present, rivals
 from memoir_desktop.core.search.first_stage import rankings
 from memoir_desktop.core.search.floor import Floor, has_content
 from memoir_desktop.core.search.fusion import fuse, rank_score
+from memoir_desktop.core.search.meaning_first import meaning_first
 from memoir_desktop.core.search.query import Query
 from memoir_desktop.core.search.rerank import POOL, Weights, rerank, weights_for
 from memoir_desktop.core.search.state_order import order_states
@@ -59,6 +60,7 @@ class FactSearch:
             self.store.searched_collection(user_id), vec, depth)
         ranked = rankings(q, bm, dense, self.store.embedder, depth=depth, listing=listing, floor=floor)
         vec = q.vector()
+        by_meaning = [str(i) for i, _ in ranked.get("dense", [])]
         hits = {str(i): [s, sig] for i, s, sig in fuse(ranked)}
         bounds = q.span_bounds
         if bounds and q.span:
@@ -123,6 +125,7 @@ class FactSearch:
         out = order_states(self.engine, bm, user_id, q, out, lambda m: _passes(m, filters), vectors_of)
         out = rivals.reorder(q.text, q.asks_now, q.asks_about_the_past, out, bm)
         out = present.choose(q, ranked, out, vectors_of, self.store.embedder.name)
+        out = meaning_first(q, out, by_meaning)
         if not listing:  # the field lists what matches; an answer's context takes the entry's other lines too
             out = neighbours.bring(out, lambda seeds: self._from_entries(user_id, order, out, seeds, filters), limit)
         return out[:limit]
