@@ -12,7 +12,7 @@ one, a time past: present.mode_of), whose stages choose among lines that are all
 a stage that reads words set the first (a kind the list names, the question's own frame, the
 rivals: present.first_set_by): "회사 어디야?" is answered by the newest job the list finds, which may
 be fifth by meaning. Measured on the spent sets (hit@1 of 2,443): +22 with TOP 2 (+27 with 1, +10
-with 3); with 1 the project's changing-facts set lost 3 of 41 and LoCoMo dev all@1 5 of 383.
+with 3); with 1 the project's changing-facts set lost 2 of 41 and LoCoMo dev all@1 5 of 383.
 """
 
 from __future__ import annotations
