@@ -19,23 +19,23 @@ BLIND = Path(__file__).resolve().parents[1] / "data" / "blind"
 
 # Paraphrase questions of spent blind sets (dev data: the rule was chosen on them, so these are
 # regression tests, not evidence); the ranking put a line sharing a word first.
-@pytest.mark.parametrize(("folder", "lang", "jid", "question"), [
-    ("2026-12-06b", "ko", None, "눈 수정체 흐려진 거 고친 게 언제였지?"),
-    ("2026-12-06f", "ko", None, "고양이 불임 시술은 했었나?"),
-    ("2026-12-07d", "en", None, "When did my daughter's baby incisor come out?"),
+@pytest.mark.parametrize(("folder", "lang", "question"), [
+    ("2026-12-06b", "ko", "눈 수정체 흐려진 거 고친 게 언제였지?"),
+    ("2026-12-06f", "ko", "고양이 불임 시술은 했었나?"),
+    ("2026-12-07d", "en", "When did my daughter's baby incisor come out?"),
 ])
-def test_a_question_in_other_words_gets_the_line_closest_in_meaning(mem, folder, lang, jid, question):
+def test_a_question_in_other_words_gets_the_line_closest_in_meaning(mem, folder, lang, question):
     data = json.loads((BLIND / folder / f"{lang}.json").read_text("utf-8"))
-    j = next(j for j in data["journals"] if (jid is None or j["id"] == jid)
-             and any(q["text"] == question for q in j["questions"]))
+    j = next(j for j in data["journals"] if any(q["text"] == question for q in j["questions"]))
     ids = load_set(mem, j["id"], j["memories"])
     q = next(q for q in j["questions"] if q["text"] == question)
     hits = mem.search(question, user_id=j["id"], limit=5, now=_asked(q["asked"]))["results"]
     assert hits[0]["id"] in {ids[r] for r in q["relevant"]}, [h["memory"] for h in hits]
 
 
-# The project's changing facts: "회사 어디야?" names no time, and the newest job the list of kinds finds
-# is fifth by meaning; the meaning's first ("회사 근처 …") must not take its place.
+# "회사 어디야?" names no time (no version mode), and the newest job the list of kinds finds is not the
+# closest by meaning; an everyday line at the office ("회사 근처 …") must not take its place (as in the
+# project's changing-facts set, which lost newest@1 93.1 -> 72.4 without this exception).
 JOBS = [
     ("2023-03-02", "첫 직장으로 종로 보험회사에 입사했다"),
     ("2023-09-14", "회사 근처 국밥집 단골이 됐다"),
