@@ -32,8 +32,7 @@ def meaning_first(q: Query, out: list[dict], by_meaning: list[str]) -> list[dict
         return out
     if present.first_set_by(out[0]) not in _GIVES_WAY:
         return out
-    place = {mid: at for at, mid in enumerate(by_meaning)}
-    if place.get(out[0]["id"], len(by_meaning)) < TOP:
+    if out[0]["id"] in by_meaning[:TOP]:
         return out
     shown = {d["id"]: d for d in out}
     best = next((mid for mid in by_meaning if mid in shown), None)
